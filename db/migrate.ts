@@ -1,0 +1,30 @@
+import path from "node:path";
+import { getHandle } from "./client";
+import { config } from "@/lib/config";
+
+const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
+
+/**
+ * Applies db/migrations (drizzle-kit SQL) to the configured database. On a Postgres server an
+ * advisory lock on a dedicated connection keeps several starting replicas from racing.
+ */
+export async function runMigrations(): Promise<void> {
+  const handle = await getHandle();
+  if (handle.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await migrate(handle.db as any, { migrationsFolder });
+    return;
+  }
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const sql = postgres(config.databaseUrl!, { max: 1, onnotice: () => {} });
+  try {
+    await sql`select pg_advisory_lock(727274)`;
+    await migrate(drizzle(sql), { migrationsFolder });
+    await sql`select pg_advisory_unlock(727274)`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "wa_numbers" ADD COLUMN "next_send_at" timestamp with time zone;

@@ -1,0 +1,48 @@
+import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { teams } from "./teams";
+
+/** Customers. `customerNumber` is digits only; `customerId` is the platform's id for them. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    customerNumber: text("customer_number"),
+    customerId: text("customer_id"),
+    name: text("name").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("contacts_team_number_uq").on(t.teamId, t.customerNumber),
+    uniqueIndex("contacts_team_customer_id_uq").on(t.teamId, t.customerId),
+    index("contacts_team_name_idx").on(t.teamId, t.name),
+  ],
+);
+
+/** Labels (spec 2.2), owned by a team. */
+export const labels = pgTable(
+  "labels",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    bgColor: text("bg_color").notNull(),
+    textColor: text("text_color").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("labels_team_idx").on(t.teamId, t.id)],
+);
+
+/** Label assignments; the pair is the key, so an assignment can never be duplicated. */
+export const contactLabels = pgTable(
+  "contact_labels",
+  {
+    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    labelId: integer("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.contactId, t.labelId] }), index("contact_labels_label_idx").on(t.labelId)],
+);

@@ -1,0 +1,16 @@
+import { integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { teams } from "./teams";
+
+/** `Idempotency-Key` of send requests: the first response is replayed for a retry. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    statusCode: integer("status_code"),
+    response: jsonb("response"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.key] })],
+);

@@ -1,0 +1,32 @@
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { teams } from "./teams";
+import { waNumbers } from "./wa-numbers";
+import type { TemplateComponent } from "@/lib/templates/schemas";
+
+/**
+ * Message templates (spec 2.1). `waNumberId` null means the template is usable from every
+ * number of the team (sandbox/demo); Cloud API templates synced from a business account carry
+ * the number they were synced for. `externalId` is the provider's template id (2.1 `id`).
+ */
+export const templates = pgTable(
+  "templates",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    waNumberId: integer("wa_number_id").references(() => waNumbers.id, { onDelete: "cascade" }),
+    externalId: text("external_id"),
+    name: text("name").notNull(),
+    language: text("language").notNull(),
+    category: text("category").notNull(),
+    status: text("status").notNull().default("APPROVED"),
+    rejectedReason: text("rejected_reason").notNull().default("NONE"),
+    components: jsonb("components").$type<TemplateComponent[]>().notNull(),
+    defaultMediaPath: text("default_media_path"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("templates_team_name_lang_uq").on(t.teamId, t.name, t.language),
+    index("templates_team_idx").on(t.teamId, t.name),
+  ],
+);

@@ -1,0 +1,34 @@
+import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { teams } from "./teams";
+
+/**
+ * Outgoing events to a bot's or campaign's webhook URL (`message.received`, `message.status`).
+ * A durable queue like outbound messages: pending rows are claimed with a lease and retried with
+ * backoff; every attempt's outcome stays inspectable.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    targetKind: text("target_kind").$type<"bot" | "campaign">().notNull(),
+    targetId: integer("target_id").notNull(),
+    url: text("url").notNull(),
+    event: text("event").notNull(),
+    messageId: integer("message_id"),
+    payload: jsonb("payload").notNull(),
+    status: text("status").$type<"pending" | "delivered" | "failed">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("webhook_deliveries_queue_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_target_idx").on(t.teamId, t.targetKind, t.targetId, t.id),
+  ],
+);
