@@ -1,0 +1,34 @@
+import { ZodError } from "zod";
+import { DataDirBusyError } from "@/db/client";
+import { ApiError } from "@/lib/http/errors";
+
+/** A failure the operator can act on; its message is printed as `{"error": …}`. */
+export class AdminError extends Error {}
+
+/** The Spanish one-line message for any failure of a command. */
+export function adminErrorMessage(err: unknown): string {
+  if (err instanceof AdminError || err instanceof ApiError || err instanceof DataDirBusyError) return err.message;
+  if (err instanceof ZodError) return err.issues[0]?.message ?? "Datos inválidos.";
+  const code = (err as { code?: string }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `Opción desconocida: ${quoted(message)}.`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const flag = quoted(message).replace(/ <value>$/, "");
+    return /argument missing/.test(message) ? `La opción ${flag} requiere un valor.` : `La opción ${flag} no admite un valor.`;
+  }
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `Argumento inesperado: ${quoted(message)}.`;
+  if (uniqueViolation(err)) return "Ya existe un registro con esos datos.";
+  return `Error interno: ${message}`;
+}
+
+function quoted(message: string): string {
+  return /'([^']+)'/.exec(message)?.[1] ?? message;
+}
+
+/** Whether `err` (or a cause drizzle wrapped it in) is a Postgres unique violation. */
+export function uniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return true;
+  }
+  return false;
+}

@@ -1,0 +1,25 @@
+import { agentCreate } from "./agents";
+import { contactAdd, labelAdd } from "./contacts";
+import { numberAdd } from "./numbers";
+import { botAdd, campaignAdd } from "./routing";
+import { seedDemoCommand } from "./seed";
+import { teamCreate, tokenCreate, tokenRevoke } from "./teams";
+import { templateAdd } from "./templates";
+import { templatesSync } from "./commands/templates-sync";
+import type { AdminCommand } from "./types";
+
+/** Every `npm run admin -- <command>`: add a command with one file and one line here. */
+export const registry: Record<string, AdminCommand> = {
+  "seed:demo": seedDemoCommand,
+  "team:create": teamCreate,
+  "token:create": tokenCreate,
+  "token:revoke": tokenRevoke,
+  "number:add": numberAdd,
+  "template:add": templateAdd,
+  "templates:sync": templatesSync,
+  "label:add": labelAdd,
+  "contact:add": contactAdd,
+  "bot:add": botAdd,
+  "campaign:add": campaignAdd,
+  "agent:create": agentCreate,
+};

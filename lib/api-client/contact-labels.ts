@@ -1,0 +1,43 @@
+"use client";
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { apiFetch } from "./fetch";
+import type { Contact, Label, List, One } from "./types";
+
+type Vars = { contact: Contact; label: Label };
+type Snapshot = { previous: [QueryKey, List<Contact> | undefined][] };
+
+/**
+ * Adds or removes one label on a contact with an optimistic cache update: the chip appears or
+ * disappears at once, the server's list replaces it on success, and the snapshot comes back on error.
+ */
+export function useContactLabel(kind: "add" | "remove") {
+  const qc = useQueryClient();
+  const patch = (contactId: number, fn: (labels: Label[]) => Label[]) => {
+    qc.setQueriesData<List<Contact>>({ queryKey: ["contacts"] }, (old) =>
+      old ? { ...old, data: old.data.map((c) => (c.id === contactId ? { ...c, labels: fn(c.labels) } : c)) } : old,
+    );
+  };
+  return useMutation<One<Label[]>, Error, Vars, Snapshot>({
+    mutationFn: ({ contact, label }) =>
+      apiFetch<One<Label[]>>(`/api/v1/contacts/${contact.id}/labels`, {
+        method: kind === "add" ? "POST" : "PUT",
+        body: { label_ids: [label.id] },
+      }),
+    onMutate: async ({ contact, label }) => {
+      await qc.cancelQueries({ queryKey: ["contacts"] });
+      const previous = qc.getQueriesData<List<Contact>>({ queryKey: ["contacts"] });
+      patch(contact.id, (labels) =>
+        kind === "add" ? (labels.some((l) => l.id === label.id) ? labels : [...labels, label]) : labels.filter((l) => l.id !== label.id),
+      );
+      return { previous };
+    },
+    onError: (_err, _vars, snap) => {
+      for (const [key, data] of snap?.previous ?? []) qc.setQueryData(key, data);
+      // A refused label may have been deleted meanwhile: the picker must stop offering it.
+      qc.invalidateQueries({ queryKey: ["labels"] });
+    },
+    onSuccess: (res, { contact }) => patch(contact.id, () => res.data),
+    // Another tab or agent may have changed the contact meanwhile: settle on the server's truth.
+    onSettled: () => qc.invalidateQueries({ queryKey: ["contacts"] }),
+  });
+}

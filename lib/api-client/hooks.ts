@@ -1,0 +1,146 @@
+"use client";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch, qs } from "./fetch";
+import type { Agent, Bot, Campaign, Contact, HistoryPage, Label, List, One, Template, WaNumber } from "./types";
+
+/** TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. */
+export const keys = {
+  me: ["me"] as const,
+  numbers: ["wa_numbers"] as const,
+  templates: (waNumber: string) => ["templates", waNumber] as const,
+  bots: ["bots"] as const,
+  campaigns: ["campaigns"] as const,
+  labels: ["labels"] as const,
+  contacts: (search: string, page: number) => ["contacts", search, page] as const,
+  history: (p: HistoryParams) => ["history", p] as const,
+};
+
+export function useMe() {
+  return useQuery({ queryKey: keys.me, queryFn: () => apiFetch<One<Agent>>("/api/v1/auth/me").then((r) => r.data), retry: false });
+}
+
+export function useLogin() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { email: string; password: string }) =>
+      apiFetch<One<Agent>>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
+    onSuccess: (agent) => {
+      qc.clear();
+      qc.setQueryData(keys.me, agent);
+    },
+  });
+}
+
+export function useLogout() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch("/api/v1/auth/logout", { method: "POST" }),
+    onSettled: () => qc.clear(),
+  });
+}
+
+export function useWaNumbers() {
+  return useQuery({ queryKey: keys.numbers, queryFn: () => apiFetch<List<WaNumber>>("/api/v1/wa_numbers?per_page=100").then((r) => r.data) });
+}
+
+export function useTemplates(waNumber: string) {
+  return useQuery({
+    queryKey: keys.templates(waNumber),
+    queryFn: () => apiFetch<List<Template>>(`/api/v1/message_templates${qs({ wa_number: waNumber, per_page: 100 })}`).then((r) => r.data),
+    enabled: !!waNumber,
+  });
+}
+
+export function useBots() {
+  return useQuery({ queryKey: keys.bots, queryFn: () => apiFetch<List<Bot>>("/api/v1/bots?per_page=100").then((r) => r.data) });
+}
+
+export function useCampaigns() {
+  return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<List<Campaign>>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
+}
+
+/** Every label of the team: the list caps per_page at 20, so the pages are walked. */
+export function useLabels() {
+  return useQuery({
+    queryKey: keys.labels,
+    queryFn: async () => {
+      const all: Label[] = [];
+      for (let page = 1; page <= 50; page++) {
+        const r = await apiFetch<List<Label>>(`/api/v1/contacts/labels${qs({ page, per_page: 20 })}`);
+        all.push(...r.data);
+        if (page >= r.pagination.total_pages) break;
+      }
+      return all;
+    },
+  });
+}
+
+export function useContacts(search: string, page: number, perPage = 20) {
+  return useQuery({
+    queryKey: keys.contacts(search, page),
+    queryFn: () => apiFetch<List<Contact>>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type LabelInput = { title: string; description?: string | null; bg_color: string; text_color: string };
+
+export function useLabelMutations() {
+  const qc = useQueryClient();
+  const done = () => {
+    qc.invalidateQueries({ queryKey: keys.labels });
+    qc.invalidateQueries({ queryKey: ["contacts"] });
+  };
+  return {
+    create: useMutation({
+      mutationFn: (input: LabelInput) => apiFetch<One<Label>>("/api/v1/contacts/labels", { method: "POST", body: input }),
+      onSuccess: done,
+    }),
+    update: useMutation({
+      mutationFn: ({ id, ...input }: Partial<LabelInput> & { id: number }) =>
+        apiFetch<One<Label>>(`/api/v1/contacts/labels/${id}`, { method: "PATCH", body: input }),
+      onSuccess: done,
+    }),
+    remove: useMutation({
+      mutationFn: (id: number) => apiFetch(`/api/v1/contacts/labels/${id}`, { method: "DELETE" }),
+      onSuccess: done,
+    }),
+  };
+}
+
+export type HistoryParams = { wa_number: string; customer_source: string; from_date: string; to_date: string; per_page?: number };
+
+/** Newest page first (order DESC); the viewer reverses pages to show them oldest to newest. */
+export function useHistory(p: HistoryParams | null) {
+  return useInfiniteQuery({
+    queryKey: keys.history(p ?? ({} as HistoryParams)),
+    enabled: !!p,
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
+      apiFetch<HistoryPage>(
+        `/api/v1/messages/whatsapp/history${qs({ ...p!, order: "DESC", with_pagination: 1, per_page: p!.per_page ?? 50, page: pageParam, include: "update_id,error" })}`,
+        { signal },
+      ),
+    // Statuses move on (QUEUED → … → READED); a short conversation is refreshed to show it.
+    refetchInterval: (q) => ((q.state.data?.pages.length ?? 0) <= 2 ? 10_000 : false),
+    getNextPageParam: (last) =>
+      last.pagination && last.pagination.current_page < last.pagination.total_pages ? last.pagination.current_page + 1 : undefined,
+  });
+}
+
+export function useUploadMedia() {
+  return useMutation({
+    mutationFn: (file: File) => {
+      const fd = new FormData();
+      fd.set("file", file);
+      return apiFetch<One<{ media_path: string }>>("/api/v1/media-upload", { method: "POST", formData: fd }).then((r) => r.data);
+    },
+  });
+}
+
+export function useSendTemplate() {
+  return useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      apiFetch<One<{ update_id: string }>>("/api/v1/message_templates/send", { method: "POST", body }),
+  });
+}

@@ -1,0 +1,50 @@
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { agents, agentSessions, apiTokens } from "@/db/schema";
+
+/** Data layer of auth: one indexed read per request (by hash), nothing else. */
+export async function findActiveTokenByHash(tokenHash: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: apiTokens.id, teamId: apiTokens.teamId, lastUsedAt: apiTokens.lastUsedAt })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, tokenHash), isNull(apiTokens.revokedAt)))
+    .limit(1);
+  return row;
+}
+
+/** Marks a token used at most once a minute, so reads do not become writes on every request. */
+export async function touchToken(id: number) {
+  const db = await getDb();
+  await db
+    .update(apiTokens)
+    .set({ lastUsedAt: sql`now()` })
+    .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, sql`now() - interval '1 minute'`))));
+}
+
+export async function insertToken(input: { teamId: number; name: string; tokenHash: string; prefix: string }) {
+  const db = await getDb();
+  const [row] = await db.insert(apiTokens).values(input).returning({ id: apiTokens.id });
+  return row;
+}
+
+export async function revokeToken(id: number) {
+  const db = await getDb();
+  const [row] = await db
+    .update(apiTokens)
+    .set({ revokedAt: sql`coalesce(${apiTokens.revokedAt}, now())` })
+    .where(eq(apiTokens.id, id))
+    .returning({ id: apiTokens.id, teamId: apiTokens.teamId, revokedAt: apiTokens.revokedAt });
+  return row;
+}
+
+export async function findSessionByHash(tokenHash: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: agentSessions.id, teamId: agentSessions.teamId, agentId: agents.id, agentName: agents.name })
+    .from(agentSessions)
+    .innerJoin(agents, and(eq(agents.id, agentSessions.agentId), eq(agents.teamId, agentSessions.teamId)))
+    .where(and(eq(agentSessions.tokenHash, tokenHash), gt(agentSessions.expiresAt, sql`now()`)))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,81 @@
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError } from "@/lib/http/errors";
+import { addTemplate } from "@/lib/templates/service";
+import { templateInputSchema, type TemplateInputRaw } from "@/lib/templates/schemas";
+import { fetchTemplates, type GraphTemplate } from "./cloud-api/templates";
+import { withSecrets } from "./credentials";
+import { findNumberByDigits } from "./repo";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- Graph JSON, mapped defensively */
+const SUPPORTED_BUTTONS = new Set(["QUICK_REPLY", "URL"]);
+
+/**
+ * Graph's template → our 2.1 input. Button kinds the contract has no place for (phone number,
+ * copy code, flows…) are left out: they need no send-time values, so sends still work.
+ */
+function toInput(t: GraphTemplate, waNumber: string): TemplateInputRaw {
+  const components = (t.components ?? []).map((c: any) => {
+    const type = String(c.type ?? "").toUpperCase();
+    if (type === "BUTTONS") {
+      return {
+        type,
+        buttons: (c.buttons ?? [])
+          .filter((b: any) => SUPPORTED_BUTTONS.has(String(b.type).toUpperCase()))
+          .map((b: any) =>
+            String(b.type).toUpperCase() === "URL"
+              ? { type: "URL", text: String(b.text ?? ""), url: String(b.url ?? "") }
+              : { type: "QUICK_REPLY", text: String(b.text ?? ""), payload: String(b.text ?? "") },
+          ),
+      };
+    }
+    if (type === "HEADER") return { ...c, type, format: String(c.format ?? "").toUpperCase() };
+    return { ...c, type };
+  });
+  return {
+    id: t.id,
+    name: String(t.name ?? ""),
+    language: String(t.language ?? ""),
+    category: String(t.category ?? "").toUpperCase() as "UTILITY",
+    status: "APPROVED",
+    rejected_reason: "NONE",
+    components: components.filter((c: any) => c.type !== "BUTTONS" || c.buttons.length) as TemplateInputRaw["components"],
+    wa_number: waNumber,
+  };
+}
+
+/**
+ * `npm run admin -- templates:sync --number <digits>`: reads the business account's APPROVED
+ * templates from GET /{business_account_id}/message_templates (every page) into `templates`
+ * of the number's team. Re-running refreshes them (same name and language). Templates our
+ * structure cannot hold (e.g. a LOCATION header) are reported, not imported.
+ */
+export async function syncTemplates({ input }: { input: { number: string } }) {
+  const row = await findNumberByDigits(input.number);
+  if (!row) throw ApiError.invalid("number", "El número de WhatsApp no está registrado.");
+  if (row.provider !== "cloud_api" || !row.businessAccountId) {
+    throw ApiError.invalid("number", "El número no es de Cloud API o no tiene business_account_id.");
+  }
+  const ctx: AuthContext = { teamId: row.teamId, actor: { kind: "token", tokenId: 0 } };
+  const all = await fetchTemplates(withSecrets(row));
+  const imported: string[] = [];
+  const skipped: { name: string; language: string; reason: string }[] = [];
+  for (const t of all) {
+    const label = { name: String(t.name ?? ""), language: String(t.language ?? "") };
+    if (t.status !== "APPROVED") {
+      skipped.push({ ...label, reason: `status ${t.status}` });
+      continue;
+    }
+    const parsed = templateInputSchema.safeParse(toInput(t, row.number));
+    if (!parsed.success) {
+      skipped.push({ ...label, reason: parsed.error.issues[0]?.message ?? "estructura no soportada" });
+      continue;
+    }
+    try {
+      await addTemplate({ ctx, input: parsed.data });
+      imported.push(`${label.name}/${label.language}`);
+    } catch (err) {
+      skipped.push({ ...label, reason: (err as Error).message });
+    }
+  }
+  return { number: row.number, team_id: row.teamId, imported, skipped };
+}

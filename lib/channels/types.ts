@@ -1,0 +1,64 @@
+import type { waNumbers, ProviderError } from "@/db/schema";
+
+export type WaNumberRow = typeof waNumbers.$inferSelect;
+
+/** A number with its decrypted credentials, as an adapter needs it. */
+export type ChannelNumber = WaNumberRow & {
+  secrets: { accessToken?: string; appSecret?: string; verifyToken?: string };
+};
+
+/** Provider-neutral template send; the adapter turns it into its wire format. */
+export type OutboundTemplate = {
+  to: string;
+  name: string;
+  language: string;
+  header?: { kind: "text"; text: string } | { kind: "media"; format: "IMAGE" | "DOCUMENT" | "VIDEO"; mediaId?: string; link?: string; filename?: string };
+  /** Body values in `{{n}}` order; `name` set for named parameters. */
+  body: { name?: string; text: string }[];
+  /** Quick-reply button payloads by button index. */
+  quickReplies: { index: number; payload: string }[];
+};
+
+export type SendOutcome =
+  | { ok: true; providerMessageId: string }
+  | { ok: false; retryable: boolean; error: ProviderError; retryAfterMs?: number };
+
+export type MediaFile = { bytes: Uint8Array; contentType: string; filename: string; sha256: string };
+
+/** Customer-side message, normalized to the contract's 2.5 payload of its type. */
+export type InboundMessage = {
+  providerMessageId: string;
+  from: string | null;
+  userId?: string | null;
+  profileName?: string | null;
+  timestamp: number;
+  type: string;
+  payload: Record<string, unknown> | unknown[];
+  /** wamid of the business message this one answers, when the channel says so. */
+  contextId?: string | null;
+  /** Media the dashboard reaches through our proxy route. */
+  providerMediaId?: string | null;
+};
+
+export type StatusUpdate = {
+  providerMessageId: string;
+  status: "sent" | "delivered" | "read" | "failed" | string;
+  timestamp: number;
+  error?: { code: number | null; title: string; details?: string | null } | null;
+  raw: unknown;
+};
+
+/** One change of a webhook batch, addressed to one of our numbers by its channel id. */
+export type WebhookChange = {
+  phoneNumberId: string;
+  messages: InboundMessage[];
+  statuses: StatusUpdate[];
+};
+
+export interface ChannelAdapter {
+  sendTemplate(number: ChannelNumber, message: OutboundTemplate): Promise<SendOutcome>;
+  /** Uploads a header attachment; returns the id the send refers to, or a send failure. */
+  uploadMedia(number: ChannelNumber, file: MediaFile): Promise<{ ok: true; id: string } | Extract<SendOutcome, { ok: false }>>;
+  /** Called once the accepted send is committed (the sandbox walks its statuses from here). */
+  afterAccepted?(number: ChannelNumber, providerMessageId: string, stepMs?: number): void;
+}

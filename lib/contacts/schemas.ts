@@ -1,0 +1,62 @@
+import { z } from "@/lib/http/zod-es";
+import { listResponse, pageQuery } from "@/lib/http/list-query";
+import { labelSchema, LABEL_NOT_FOUND } from "@/lib/labels/schemas";
+
+export const CONTACT_NOT_FOUND = "Contacto no encontrado.";
+export const LABEL_IDS_REQUIRED = "Debe indicar al menos una etiqueta.";
+export const LABEL_IDS_REPEATED = "Las etiquetas no pueden repetirse.";
+export const LABEL_IDS_TOO_MANY = "No puede indicar más de 100 etiquetas por solicitud.";
+export const LABEL_ID_INVALID = "Cada etiqueta debe indicarse con un número entero positivo.";
+export const CONTACT_LABEL_CAP = "El contacto no puede tener más de 5 etiquetas.";
+export const LABEL_NOT_ASSIGNED = "La etiqueta no está asignada al contacto.";
+export const MAX_LABELS_PER_CONTACT = 5;
+export { LABEL_NOT_FOUND };
+
+export const contactSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    customer_number: z.string().nullable(),
+    customer_id: z.string().nullable(),
+    labels: z.array(labelSchema),
+  })
+  .meta({ id: "Contact" });
+export type ContactDto = z.infer<typeof contactSchema>;
+
+export const listContactsQuery = pageQuery({ max: 100, fallback: 20 })
+  .extend({
+    search: z.string().trim().max(100, "El campo search no puede tener más de 100 caracteres.").optional(),
+  })
+  .meta({ id: "ListContactsQuery" });
+export const listContactsResponse = listResponse(contactSchema).meta({ id: "ListContactsResponse" });
+
+/**
+ * Body of POST and PUT /contacts/{contactId}/labels (spec 4.3, 4.4). The 100-item cap keeps a
+ * huge array a 422 rather than a heavy query.
+ */
+export const contactLabelIdsBody = z
+  .object({
+    label_ids: z
+      .array(z.number({ error: LABEL_ID_INVALID }).int(LABEL_ID_INVALID).positive(LABEL_ID_INVALID), {
+        error: (iss) => (iss.input === undefined || iss.input === null ? LABEL_IDS_REQUIRED : undefined),
+      })
+      .min(1, LABEL_IDS_REQUIRED)
+      .max(100, LABEL_IDS_TOO_MANY)
+      .refine((ids) => new Set(ids).size === ids.length, LABEL_IDS_REPEATED),
+  })
+  .meta({ id: "ContactLabelIdsRequest" });
+export type ContactLabelIdsInput = z.infer<typeof contactLabelIdsBody>;
+
+export const contactLabelsResponse = z
+  .object({ message: z.string(), data: z.array(labelSchema) })
+  .meta({ id: "ContactLabelsResponse" });
+
+/** Input of `createContact` (admin CLI `contact:add`, inbound messages). */
+export const createContactInput = z
+  .object({
+    name: z.string().trim().max(200, "El campo name no puede tener más de 200 caracteres.").optional().default(""),
+    customer_number: z.string().max(40, "El número de teléfono no es válido."),
+    customer_id: z.string().trim().min(1).max(100).nullable().optional(),
+  })
+  .meta({ id: "CreateContactInput" });
+export type CreateContactInput = z.input<typeof createContactInput>;

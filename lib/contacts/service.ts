@@ -1,0 +1,131 @@
+import type { DbOrTx } from "@/db/client";
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError } from "@/lib/http/errors";
+import { offsetOf, paginationMeta } from "@/lib/http/pagination";
+import { isValidNumber, sanitizeNumber } from "@/lib/phone";
+import { toLabelDto } from "@/lib/labels/service";
+import type { LabelDto } from "@/lib/labels/schemas";
+import {
+  assignedLabelIds,
+  deleteAssignments,
+  findContactByNumberOrCustomerId,
+  insertAssignments,
+  insertContact,
+  labelsOfContacts,
+  listContactRows,
+  lockContact,
+  lockTeamLabelIds,
+  transaction,
+} from "./repo";
+import {
+  CONTACT_LABEL_CAP,
+  CONTACT_NOT_FOUND,
+  LABEL_NOT_ASSIGNED,
+  LABEL_NOT_FOUND,
+  MAX_LABELS_PER_CONTACT,
+  createContactInput,
+  type ContactDto,
+  type ContactLabelIdsInput,
+  type CreateContactInput,
+} from "./schemas";
+
+export async function listContacts({
+  ctx,
+  input,
+}: {
+  ctx: AuthContext;
+  input: { page: number; per_page: number; search?: string };
+}) {
+  const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page));
+  const byContact = new Map<number, LabelDto[]>();
+  for (const l of await labelsOfContacts(ctx.teamId, rows.map((r) => r.id))) {
+    const list = byContact.get(l.contactId) ?? [];
+    list.push(toLabelDto(l));
+    byContact.set(l.contactId, list);
+  }
+  const data: ContactDto[] = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    customer_number: r.customerNumber,
+    customer_id: r.customerId,
+    labels: byContact.get(r.id) ?? [],
+  }));
+  return { data, pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+type LabelsChange = { ctx: AuthContext; input: { contactId: number } & ContactLabelIdsInput };
+
+/**
+ * Spec 4.3: cumulative and idempotent per label, at most 5 per contact. The contact row is locked
+ * first, so parallel requests for one contact are checked one after another against the cap.
+ */
+export async function addContactLabels({ ctx, input }: LabelsChange): Promise<LabelDto[]> {
+  return changeContactLabels(ctx, input, async (tx, ids, assigned) => {
+    const added = ids.filter((id) => !assigned.has(id));
+    if (assigned.size + added.length > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
+    await insertAssignments(tx, ctx.teamId, input.contactId, added);
+  });
+}
+
+/** Spec 4.4: removes only the given labels, and none of them if any id fails. */
+export async function removeContactLabels({ ctx, input }: LabelsChange): Promise<LabelDto[]> {
+  return changeContactLabels(ctx, input, async (tx, ids, assigned) => {
+    if (ids.some((id) => !assigned.has(id))) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
+    await deleteAssignments(tx, ctx.teamId, input.contactId, ids);
+  });
+}
+
+/**
+ * What adding and removing share, in one transaction: lock the contact (404 if not the team's),
+ * check every label is the team's, read the current assignments, apply `change`, and answer
+ * the contact's labels afterwards.
+ */
+async function changeContactLabels(
+  ctx: AuthContext,
+  { contactId, label_ids: ids }: LabelsChange["input"],
+  change: (tx: DbOrTx, ids: number[], assigned: Set<number>) => Promise<void>,
+): Promise<LabelDto[]> {
+  return transaction(async (tx) => {
+    if (!(await lockContact(tx, ctx.teamId, contactId))) throw ApiError.notFound(CONTACT_NOT_FOUND);
+    const existing = await lockTeamLabelIds(tx, ctx.teamId, ids);
+    if (ids.some((id) => !existing.has(id))) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
+    await change(tx, ids, await assignedLabelIds(tx, ctx.teamId, contactId));
+    return (await labelsOfContacts(ctx.teamId, [contactId], tx)).map(toLabelDto);
+  });
+}
+
+export const CONTACT_NUMBER_INVALID = "El número de teléfono no es válido.";
+export const CONTACT_NUMBER_TAKEN = "Ya existe un contacto con ese número.";
+export const CONTACT_CUSTOMER_ID_TAKEN = "Ya existe un contacto con ese customer_id.";
+
+/** Admin CLI `contact:add`: the number is stored sanitized (digits only). */
+export async function createContact({ ctx, input }: { ctx: AuthContext; input: CreateContactInput }) {
+  const parsed = createContactInput.parse(input);
+  const number = sanitizeNumber(parsed.customer_number);
+  if (!isValidNumber(number)) throw ApiError.invalid("customer_number", CONTACT_NUMBER_INVALID);
+  const customerId = parsed.customer_id ?? null;
+  const clash = await findContactByNumberOrCustomerId(ctx.teamId, number, customerId);
+  if (clash) throw duplicateError(clash.customerNumber === number ? "customer_number" : "customer_id");
+  let row;
+  try {
+    row = await insertContact({ teamId: ctx.teamId, name: parsed.name, customerNumber: number, customerId });
+  } catch (err) {
+    // A concurrent insert of the same contact passed the check above; the unique index decides.
+    const constraint = uniqueViolation(err);
+    if (!constraint) throw err;
+    throw duplicateError(constraint.includes("customer_id") ? "customer_id" : "customer_number");
+  }
+  return { id: row.id, name: row.name, customer_number: row.customerNumber, customer_id: row.customerId, labels: [] } satisfies ContactDto;
+}
+
+function duplicateError(field: "customer_number" | "customer_id") {
+  return ApiError.invalid(field, field === "customer_number" ? CONTACT_NUMBER_TAKEN : CONTACT_CUSTOMER_ID_TAKEN);
+}
+
+/** The violated constraint's name when `err` (or its cause, as drizzle wraps it) is a unique violation. */
+function uniqueViolation(err: unknown): string | undefined {
+  for (let e = err as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return e.constraint_name ?? e.constraint ?? "";
+  }
+  return undefined;
+}

@@ -1,0 +1,36 @@
+/** Delivery settings from the environment (README "Delivery"); worker options override them. */
+const num = (name: string, fallback: number) => {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+};
+
+export const deliveryConfig = {
+  get graphBaseUrl(): string {
+    return (process.env.GRAPH_API_BASE_URL || "https://graph.facebook.com").replace(/\/$/, "");
+  },
+  get graphVersion(): string {
+    return process.env.GRAPH_API_VERSION || "v21.0";
+  },
+  get graphTimeoutMs(): number {
+    return num("GRAPH_TIMEOUT_MS", 15_000);
+  },
+  get appSecret(): string | undefined {
+    return process.env.WHATSAPP_APP_SECRET || undefined;
+  },
+  get verifyToken(): string | undefined {
+    return process.env.WHATSAPP_VERIFY_TOKEN || undefined;
+  },
+  get pollMs(): number {
+    return num("WORKER_POLL_MS", 1000);
+  },
+  get maxAttempts(): number {
+    return num("DELIVERY_MAX_ATTEMPTS", 8);
+  },
+  /** Messages one worker process sends at once (WORKER_CONCURRENCY, default 32). */
+  get concurrency(): number {
+    return num("WORKER_CONCURRENCY", 32);
+  },
+  get sandboxStepMs(): number {
+    return num("SANDBOX_STEP_MS", 1500);
+  },
+};

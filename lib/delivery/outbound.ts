@@ -1,0 +1,94 @@
+import path from "node:path";
+import type { ProviderError } from "@/db/schema";
+import type { ChannelAdapter, ChannelNumber, OutboundTemplate } from "@/lib/channels/types";
+import { placeholderKeys } from "@/lib/templates/schemas";
+import { findMediaByPath, findTemplateForMessage, type MessageRow } from "./repo";
+
+type Built = { ok: true; message: OutboundTemplate } | { ok: false; retryable: boolean; error: ProviderError; retryAfterMs?: number };
+type SendParams = { header_param?: { key: string; value: string } | null; body_params?: { key: string; value: string }[] };
+
+// Graph media ids live 30 days; re-uploading the same bytes for every send of a campaign is waste.
+const uploaded = new Map<string, { id: string; at: number }>();
+const UPLOAD_TTL_MS = 24 * 3600_000;
+
+/**
+ * Turns a queued message into the provider-neutral send: the template as stored when queued,
+ * the send's header/body values in `{{n}}` order, quick-reply payloads, and the header
+ * attachment uploaded through the adapter (an http(s) default attachment is sent by link).
+ */
+export type Lookups = {
+  template(m: MessageRow): ReturnType<typeof findTemplateForMessage>;
+  media(teamId: number, path: string): ReturnType<typeof findMediaByPath>;
+};
+
+/**
+ * Lookups shared by one claimed batch: a campaign's messages share a template (and usually an
+ * attachment), so each is read once per batch rather than once per message.
+ */
+export function batchLookups(): Lookups {
+  const templates = new Map<string, ReturnType<typeof findTemplateForMessage>>();
+  const files = new Map<string, ReturnType<typeof findMediaByPath>>();
+  const memo = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
+    let p = map.get(key);
+    if (!p) map.set(key, (p = load()));
+    return p;
+  };
+  return {
+    template: (m) => memo(templates, JSON.stringify([m.teamId, m.templateId, m.templateName, m.templateLanguage]), () => findTemplateForMessage(m)),
+    media: (teamId, p) => memo(files, JSON.stringify([teamId, p]), () => findMediaByPath(teamId, p)),
+  };
+}
+
+export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapter: ChannelAdapter, lookups: Lookups = batchLookups()): Promise<Built> {
+  const template = await lookups.template(m);
+  if (!template) return permanent(`Template ${m.templateName ?? m.templateId} no longer exists`);
+  const params = (m.sendParams ?? {}) as SendParams;
+  const values = Object.fromEntries((params.body_params ?? []).map((p) => [p.key, p.value]));
+  const out: OutboundTemplate = {
+    to: m.customerNumber ?? "",
+    name: template.name,
+    language: m.templateLanguage ?? template.language,
+    body: [],
+    quickReplies: [],
+  };
+  if (!out.to) return permanent("The contact has no phone number");
+  for (const c of template.components) {
+    if (c.type === "BODY") {
+      out.body = placeholderKeys(c.text).map((k) => (/^\d+$/.test(k) ? { text: values[k] ?? "" } : { name: k, text: values[k] ?? "" }));
+    } else if (c.type === "HEADER" && c.format === "TEXT" && params.header_param) {
+      out.header = { kind: "text", text: params.header_param.value };
+    } else if (c.type === "HEADER" && c.format !== "TEXT") {
+      const source = m.mediaPath ?? template.defaultMediaPath;
+      if (!source) return permanent("The template's media header has no attachment");
+      if (/^https?:\/\//i.test(source)) {
+        out.header = { kind: "media", format: c.format, link: source };
+        continue;
+      }
+      const file = await lookups.media(m.teamId, source);
+      if (!file) return permanent(`Attachment ${source} no longer exists`);
+      const key = `${number.id}:${file.sha256}`;
+      let id = uploaded.get(key);
+      if (!id || Date.now() - id.at > UPLOAD_TTL_MS) {
+        const up = await adapter.uploadMedia(number, {
+          bytes: file.content,
+          contentType: file.contentType,
+          filename: file.originalName || path.basename(file.path),
+          sha256: file.sha256,
+        });
+        if (!up.ok) return up;
+        id = { id: up.id, at: Date.now() };
+        uploaded.set(key, id);
+      }
+      out.header = { kind: "media", format: c.format, mediaId: id.id, filename: file.originalName || path.basename(file.path) };
+    } else if (c.type === "BUTTONS") {
+      c.buttons.forEach((b, index) => {
+        if (b.type === "QUICK_REPLY") out.quickReplies.push({ index, payload: b.payload ?? b.text });
+      });
+    }
+  }
+  return { ok: true, message: out };
+}
+
+function permanent(title: string): Built {
+  return { ok: false, retryable: false, error: { code: null, title } };
+}

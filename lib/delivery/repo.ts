@@ -1,0 +1,188 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { media, messageEvents, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
+
+export type MessageRow = typeof messages.$inferSelect;
+/** `leaseEnd`: the worker's own (earlier or equal) reckoning of when the claim's lease runs out. */
+export type Claim = { id: number; attempts: number; leaseEnd?: number };
+
+/**
+ * Claims due QUEUED messages with a lease. `attempts` is bumped by every claim and doubles as the
+ * fencing token: a worker may only move a message it claimed while `attempts` still equals its
+ * claim, so a worker whose lease ran out and was re-claimed elsewhere can no longer touch it.
+ * Per number, a claim takes at most about `aheadSec` seconds of sends (messages_per_second ×
+ * aheadSec, minus slots already reserved ahead), so one slow number's backlog cannot fill a
+ * worker while other numbers wait; saturated numbers are skipped in the scan itself.
+ */
+export async function claimMessages(limit: number, leaseMs: number, aheadSec: number, teamIds?: number[]): Promise<Claim[]> {
+  const db = await getDb();
+  const teams = teamIds?.length ? sql`AND m.team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const res = await db.execute(sql`
+    WITH cand AS (
+      SELECT m.id, m.wa_number_id, m.next_attempt_at
+      FROM messages m
+      WHERE m.status = 'QUEUED' AND m.next_attempt_at <= now()
+        AND (m.locked_until IS NULL OR m.locked_until < now()) ${teams}
+        AND NOT EXISTS (SELECT 1 FROM wa_numbers w WHERE w.id = m.wa_number_id
+                        AND w.next_send_at > now() + ${aheadSec} * interval '1 second')
+      ORDER BY m.next_attempt_at
+      LIMIT ${limit * 4}
+      FOR UPDATE OF m SKIP LOCKED
+    ), ranked AS (
+      SELECT c.id, c.next_attempt_at,
+        row_number() OVER (PARTITION BY c.wa_number_id ORDER BY c.next_attempt_at, c.id) AS rn,
+        greatest(w.messages_per_second, 1) AS mps,
+        greatest(0, extract(epoch FROM (coalesce(w.next_send_at, now()) - now()))) AS ahead
+      FROM cand c JOIN wa_numbers w ON w.id = c.wa_number_id
+    ), picked AS (
+      SELECT id FROM ranked WHERE rn + ahead * mps <= greatest(mps * ${aheadSec}, 1)
+      ORDER BY next_attempt_at, id LIMIT ${limit}
+    )
+    UPDATE messages m
+    SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = m.attempts + 1
+    FROM picked p WHERE m.id = p.id
+    RETURNING m.id, m.attempts`);
+  return rowsOf<{ id: number; attempts: number }>(res).map((r) => ({ id: Number(r.id), attempts: Number(r.attempts) }));
+}
+
+export async function loadMessages(ids: number[]): Promise<MessageRow[]> {
+  if (!ids.length) return [];
+  const db = await getDb();
+  return db.select().from(messages).where(inArray(messages.id, ids));
+}
+
+const owned = (c: Claim) => and(eq(messages.id, c.id), eq(messages.status, "QUEUED"), eq(messages.attempts, c.attempts));
+
+export async function markFailed(tx: DbOrTx, c: Claim, teamId: number, error: ProviderError) {
+  const rows = await tx
+    .update(messages)
+    .set({ status: "FAILED", lockedUntil: null, error, statusUpdatedAt: sql`now()` })
+    .where(owned(c))
+    .returning();
+  if (rows[0]) await tx.insert(messageEvents).values({ teamId, messageId: c.id, status: "FAILED", raw: { error, attempts: c.attempts } });
+  return rows[0];
+}
+
+/** Back to the queue for a later attempt, keeping the last error visible meanwhile. */
+export async function reschedule(c: Claim, delayMs: number, error: ProviderError | null) {
+  const db = await getDb();
+  await db
+    .update(messages)
+    .set({ nextAttemptAt: sql`now() + ${Math.round(delayMs)} * interval '1 millisecond'`, lockedUntil: null, error })
+    .where(owned(c));
+}
+
+/** Gives a claim back untouched (graceful stop before the send): the attempt does not count. */
+export async function release(c: Claim) {
+  const db = await getDb();
+  await db
+    .update(messages)
+    .set({ lockedUntil: null, attempts: sql`${messages.attempts} - 1` })
+    .where(owned(c));
+}
+
+/**
+ * Reserves `n` consecutive send slots of one number in one atomic UPDATE of
+ * wa_numbers.next_send_at, so every worker process shares one schedule per number: slot i is
+ * `startAt + i·stepMs`, slots (1 + headroom)/mps apart. The start comes back as an absolute time
+ * (epoch ms): measuring the wait from when the answer arrives would add the database round trip
+ * to some sends and not others. Workers' clocks must agree with the database's to well within
+ * the headroom (NTP gives milliseconds). An idle schedule restarts `leadMs` from now, so the
+ * answer can arrive before its first slot has passed. clock_timestamp(), not now(): now() is when
+ * the statement began, which may be long before it got the row lock behind other reservations.
+ *
+ * Committed with synchronous_commit off (set_config(…, true) is local to this statement's own
+ * transaction), so the row lock every worker of this number queues on is released as soon as the
+ * UPDATE is done instead of after a WAL flush. Losing the reservation in a database crash is
+ * harmless: it only lets a later reservation start from an earlier time, and a crash plus
+ * recovery takes longer than the at most ~claimAheadSec of slots reserved ahead, so `greatest(…,
+ * now())` starts past any slot that was actually used. The lease, which fencing depends on, is
+ * extended separately with a durable commit (leaseSlots).
+ */
+export async function reserveSlots(waNumberId: number, n: number, headroom: number, leadMs = 0): Promise<{ startAt: number; stepMs: number }> {
+  const db = await getDb();
+  const step = sql`(${1 + headroom}::float8 / greatest(messages_per_second, 1))`;
+  const res = await db.execute(sql`
+    WITH async AS (SELECT set_config('synchronous_commit', 'off', true) AS v), slot AS (
+      UPDATE wa_numbers
+      SET next_send_at = greatest(coalesce(next_send_at, clock_timestamp()), clock_timestamp() + ${leadMs} * interval '1 millisecond') + ${n} * ${step} * interval '1 second'
+      WHERE id = ${waNumberId}
+      RETURNING next_send_at - ${n} * ${step} * interval '1 second' AS at, ${step} * 1000 AS step_ms
+    )
+    SELECT (extract(epoch FROM at) * 1000)::float8 AS start_ms, step_ms::float8 AS step_ms, (SELECT v FROM async) AS async FROM slot`);
+  const row = rowsOf<{ start_ms: number | string; step_ms: number | string }>(res)[0];
+  return row ? { startAt: Number(row.start_ms), stepMs: Number(row.step_ms) } : { startAt: Date.now(), stepMs: 0 };
+}
+
+/**
+ * Stretches each claim's lease over its slot (slot + `holdMs`) and says which claims are still
+ * this worker's (`attempts` unchanged): only those may be sent. One statement for a whole group,
+ * durably committed: a lease lost in a crash could let another worker claim a message this one
+ * is about to send. A claim missing from the answer was lost (its slot simply goes unused).
+ */
+export async function leaseSlots(items: { c: Claim; slotAt: number }[], holdMs: number): Promise<Set<number>> {
+  if (!items.length) return new Set();
+  const db = await getDb();
+  const rows = JSON.stringify(items.map(({ c, slotAt }) => ({ id: c.id, attempts: c.attempts, until_ms: slotAt + holdMs })));
+  const res = await db.execute(sql`
+    UPDATE messages m SET locked_until = to_timestamp(v.until_ms / 1000.0)
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int, until_ms float8)
+    WHERE m.id = v.id AND m.status = 'QUEUED' AND m.attempts = v.attempts
+    RETURNING m.id`);
+  return new Set(rowsOf<{ id: number | string }>(res).map((r) => Number(r.id)));
+}
+
+export type Sended = { c: Claim; teamId: number; providerMessageId: string };
+
+/**
+ * The guarded QUEUED → SENDED transition of many sends at once, with their events: one UPDATE
+ * (each row still fenced by its own claim's `attempts`) and one INSERT instead of two statements
+ * and a transaction per message. Returns the rows that moved.
+ */
+export async function markSendedMany(tx: DbOrTx, items: Sended[]): Promise<MessageRow[]> {
+  if (!items.length) return [];
+  const byId = JSON.stringify(Object.fromEntries(items.map((i) => [i.c.id, { a: i.c.attempts, p: i.providerMessageId }])));
+  const entry = sql`(${byId}::jsonb -> (${messages.id})::text)`;
+  const rows = await tx
+    .update(messages)
+    .set({ status: "SENDED", providerMessageId: sql`${entry} ->> 'p'`, lockedUntil: null, error: null, statusUpdatedAt: sql`now()` })
+    .where(and(inArray(messages.id, items.map((i) => i.c.id)), eq(messages.status, "QUEUED"), sql`${messages.attempts} = (${entry} ->> 'a')::int`))
+    .returning();
+  if (rows.length) {
+    await tx.insert(messageEvents).values(
+      rows.map((r) => ({ teamId: r.teamId, messageId: r.id, status: "SENDED" as const, raw: { provider_message_id: r.providerMessageId } })),
+    );
+  }
+  return rows;
+}
+
+export async function findNumbersByIds(ids: number[]) {
+  if (!ids.length) return [];
+  const db = await getDb();
+  return db.select().from(waNumbers).where(inArray(waNumbers.id, ids));
+}
+
+export async function findTemplateForMessage(m: MessageRow) {
+  const db = await getDb();
+  const where = m.templateId
+    ? and(eq(templates.teamId, m.teamId), eq(templates.id, m.templateId))
+    : and(eq(templates.teamId, m.teamId), eq(templates.name, m.templateName ?? ""), eq(templates.language, m.templateLanguage ?? ""));
+  const [row] = await db.select().from(templates).where(where).limit(1);
+  return row;
+}
+
+export async function findMediaByPath(teamId: number, path: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(media).where(and(eq(media.teamId, teamId), eq(media.path, path))).limit(1);
+  return row;
+}
+
+export const STATUS_RANK: Record<MessageStatus, number> = {
+  RECEIVED: -1,
+  QUEUED: 0,
+  SENDED: 1,
+  SENT: 2,
+  DELIVERED: 3,
+  READED: 4,
+  FAILED: 5,
+};

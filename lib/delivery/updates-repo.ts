@@ -1,0 +1,33 @@
+import { and, asc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { messageEvents, messages, waNumbers } from "@/db/schema";
+
+export async function findUpdate(teamId: number, updateId: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ message: messages, number: waNumbers })
+    .from(messages)
+    .innerJoin(waNumbers, eq(waNumbers.id, messages.waNumberId))
+    .where(and(eq(messages.teamId, teamId), eq(messages.updateId, updateId)))
+    .limit(1);
+  return row;
+}
+
+export async function findUpdateIdOf(teamId: number, messageId: number) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ updateId: messages.updateId })
+    .from(messages)
+    .where(and(eq(messages.teamId, teamId), eq(messages.id, messageId)))
+    .limit(1);
+  return row?.updateId ?? null;
+}
+
+export async function eventsOf(teamId: number, messageId: number) {
+  const db = await getDb();
+  return db
+    .select()
+    .from(messageEvents)
+    .where(and(eq(messageEvents.teamId, teamId), eq(messageEvents.messageId, messageId)))
+    .orderBy(asc(messageEvents.id));
+}

@@ -1,0 +1,41 @@
+import { authenticate } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/auth/context";
+import { checkRateLimit, rateLimitError, rateLimitKey, withRateLimitHeaders, type RateLimitResult } from "@/lib/rate-limit/service";
+import { toErrorResponse } from "./respond";
+
+type RouteArgs<P> = { params: Promise<P> };
+
+/**
+ * The one auth wrapper of /api/v1 (after dub's `withWorkspace`): authenticates the caller
+ * (bearer token or agent session), spends one request of its rate-limit budget (429 past it;
+ * `X-RateLimit-*` on every answer), hands the tenant context to the handler, and maps every
+ * thrown error through `toErrorResponse`.
+ */
+export function withAuth<P extends Record<string, string | string[]> = Record<string, never>>(
+  handler: (args: { req: Request; ctx: AuthContext; params: P }) => Promise<Response>,
+) {
+  return async (req: Request, route: RouteArgs<P>): Promise<Response> => {
+    let limit: RateLimitResult | undefined;
+    try {
+      const ctx = await authenticate(req);
+      limit = await checkRateLimit(rateLimitKey(ctx));
+      if (!limit.ok) throw rateLimitError(limit);
+      return withRateLimitHeaders(await handler({ req, ctx, params: await route.params }), limit);
+    } catch (err) {
+      return withRateLimitHeaders(toErrorResponse(err), limit);
+    }
+  };
+}
+
+/** For the few public routes (webhooks, OpenAPI): same error mapping, no caller identity. */
+export function withErrors<P extends Record<string, string | string[]> = Record<string, never>>(
+  handler: (args: { req: Request; params: P }) => Promise<Response>,
+) {
+  return async (req: Request, route: RouteArgs<P>): Promise<Response> => {
+    try {
+      return await handler({ req, params: await route.params });
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  };
+}

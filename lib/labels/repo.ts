@@ -1,0 +1,87 @@
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/db/client";
+import { labels } from "@/db/schema";
+
+export type LabelRow = typeof labels.$inferSelect;
+
+export async function listLabelRows(teamId: number, limit: number, offset: number) {
+  const db = await getDb();
+  const where = eq(labels.teamId, teamId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(labels).where(where).orderBy(asc(labels.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(labels).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function findLabelRow(teamId: number, id: number, db: DbOrTx) {
+  const [row] = await db
+    .select()
+    .from(labels)
+    .where(and(eq(labels.teamId, teamId), eq(labels.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** The ids among `ids` that are labels of the team. */
+export async function existingLabelIds(db: DbOrTx, teamId: number, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({ id: labels.id })
+    .from(labels)
+    .where(and(eq(labels.teamId, teamId), inArray(labels.id, ids)));
+  return rows.map((r) => r.id);
+}
+
+/** Whether another label of the team already has this title (case-insensitive). */
+export async function titleTaken(db: DbOrTx, teamId: number, title: string, exceptId?: number) {
+  const [row] = await db
+    .select({ id: labels.id })
+    .from(labels)
+    .where(
+      and(
+        eq(labels.teamId, teamId),
+        sql`lower(${labels.title}) = lower(${title})`,
+        exceptId === undefined ? undefined : ne(labels.id, exceptId),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Serializes title-changing writes of one team, so two concurrent requests cannot both pass the
+ * duplicate-title check (the table has no unique index on the title). Released at commit.
+ */
+export async function lockTeamLabels(db: DbOrTx, teamId: number) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('labels'), ${teamId}::int)`);
+}
+
+export async function insertLabel(db: DbOrTx, values: typeof labels.$inferInsert) {
+  const [row] = await db.insert(labels).values(values).returning();
+  return row;
+}
+
+export async function updateLabelRow(db: DbOrTx, teamId: number, id: number, values: Partial<typeof labels.$inferInsert>) {
+  const [row] = await db
+    .update(labels)
+    .set(values)
+    .where(and(eq(labels.teamId, teamId), eq(labels.id, id)))
+    .returning();
+  return row;
+}
+
+/** Assignments go with the label (contact_labels cascades on label_id). */
+export async function deleteLabelRow(teamId: number, id: number) {
+  const db = await getDb();
+  const rows = await db
+    .delete(labels)
+    .where(and(eq(labels.teamId, teamId), eq(labels.id, id)))
+    .returning({ id: labels.id });
+  return rows.length > 0;
+}
+
+export async function transaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  return db.transaction((tx) => fn(tx));
+}

@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError } from "@/lib/http/errors";
+import { offsetOf, paginationMeta } from "@/lib/http/pagination";
+import {
+  deleteLabelRow,
+  insertLabel,
+  listLabelRows,
+  lockTeamLabels,
+  titleTaken,
+  transaction,
+  updateLabelRow,
+  findLabelRow,
+  type LabelRow,
+} from "./repo";
+import {
+  LABEL_NOT_FOUND,
+  LABEL_TITLE_TAKEN,
+  createLabelBody,
+  type LabelDto,
+  type UpdateLabelInput,
+} from "./schemas";
+
+export function toLabelDto(row: Pick<LabelRow, "id" | "title" | "description" | "bgColor" | "textColor">): LabelDto {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    bg_color: row.bgColor,
+    text_color: row.textColor,
+  };
+}
+
+export async function listLabels({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
+  const { rows, total } = await listLabelRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  return { data: rows.map(toLabelDto), pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+/** Also used by the admin CLI (`label:add`), hence the input is validated here too. */
+export async function createLabel({ ctx, input: raw }: { ctx: AuthContext; input: z.input<typeof createLabelBody> }): Promise<LabelDto> {
+  const input = createLabelBody.parse(raw);
+  return transaction(async (tx) => {
+    await lockTeamLabels(tx, ctx.teamId);
+    if (await titleTaken(tx, ctx.teamId, input.title)) throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
+    const row = await insertLabel(tx, {
+      teamId: ctx.teamId,
+      title: input.title,
+      description: input.description ?? null,
+      bgColor: input.bg_color,
+      textColor: input.text_color,
+    });
+    return toLabelDto(row);
+  });
+}
+
+export async function updateLabel({
+  ctx,
+  input,
+}: {
+  ctx: AuthContext;
+  input: { id: number; changes: UpdateLabelInput };
+}): Promise<LabelDto> {
+  const { id, changes } = input;
+  return transaction(async (tx) => {
+    if (changes.title !== undefined) {
+      await lockTeamLabels(tx, ctx.teamId);
+      if (!(await findLabelRow(ctx.teamId, id, tx))) throw ApiError.notFound(LABEL_NOT_FOUND);
+      if (await titleTaken(tx, ctx.teamId, changes.title, id)) throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
+    }
+    const row = await updateLabelRow(tx, ctx.teamId, id, {
+      title: changes.title,
+      description: changes.description,
+      bgColor: changes.bg_color,
+      textColor: changes.text_color,
+    });
+    if (!row) throw ApiError.notFound(LABEL_NOT_FOUND);
+    return toLabelDto(row);
+  });
+}
+
+export async function deleteLabel({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<void> {
+  if (!(await deleteLabelRow(ctx.teamId, input.id))) throw ApiError.notFound(LABEL_NOT_FOUND);
+}

@@ -1,0 +1,40 @@
+import { and, eq } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/db/client";
+import { media } from "@/db/schema";
+
+export async function insertMedia(values: typeof media.$inferInsert) {
+  const db = await getDb();
+  const [row] = await db
+    .insert(media)
+    .values(values)
+    .returning({ path: media.path, contentType: media.contentType, size: media.size, sha256: media.sha256 });
+  return row;
+}
+
+/** The file with its bytes, only if it belongs to the team. */
+export async function findMediaFile(teamId: number, path: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      contentType: media.contentType,
+      size: media.size,
+      sha256: media.sha256,
+      originalName: media.originalName,
+      content: media.content,
+    })
+    .from(media)
+    .where(and(eq(media.teamId, teamId), eq(media.path, path)))
+    .limit(1);
+  return row;
+}
+
+/** Metadata only (no bytes): whether the team uploaded this path. */
+export async function findMediaMeta(teamId: number, path: string, db?: DbOrTx) {
+  const conn = db ?? (await getDb());
+  const [row] = await conn
+    .select({ id: media.id, contentType: media.contentType })
+    .from(media)
+    .where(and(eq(media.teamId, teamId), eq(media.path, path)))
+    .limit(1);
+  return row;
+}

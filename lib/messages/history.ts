@@ -1,0 +1,53 @@
+import type { AuthContext } from "@/lib/auth/context";
+import { config } from "@/lib/config";
+import { ApiError } from "@/lib/http/errors";
+import { offsetOf, paginationMeta, type Pagination } from "@/lib/http/pagination";
+import { requireNumber } from "@/lib/numbers/service";
+import { sanitizeNumber } from "@/lib/phone";
+import { findContactBySource, HISTORY_BATCH, historyBatch, historyPage, type Conversation } from "./history-repo";
+import { resolveWindow } from "./history-range";
+import type { HistoryQuery, HistoryRecord } from "./history-schemas";
+import { streamHistory } from "./history-stream";
+import { toHistoryRecordWith } from "./record";
+
+export const HISTORY_OK = "Historial de mensajes obtenido correctamente.";
+export const CHANNELS = ["whatsapp"] as const;
+
+/** `{channel}` of the path (ruling 6): anything but a known channel is a missing resource. */
+export function requireChannel(channel: string): void {
+  if (!(CHANNELS as readonly string[]).includes(channel)) throw ApiError.notFound("Canal no encontrado.");
+}
+
+export type HistoryResult =
+  | { message: string; data: HistoryRecord[]; pagination: Pagination | null }
+  | { message: string; stream: ReadableStream<Uint8Array> };
+
+/**
+ * Messages between a company number and one customer in a date window (spec 4.5). Paginated
+ * answers are one page plus a count; unpaginated ones are streamed in keyset batches.
+ */
+export async function messageHistory({ ctx, input }: { ctx: AuthContext; input: HistoryQuery }): Promise<HistoryResult> {
+  const window = resolveWindow(input.from_date, input.to_date);
+  const number = await requireNumber(ctx, input.wa_number);
+  const digits = sanitizeNumber(input.customer_source);
+  const contact = await findContactBySource(ctx.teamId, /^\d+$/.test(digits) ? digits : null, input.customer_source);
+  const paging = (total: number) => (input.with_pagination ? paginationMeta(total, input.per_page, input.page) : null);
+  // Ruling 14: a customer with no contact simply has no history.
+  if (!contact) return { message: HISTORY_OK, data: [], pagination: paging(0) };
+
+  const conversation: Conversation = {
+    teamId: ctx.teamId,
+    waNumberId: number.id,
+    contactId: contact.id,
+    window,
+    timeZone: config.timezone,
+  };
+  const toRecord = toHistoryRecordWith(input.include);
+  if (input.with_pagination) {
+    const { rows, total } = await historyPage(conversation, input.order, input.per_page, offsetOf(input.page, input.per_page));
+    return { message: HISTORY_OK, data: rows.map(toRecord), pagination: paging(total) };
+  }
+  const batch = async (afterId: number | null) => (await historyBatch(conversation, input.order, afterId)).map(toRecord);
+  const first = await batch(null);
+  return { message: HISTORY_OK, stream: streamHistory(HISTORY_OK, first, HISTORY_BATCH, batch) };
+}

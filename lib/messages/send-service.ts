@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError } from "@/lib/http/errors";
+import { claimOrReplay, findReplay, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
+import { requireNumber } from "@/lib/numbers/service";
+import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templates/service";
+import type { PgInsertValue } from "drizzle-orm/pg-core";
+import type { messages } from "@/db/schema";
+import type { TemplateRow } from "@/lib/templates/repo";
+import { resolveMedia, type ResolvedMedia } from "./send-media";
+import { resolveParams } from "./send-params";
+import { botExists, campaignExists, findOrCreateContact, insertMessage } from "./send-repo";
+import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
+import { buildTemplatePayload } from "./template-payload";
+
+export const SEND_QUEUED = "Mensaje en cola para su envío.";
+
+export type SendShared = Pick<
+  SendTemplateInput,
+  "wa_number" | "template_name" | "media_path" | "response_handler" | "campaign_id" | "bot_id" | "sent_group"
+>;
+type Target = { number: { id: number }; template: TemplateRow; media: ResolvedMedia; shared: SendShared };
+
+/**
+ * The fields every recipient shares, checked in the contract's order: number, template, bot,
+ * campaign (422 each). Parameters and media come after, as they depend on the template.
+ */
+export async function resolveSendTarget(ctx: AuthContext, input: SendShared) {
+  const number = await requireNumber(ctx, input.wa_number);
+  // Independent lookups run together; their errors are still reported in a fixed order.
+  const [found, botOk, campaignOk] = await Promise.all([
+    findTemplateForSend(ctx.teamId, number.id, input.template_name),
+    input.bot_id == null || botExists(ctx.teamId, input.bot_id),
+    input.campaign_id == null || campaignExists(ctx.teamId, input.campaign_id),
+  ]);
+  const template = assertSendable(found, input.template_name);
+  if (!botOk) throw ApiError.invalid("bot_id", botNotFound(input.bot_id!));
+  if (!campaignOk) throw ApiError.invalid("campaign_id", campaignNotFound(input.campaign_id!));
+  return { number, template };
+}
+
+/** The QUEUED row of one recipient: the message and, with next_attempt_at, its delivery job. */
+export function queuedMessage(
+  ctx: AuthContext,
+  { number, template, media, shared }: Target,
+  contact: { id: number; customerNumber: string | null; customerId: string | null },
+  one: { updateId: string; payload: unknown; params: Pick<SendTemplateInput, "header_param" | "body_params"> },
+): PgInsertValue<typeof messages> {
+  const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
+  return {
+    teamId: ctx.teamId,
+    waNumberId: number.id,
+    contactId: contact.id,
+    updateId: one.updateId,
+    customerNumber: contact.customerNumber,
+    customerId: contact.customerId,
+    sender: agent ? "AGENT" : "SYSTEM",
+    agentId: agent ? agent.agentId : 0,
+    agentName: agent ? agent.agentName : null,
+    direction: "OUTBOUND",
+    type: "template",
+    status: "QUEUED",
+    payload: one.payload as Record<string, unknown>,
+    templateId: template.id,
+    templateName: template.name,
+    templateLanguage: template.language,
+    sendParams: { header_param: one.params.header_param ?? null, body_params: one.params.body_params },
+    mediaPath: media?.path ?? null,
+    sentGroup: shared.sent_group ?? null,
+    responseHandler: shared.response_handler,
+    campaignId: shared.campaign_id ?? null,
+    botId: shared.bot_id ?? null,
+    nextAttemptAt: sql`now()`,
+  };
+}
+
+export type SendResult = StoredResponse & { replayed: boolean };
+
+/**
+ * Spec 4.1: validates a template send and queues it (status QUEUED). Everything that can be
+ * checked is checked before the transaction, which then only writes: the idempotency key, the
+ * contact, the message.
+ */
+export async function sendTemplate({
+  ctx,
+  input,
+  idempotency,
+}: {
+  ctx: AuthContext;
+  input: SendTemplateInput;
+  idempotency: Idempotency | null;
+}): Promise<SendResult> {
+  // A retry of a request that already succeeded gets its answer, whatever changed since.
+  const earlier = await findReplay(ctx.teamId, idempotency);
+  if (earlier) return { ...earlier, replayed: true };
+
+  const { number, template } = await resolveSendTarget(ctx, input);
+  const params = resolveParams(template.components, input);
+  const media = await resolveMedia(ctx.teamId, template, input.media_path);
+  const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
+
+  const updateId = randomUUID();
+  const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    if (idempotency) {
+      const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 200, body });
+      if (replay) return { ...replay, replayed: true };
+    }
+    const contact = await findOrCreateContact(tx, ctx.teamId, input.destination);
+    // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
+    // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
+    // locked_until, sends through the number's channel and moves the status on; a crashed worker's
+    // lease expires and another takes the row. Committing this row is therefore all it takes to
+    // send, and nothing is lost between "accepted" (the 200 below) and "sent".
+    await insertMessage(tx, queuedMessage(ctx, { number, template, media, shared: input }, contact, {
+      updateId,
+      payload,
+      params: input,
+    }));
+    return { status: 200, body, replayed: false };
+  });
+}

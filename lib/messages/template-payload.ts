@@ -1,0 +1,28 @@
+import { fillPlaceholders, type Template, type TemplateComponent } from "@/lib/templates/schemas";
+
+export type SentValues = {
+  /** `{{key}}` → value for the HEADER text. */
+  header: Record<string, string>;
+  /** `{{key}}` → value for the BODY text. */
+  body: Record<string, string>;
+  /** The attachment's URL, for a media header. */
+  mediaUrl: string | null;
+};
+
+/**
+ * The stored `payload` of a sent template (ruling 11): the template's 2.1 structure with the sent
+ * values written into the HEADER and BODY texts and, for a media header, the attachment's URL as
+ * `example.header_handle[0]`, so the history shows what the customer received. Pure: the
+ * template is not modified.
+ */
+export function buildTemplatePayload(template: Template, values: SentValues): Template {
+  return { ...template, components: template.components.map((c) => fillComponent(structuredClone(c), values)) };
+}
+
+function fillComponent(c: TemplateComponent, values: SentValues): TemplateComponent {
+  if (c.type === "BODY") return { ...c, text: fillPlaceholders(c.text, values.body) };
+  if (c.type !== "HEADER") return c;
+  if (c.format === "TEXT") return c.text === undefined ? c : { ...c, text: fillPlaceholders(c.text, values.header) };
+  if (!values.mediaUrl) return c;
+  return { ...c, example: { ...c.example, header_handle: [values.mediaUrl] } };
+}

@@ -1,0 +1,30 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { waNumbers } from "@/db/schema";
+
+export async function listNumbers(teamId: number, limit: number, offset: number) {
+  const db = await getDb();
+  const where = eq(waNumbers.teamId, teamId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(waNumbers).where(where).orderBy(asc(waNumbers.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(waNumbers).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** A team's number by its digits; another team's number answers like a missing one. */
+export async function findNumber(teamId: number, number: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(waNumbers)
+    .where(and(eq(waNumbers.teamId, teamId), eq(waNumbers.number, number)))
+    .limit(1);
+  return row;
+}
+
+export async function insertNumber(values: typeof waNumbers.$inferInsert) {
+  const db = await getDb();
+  const [row] = await db.insert(waNumbers).values(values).returning();
+  return row;
+}

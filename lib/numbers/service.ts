@@ -1,0 +1,66 @@
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError } from "@/lib/http/errors";
+import { offsetOf, paginationMeta } from "@/lib/http/pagination";
+import { sanitizeNumber } from "@/lib/phone";
+import { encryptJson } from "@/lib/crypto/secrets";
+import { findNumber, insertNumber, listNumbers } from "./repo";
+import type { WaNumberDto } from "./schemas";
+
+type Row = Awaited<ReturnType<typeof listNumbers>>["rows"][number];
+
+export function toWaNumberDto(row: Row): WaNumberDto {
+  return {
+    id: row.id,
+    number: row.number,
+    display_name: row.displayName,
+    provider: row.provider,
+    messages_per_second: row.messagesPerSecond,
+  };
+}
+
+export async function listWaNumbers({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
+  const { rows, total } = await listNumbers(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  return { data: rows.map(toWaNumberDto), pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+export const WA_NUMBER_NOT_REGISTERED = "El número de WhatsApp no está registrado.";
+
+/** The caller's registered number, or 422 on `field` (spec 4.1: unregistered wa_number → 422). */
+export async function requireNumber(ctx: AuthContext, raw: string, field = "wa_number") {
+  const row = await findNumber(ctx.teamId, sanitizeNumber(raw));
+  if (!row) throw ApiError.invalid(field, WA_NUMBER_NOT_REGISTERED);
+  return row;
+}
+
+export type ChannelCredentials = {
+  accessToken?: string;
+  appSecret?: string;
+  verifyToken?: string;
+};
+
+export async function addNumber({
+  input,
+}: {
+  input: {
+    teamId: number;
+    number: string;
+    displayName?: string;
+    provider?: "sandbox" | "cloud_api";
+    phoneNumberId?: string;
+    businessAccountId?: string;
+    credentials?: ChannelCredentials;
+    messagesPerSecond?: number;
+  };
+}) {
+  const row = await insertNumber({
+    teamId: input.teamId,
+    number: sanitizeNumber(input.number),
+    displayName: input.displayName ?? "",
+    provider: input.provider ?? "sandbox",
+    phoneNumberId: input.phoneNumberId ?? null,
+    businessAccountId: input.businessAccountId ?? null,
+    credentials: input.credentials ? encryptJson(input.credentials) : null,
+    messagesPerSecond: input.messagesPerSecond ?? 80,
+  });
+  return toWaNumberDto(row);
+}

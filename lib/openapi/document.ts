@@ -1,0 +1,154 @@
+import { createDocument } from "zod-openapi";
+import { z } from "@/lib/http/zod-es";
+import { errors, ok, jsonContent, type Operation } from "./helpers";
+import { listWaNumbersQuery, listWaNumbersResponse } from "@/lib/numbers/schemas";
+import { createLabelBody, labelResponse, deleteLabelResponse, listLabelsQuery, listLabelsResponse, updateLabelBody } from "@/lib/labels/schemas";
+import { contactLabelIdsBody, contactLabelsResponse, listContactsQuery, listContactsResponse } from "@/lib/contacts/schemas";
+import { listBotsQuery, listBotsResponse } from "@/lib/bots/schemas";
+import { listCampaignsQuery, listCampaignsResponse } from "@/lib/campaigns/schemas";
+import { listTemplatesQuery, listTemplatesResponse } from "@/lib/templates/schemas";
+import { sendTemplateInput, sendTemplateResponse } from "@/lib/messages/send-schemas";
+import { sendBulkRequest, sendBulkResponse } from "@/lib/messages/send-bulk-schemas";
+import { historyQuerySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
+import { uploadMediaResponse } from "@/lib/media/schemas";
+import { updateResponse } from "@/lib/delivery/updates-schemas";
+import { listWebhookDeliveriesQuery, listWebhookDeliveriesResponse, sandboxInboundInput, sandboxInboundResponse, webhookReceiptResponse, webhookVerifyQuery } from "@/lib/webhooks/schemas";
+import { agentResponseSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
+
+const contactPath = z.object({ contactId: z.string().meta({ description: "Id entero del contacto" }) });
+const labelPath = z.object({ labelId: z.string().meta({ description: "Id entero de la etiqueta" }) });
+const channelPath = z.object({ channel: z.literal("whatsapp") });
+const updatePath = z.object({ update_id: z.string().meta({ description: "update_id devuelto por el envío" }) });
+const mediaPath = z.object({ path: z.string().meta({ description: "media_path, p. ej. uploads/team1/<uuid>.pdf" }) });
+const idempotencyHeader = z.object({
+  "Idempotency-Key": z.string().max(200).optional().meta({
+    description: "Reintento seguro: la misma clave con el mismo cuerpo devuelve la primera respuesta y no crea nada; con otro cuerpo → 422.",
+  }),
+});
+const multipartUpload = z.object({ file: z.string().meta({ format: "binary", description: "JPEG/PNG ≤ 5 MB, MP4 ≤ 16 MB, PDF ≤ 16 MB; tipo detectado por contenido" }) });
+const simpleMessage = z.object({ message: z.string() });
+
+const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>> = {
+  "/api/v1/message_templates/send": {
+    post: {
+      tags: ["Mensajes"],
+      summary: "Enviar una plantilla (4.1)",
+      description:
+        "Guarda el mensaje como QUEUED y responde su update_id; la entrega es asíncrona. media_path: DOCUMENT → .pdf; IMAGE → .jpg/.jpeg/.png; VIDEO → .mp4; nunca con encabezado TEXT o sin encabezado; de otro equipo → 403; omitido → adjunto por defecto de la plantilla.",
+      requestParams: { header: idempotencyHeader },
+      requestBody: { content: jsonContent(sendTemplateInput) },
+      responses: { ...ok(sendTemplateResponse), ...errors("400", "403", "413", "415", "422") },
+    },
+  },
+  "/api/v1/message_templates/send_bulk": {
+    post: {
+      tags: ["Mensajes"],
+      summary: "Enviar una plantilla a hasta 1.000 destinatarios",
+      description:
+        "Los campos comunes se validan una vez con los mensajes de 4.1 (422 si fallan); cada destinatario por separado: sus errores aparecen en `results` sin impedir el resto. Un update_id por destinatario aceptado.",
+      requestParams: { header: idempotencyHeader },
+      requestBody: { content: jsonContent(sendBulkRequest) },
+      responses: { ...ok(sendBulkResponse), ...errors("400", "403", "413", "415", "422") },
+    },
+  },
+  "/api/v1/message_templates": {
+    get: { tags: ["Plantillas"], summary: "Listar plantillas (estructura 2.1)", requestParams: { query: listTemplatesQuery }, responses: { ...ok(listTemplatesResponse), ...errors("422") } },
+  },
+  "/api/v1/media-upload": {
+    post: {
+      tags: ["Medios"],
+      summary: "Subir un archivo (devuelve media_path)",
+      requestBody: { content: { "multipart/form-data": { schema: multipartUpload } } },
+      responses: { ...ok(uploadMediaResponse), ...errors("413", "415", "422") },
+    },
+  },
+  "/api/v1/media/{path}": {
+    get: { tags: ["Medios"], summary: "Descargar un archivo propio del equipo", requestParams: { path: mediaPath }, responses: { "200": { description: "El archivo" }, ...errors("404") } },
+  },
+  "/api/v1/contacts/labels": {
+    get: { tags: ["Etiquetas"], summary: "Listar etiquetas (4.2)", requestParams: { query: listLabelsQuery }, responses: { ...ok(listLabelsResponse), ...errors("422") } },
+    post: { tags: ["Etiquetas"], summary: "Crear una etiqueta", requestBody: { content: jsonContent(createLabelBody) }, responses: { "201": { description: "Creada", content: jsonContent(labelResponse) }, ...errors("400", "415", "422") } },
+  },
+  "/api/v1/contacts/labels/{labelId}": {
+    patch: { tags: ["Etiquetas"], summary: "Renombrar o recolorear una etiqueta", requestParams: { path: labelPath }, requestBody: { content: jsonContent(updateLabelBody) }, responses: { ...ok(labelResponse), ...errors("400", "404", "415", "422") } },
+    delete: { tags: ["Etiquetas"], summary: "Borrar una etiqueta (y sus asignaciones)", requestParams: { path: labelPath }, responses: { ...ok(deleteLabelResponse), ...errors("404") } },
+  },
+  "/api/v1/contacts/{contactId}/labels": {
+    post: { tags: ["Etiquetas"], summary: "Añadir etiquetas a un contacto (4.3, acumulativo, máx. 5)", requestParams: { path: contactPath }, requestBody: { content: jsonContent(contactLabelIdsBody) }, responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") } },
+    put: { tags: ["Etiquetas"], summary: "Quitar etiquetas de un contacto (4.4, selectivo)", requestParams: { path: contactPath }, requestBody: { content: jsonContent(contactLabelIdsBody) }, responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") } },
+  },
+  "/api/v1/contacts": {
+    get: { tags: ["Contactos"], summary: "Listar contactos con sus etiquetas", requestParams: { query: listContactsQuery }, responses: { ...ok(listContactsResponse), ...errors("422") } },
+  },
+  "/api/v1/messages/{channel}/history": {
+    get: {
+      tags: ["Mensajes"],
+      summary: "Historial de una conversación (4.5)",
+      description: "Sin with_pagination=1 devuelve todos los mensajes del rango (máx. 90 días por defecto), transmitidos en streaming.",
+      requestParams: { path: channelPath, query: historyQuerySchema },
+      responses: { ...ok(historyResponseSchema), ...errors("404", "422") },
+    },
+  },
+  "/api/v1/updates/{update_id}": {
+    get: { tags: ["Mensajes"], summary: "Un mensaje con su enrutamiento, error y eventos de estado", requestParams: { path: updatePath }, responses: { ...ok(updateResponse), ...errors("404") } },
+  },
+  "/api/v1/updates/{update_id}/media": {
+    get: { tags: ["Mensajes"], summary: "Descargar el adjunto de un mensaje entrante (a través del canal)", requestParams: { path: updatePath }, responses: { "200": { description: "El archivo, con su tipo de contenido" }, ...errors("404") } },
+  },
+  "/api/v1/wa_numbers": {
+    get: { tags: ["Catálogos"], summary: "Números de la empresa", requestParams: { query: listWaNumbersQuery }, responses: { ...ok(listWaNumbersResponse), ...errors("422") } },
+  },
+  "/api/v1/bots": {
+    get: { tags: ["Catálogos"], summary: "Bots", requestParams: { query: listBotsQuery }, responses: { ...ok(listBotsResponse), ...errors("422") } },
+  },
+  "/api/v1/campaigns": {
+    get: { tags: ["Catálogos"], summary: "Campañas", requestParams: { query: listCampaignsQuery }, responses: { ...ok(listCampaignsResponse), ...errors("422") } },
+  },
+  "/api/v1/webhook_deliveries": {
+    get: { tags: ["Webhooks"], summary: "Eventos entregados a los webhooks de bots y campañas", requestParams: { query: listWebhookDeliveriesQuery }, responses: { ...ok(listWebhookDeliveriesResponse), ...errors("422") } },
+  },
+  "/api/v1/webhooks/whatsapp": {
+    get: { tags: ["Webhooks"], summary: "Verificación del webhook (hub.challenge)", security: [], requestParams: { query: webhookVerifyQuery }, responses: { "200": { description: "hub.challenge en texto plano" }, "403": { description: "Token de verificación incorrecto" } } },
+    post: {
+      tags: ["Webhooks"],
+      summary: "Webhook de la WhatsApp Cloud API",
+      description: "X-Hub-Signature-256 se verifica sobre el cuerpo sin procesar antes de leerlo; firma ausente o incorrecta → 401 y no se guarda nada.",
+      security: [],
+      responses: { ...ok(webhookReceiptResponse), "401": { description: "Firma ausente o incorrecta" } },
+    },
+  },
+  "/api/v1/sandbox/inbound": {
+    post: { tags: ["Webhooks"], summary: "Simular un mensaje de un cliente (números sandbox)", requestBody: { content: jsonContent(sandboxInboundInput) }, responses: { ...ok(sandboxInboundResponse), ...errors("400", "415", "422") } },
+  },
+  "/api/v1/auth/login": {
+    post: { tags: ["Sesión"], summary: "Iniciar sesión de agente (cookie)", security: [], requestBody: { content: jsonContent(loginRequestSchema) }, responses: { ...ok(agentResponseSchema), ...errors("400", "415", "422") } },
+  },
+  "/api/v1/auth/logout": {
+    post: { tags: ["Sesión"], summary: "Cerrar sesión", responses: { ...ok(simpleMessage) } },
+  },
+  "/api/v1/auth/me": {
+    get: { tags: ["Sesión"], summary: "Agente de la sesión actual", responses: { ...ok(agentResponseSchema), ...errors() } },
+  },
+};
+
+let cached: ReturnType<typeof createDocument> | undefined;
+
+/** Built once per process from the same zod schemas the handlers parse with. */
+export function getOpenApiDocument() {
+  cached ??= createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "API de mensajería de WhatsApp",
+      version: "1.0.0",
+      description:
+        "Todas las rutas exigen `Authorization: Bearer <token>` (o la cookie de sesión del panel).\n" +
+        'Errores: `{"message": "...", "errors": {"campo": ["..."]}}`; en 422 `message` es el texto exacto del primer error. 401 → `{"message":"Unauthenticated."}`.\n' +
+        "Las listas responden `{message, data, pagination: {total_items, items_per_page, current_page, total_pages}}`.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearer: [] }],
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    paths,
+  });
+  return cached;
+}

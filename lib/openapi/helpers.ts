@@ -1,0 +1,33 @@
+import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from "zod-openapi";
+import type { z } from "zod";
+import { errorSchema } from "@/lib/http/list-query";
+
+/** Small builders so each path in paths.ts reads as one line per fact. */
+export function jsonContent(schema: z.ZodType) {
+  return { "application/json": { schema } };
+}
+
+export function ok(schema: z.ZodType, description = "OK"): ZodOpenApiResponsesObject {
+  return { "200": { description, content: jsonContent(schema) } };
+}
+
+const errorDescriptions: Record<string, string> = {
+  "400": "JSON mal formado",
+  "401": 'Token ausente, inválido o revocado: `{"message":"Unauthenticated."}`',
+  "403": "Recurso de otro equipo (media_path)",
+  "404": "Recurso inexistente (o de otro equipo)",
+  "413": "Cuerpo demasiado grande",
+  "415": "Content-Type distinto de application/json",
+  "422": "Parámetros inválidos: `{message, errors: {campo: [mensajes]}}`; `message` es el texto exacto del primer error",
+  "429": "Límite de solicitudes superado (Retry-After)",
+};
+
+export function errors(...codes: string[]): ZodOpenApiResponsesObject {
+  const out: Record<string, { description: string; content: ReturnType<typeof jsonContent> }> = {};
+  for (const code of ["401", ...codes, "429"]) {
+    out[code] = { description: errorDescriptions[code] ?? code, content: jsonContent(errorSchema) };
+  }
+  return out as ZodOpenApiResponsesObject;
+}
+
+export type Operation = ZodOpenApiOperationObject;

@@ -1,0 +1,100 @@
+import type { AuthContext } from "@/lib/auth/context";
+import type { Db } from "@/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { bumpWindow, deleteWindowsBefore } from "./repo";
+
+export type RateLimitResult = {
+  ok: boolean;
+  /** Requests allowed per window; 0 means limiting is off. */
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends and the budget is full again. */
+  resetSeconds: number;
+};
+
+export type RateLimitOptions = {
+  limit?: number;
+  windowSeconds?: number;
+  /** Epoch milliseconds; tests pin it to cross window boundaries. */
+  now?: number;
+  /** Another connection to the same database (a second replica's, in tests). */
+  db?: Db;
+};
+
+const DEFAULT_PER_MINUTE = 600;
+
+/** `RATE_LIMIT_PER_MINUTE` per token (default 600); 0 turns limiting off. */
+export function rateLimitPerMinute(): number {
+  const raw = process.env.RATE_LIMIT_PER_MINUTE;
+  if (raw === undefined || raw.trim() === "") return DEFAULT_PER_MINUTE;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_PER_MINUTE;
+}
+
+/** The budget is per API token; a dashboard session gets its own, so agents never share one. */
+export function rateLimitKey(ctx: AuthContext): string {
+  return ctx.actor.kind === "token" ? `token:${ctx.actor.tokenId}` : `session:${ctx.actor.sessionId}`;
+}
+
+const OFF: RateLimitResult = { ok: true, limit: 0, remaining: 0, resetSeconds: 0 };
+
+// Past windows are swept by the first request of each minute in this process, so the table holds
+// a few rows per active key whatever the traffic. The cutoff leaves every live window alone, even
+// when callers use different window lengths.
+const SWEEP_MS = 60_000;
+let lastSweep = 0;
+
+function sweep(windowMs: number) {
+  const now = Date.now();
+  if (now - lastSweep < SWEEP_MS) return;
+  lastSweep = now;
+  deleteWindowsBefore(new Date(now - 2 * Math.max(windowMs, SWEEP_MS))).catch(() => {});
+}
+
+/**
+ * Fixed-window limiter counted in Postgres (table `rate_limits`), so every replica draws on the
+ * same budget. Windows are aligned to the epoch on the server clock: replicas agree on them as
+ * long as their clocks do (NTP keeps the skew to milliseconds).
+ */
+export async function checkRateLimit(key: string, opts: RateLimitOptions = {}): Promise<RateLimitResult> {
+  const limit = opts.limit ?? rateLimitPerMinute();
+  if (limit <= 0) return OFF;
+  const windowMs = (opts.windowSeconds ?? 60) * 1000;
+  const now = opts.now ?? Date.now();
+  const start = Math.floor(now / windowMs) * windowMs;
+  const count = await bumpWindow(key, new Date(start), opts.db);
+  sweep(windowMs);
+  return {
+    ok: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+  };
+}
+
+/** The `X-RateLimit-*` headers of every answer (none when limiting is off). */
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  if (result.limit <= 0) return {};
+  const headers: Record<string, string> = {
+    "X-RateLimit-Limit": String(result.limit),
+    "X-RateLimit-Remaining": String(result.remaining),
+    "X-RateLimit-Reset": String(result.resetSeconds),
+  };
+  if (!result.ok) headers["Retry-After"] = String(result.resetSeconds);
+  return headers;
+}
+
+export const tooManyRequestsMessage = (seconds: number) =>
+  `Demasiadas solicitudes. Intente de nuevo en ${seconds} segundos.`;
+
+/** The 429 to throw when `checkRateLimit` says no; it carries its own headers. */
+export function rateLimitError(result: RateLimitResult): ApiError {
+  return new ApiError(429, tooManyRequestsMessage(result.resetSeconds), undefined, rateLimitHeaders(result));
+}
+
+/** Copies the limiter's headers onto a finished answer (success or error alike). */
+export function withRateLimitHeaders(res: Response, result: RateLimitResult | undefined): Response {
+  if (!result) return res;
+  for (const [k, v] of Object.entries(rateLimitHeaders(result))) res.headers.set(k, v);
+  return res;
+}

@@ -1,0 +1,85 @@
+import { z } from "@/lib/http/zod-es";
+import { listResponse, pageQuery } from "@/lib/http/list-query";
+
+/** Template structure of spec 2.1, shared by the API, the admin CLI, the form and OpenAPI. */
+export const templateButtonSchema = z.union([
+  z.object({ type: z.literal("QUICK_REPLY"), text: z.string(), payload: z.string().optional() }),
+  z.object({ type: z.literal("URL"), text: z.string(), url: z.string() }),
+]);
+
+export const headerFormatSchema = z.enum(["TEXT", "IMAGE", "DOCUMENT", "VIDEO"]);
+export type HeaderFormat = z.infer<typeof headerFormatSchema>;
+
+export const templateComponentSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("HEADER"),
+    format: headerFormatSchema,
+    text: z.string().optional(),
+    example: z.object({ header_handle: z.array(z.string()).optional(), header_text: z.array(z.string()).optional() }).optional(),
+  }),
+  z.object({
+    type: z.literal("BODY"),
+    text: z.string(),
+    example: z.object({ body_text: z.array(z.array(z.string())) }).optional(),
+  }),
+  z.object({ type: z.literal("FOOTER"), text: z.string() }),
+  z.object({ type: z.literal("BUTTONS"), buttons: z.array(templateButtonSchema) }),
+]);
+export type TemplateComponent = z.infer<typeof templateComponentSchema>;
+
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.string(),
+    category: z.string(),
+    language: z.string(),
+    rejected_reason: z.string(),
+    components: z.array(templateComponentSchema),
+  })
+  .meta({ id: "Template" });
+export type Template = z.infer<typeof templateSchema>;
+
+/** What `admin template:add --file` and template sync accept. */
+export const templateInputSchema = z.object({
+  id: z.string().optional(),
+  name: z.string().min(1).max(512).regex(/^[a-z0-9_]+$/),
+  language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/),
+  category: z.enum(["UTILITY", "MARKETING", "AUTHENTICATION"]),
+  status: z.string().default("APPROVED"),
+  rejected_reason: z.string().default("NONE"),
+  components: z.array(templateComponentSchema).min(1),
+  default_media_path: z.string().nullish(),
+  wa_number: z.string().nullish(),
+});
+export type TemplateInput = z.infer<typeof templateInputSchema>;
+
+/** The keys `{{n}}` used in a template text, in order of first appearance. */
+export function placeholderKeys(text: string | undefined): string[] {
+  if (!text) return [];
+  const keys: string[] = [];
+  for (const m of text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) if (!keys.includes(m[1])) keys.push(m[1]);
+  return keys;
+}
+
+/** Replaces `{{key}}` with its value; unknown keys stay as written. */
+export function fillPlaceholders(text: string, values: Record<string, string>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/** A template as listed by `GET /message_templates`: the 2.1 structure plus its default attachment. */
+export const templateListItemSchema = templateSchema
+  .extend({ default_media_path: z.string().nullable() })
+  .meta({ id: "TemplateListItem" });
+export type TemplateListItem = z.infer<typeof templateListItemSchema>;
+
+export const listTemplatesQuery = pageQuery({ max: 100, fallback: 50 })
+  .extend({
+    search: z.string().trim().max(512, "El campo search no puede tener más de 512 caracteres.").optional(),
+    wa_number: z.string().trim().min(1, "El campo wa_number no puede estar vacío.").max(32).optional(),
+  })
+  .meta({ id: "ListTemplatesQuery" });
+export type ListTemplatesQuery = z.infer<typeof listTemplatesQuery>;
+
+export const listTemplatesResponse = listResponse(templateListItemSchema).meta({ id: "ListTemplatesResponse" });
+export type TemplateInputRaw = z.input<typeof templateInputSchema>;

@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { getDb } from "@/db/client";
+import type { messages } from "@/db/schema";
+import type { ChannelNumber, InboundMessage } from "@/lib/channels/types";
+import { config } from "@/lib/config";
+import { sanitizeNumber } from "@/lib/phone";
+import { routeReply } from "@/lib/routing/service";
+import { enqueueEvent, receivedEventData } from "./events";
+import { inboundExists, insertInbound, moveContactNumber, upsertContact } from "./inbound-repo";
+
+type MessageRow = typeof messages.$inferSelect;
+export type Ingested = { message: MessageRow; replyTo: MessageRow | undefined };
+
+class Duplicate extends Error {}
+
+/** Where the dashboard loads an inbound attachment: our proxy, which fetches it from the channel. */
+export function inboundMediaUrl(updateId: string) {
+  return `${config.appUrl}/api/v1/updates/${updateId}/media`;
+}
+
+/**
+ * The one inbound path (Cloud API webhooks and sandbox injections): each message is stored
+ * once — a repeated wamid changes nothing — with its contact created or refreshed, its reply
+ * attributed and routed (ruling 8), and a `message.received` event queued, in one transaction.
+ */
+export async function ingestInbound(number: ChannelNumber, batch: InboundMessage[]): Promise<Ingested[]> {
+  const db = await getDb();
+  const stored: Ingested[] = [];
+  const failures: unknown[] = [];
+  for (const msg of batch) {
+    try {
+      const result = await db.transaction(async (tx) => {
+        if (await inboundExists(tx, number.id, msg.providerMessageId)) throw new Duplicate();
+        const waId = msg.from ? sanitizeNumber(msg.from) : null;
+        const contact = await upsertContact(tx, number.teamId, {
+          number: waId,
+          customerId: waId ?? msg.userId ?? null,
+          name: msg.profileName ?? null,
+        });
+        if (!contact) throw new Error("contact upsert returned nothing");
+        const route = await routeReply(tx, { teamId: number.teamId, waNumberId: number.id, contactId: contact.id, contextId: msg.contextId });
+        const updateId = randomUUID();
+        let payload = msg.payload;
+        if (msg.providerMediaId && !Array.isArray(payload)) payload = { ...payload, url: inboundMediaUrl(updateId) };
+        const row = await insertInbound(tx, {
+          teamId: number.teamId,
+          waNumberId: number.id,
+          contactId: contact.id,
+          updateId,
+          customerNumber: contact.customerNumber,
+          customerId: contact.customerId,
+          sender: "CUSTOMER",
+          direction: "INBOUND",
+          type: msg.type,
+          status: "RECEIVED",
+          payload,
+          providerMessageId: msg.providerMessageId,
+          replyToMessageId: route.replyTo?.id ?? null,
+          routedTo: route.routedTo,
+          createdAt: new Date(msg.timestamp * 1000),
+          // Inbound rows are never jobs.
+          nextAttemptAt: null,
+        });
+        if (!row) throw new Duplicate();
+        if (msg.type === "system" && !Array.isArray(payload) && payload.type === "user_changed_number" && payload.new_wa_id) {
+          await moveContactNumber(tx, number.teamId, contact.id, waId, sanitizeNumber(String(payload.new_wa_id)));
+        }
+        await enqueueEvent(tx, route, number.teamId, "message.received", row.id, receivedEventData(row, number.number, route.replyTo));
+        return { message: row, replyTo: route.replyTo };
+      });
+      stored.push(result);
+    } catch (err) {
+      // One bad item must not keep the rest of the batch from being stored.
+      if (!(err instanceof Duplicate)) failures.push(err);
+    }
+  }
+  if (failures.length) throw new AggregateError(failures, `${failures.length} inbound messages failed`);
+  return stored;
+}

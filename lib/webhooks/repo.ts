@@ -1,0 +1,29 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { messages, waNumbers } from "@/db/schema";
+
+export async function cloudNumbers() {
+  const db = await getDb();
+  return db.select().from(waNumbers).where(eq(waNumbers.provider, "cloud_api"));
+}
+
+export async function numberByPhoneNumberId(phoneNumberId: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(waNumbers)
+    .where(and(eq(waNumbers.phoneNumberId, phoneNumberId), eq(waNumbers.provider, "cloud_api")))
+    .limit(1);
+  return row;
+}
+
+/** wamid of one of the team's messages on this number, by its update_id (sandbox replies quoting it). */
+export async function providerIdByUpdateId(teamId: number, waNumberId: number, updateId: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ providerMessageId: messages.providerMessageId })
+    .from(messages)
+    .where(and(eq(messages.teamId, teamId), eq(messages.waNumberId, waNumberId), eq(messages.updateId, updateId)))
+    .limit(1);
+  return row;
+}
