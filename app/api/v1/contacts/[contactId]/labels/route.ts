@@ -1,0 +1,21 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { parseId, parseJsonBody } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
+import { CONTACT_NOT_FOUND, contactLabelIdsBody } from "@/lib/contacts/schemas";
+import { addContactLabels, removeContactLabels } from "@/lib/contacts/service";
+
+type Params = { contactId: string };
+
+export const POST = withAuth<Params>(async ({ req, ctx, params }) => {
+  const contactId = parseId(params.contactId, CONTACT_NOT_FOUND);
+  const body = await parseJsonBody(req, contactLabelIdsBody);
+  const data = await addContactLabels({ ctx, input: { contactId, ...body } });
+  return json({ message: "Etiquetas agregadas al contacto correctamente.", data });
+});
+
+export const PUT = withAuth<Params>(async ({ req, ctx, params }) => {
+  const contactId = parseId(params.contactId, CONTACT_NOT_FOUND);
+  const body = await parseJsonBody(req, contactLabelIdsBody);
+  const data = await removeContactLabels({ ctx, input: { contactId, ...body } });
+  return json({ message: "Etiquetas eliminadas del contacto correctamente.", data });
+});

@@ -1,0 +1,19 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { mediaPathParams } from "@/lib/media/schemas";
+import { getMediaFile } from "@/lib/media/service";
+
+export const GET = withAuth<{ path: string[] }>(async ({ req, ctx, params }) => {
+  const path = mediaPathParams.parse(params);
+  const file = await getMediaFile({ ctx, input: { path } });
+  const etag = `"${file.sha256}"`;
+  const headers = {
+    "content-type": file.contentType,
+    etag,
+    // A path never gets new bytes (each upload has a new path), but the file is private to the team.
+    "cache-control": "private, max-age=86400",
+    "x-content-type-options": "nosniff",
+    "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.originalName || path.split("/").pop()!)}`,
+  };
+  if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  return new Response(new Uint8Array(file.content), { headers: { ...headers, "content-length": String(file.size) } });
+});

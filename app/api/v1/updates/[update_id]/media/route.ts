@@ -1,0 +1,18 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { updateParams } from "@/lib/delivery/updates-schemas";
+import { getUpdateMedia } from "@/lib/delivery/updates";
+
+/** Streams an inbound attachment from the channel (the `url` of inbound media payloads). */
+export const GET = withAuth<{ update_id: string }>(async ({ ctx, params }) => {
+  const input = updateParams.parse(params);
+  const media = await getUpdateMedia({ ctx, input });
+  return new Response(media.body, {
+    headers: {
+      "content-type": media.contentType,
+      "cache-control": "private, max-age=300",
+      // Customer files are shown, never run as pages of our origin.
+      "content-security-policy": "default-src 'none'; sandbox",
+      "x-content-type-options": "nosniff",
+    },
+  });
+});

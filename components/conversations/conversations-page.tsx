@@ -1,0 +1,122 @@
+"use client";
+import { useEffect, useState, type FormEvent } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useWaNumbers } from "@/lib/api-client/hooks";
+import { useT } from "@/lib/i18n";
+import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
+import { CustomerSearch } from "./customer-search";
+import { MessageList } from "./message-list";
+import { ymd } from "./rows";
+
+function defaultRange() {
+  const to = new Date();
+  const from = new Date();
+  from.setDate(from.getDate() - 7);
+  return { from: ymd(from), to: ymd(to) };
+}
+
+/** A typed number ("+57 300 …") becomes digits; a customer_id is kept as written. */
+function normalizeSource(s: string): string {
+  return /^[+\d\s().-]+$/.test(s) ? s.replace(/\D/g, "") : s.trim();
+}
+
+/**
+ * Conversation viewer. The filters live in the URL (shareable, and the send form links here);
+ * the range defaults to the last 7 days.
+ */
+export function ConversationsPage() {
+  const t = useT();
+  const router = useRouter();
+  const pathname = usePathname();
+  const sp = useSearchParams();
+  const numbers = useWaNumbers();
+  const [range] = useState(defaultRange);
+  const waNumber = sp.get("wa_number") ?? "";
+  const customer = normalizeSource(sp.get("customer") ?? "");
+  const from = sp.get("from") ?? range.from;
+  const to = sp.get("to") ?? range.to;
+  const [draft, setDraft] = useState({ waNumber, customer, from, to });
+
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the URL is the source of truth; the draft follows navigation
+    setDraft({ waNumber, customer, from, to });
+  }, [waNumber, customer, from, to]);
+
+  const effectiveNumber = waNumber || numbers.data?.[0]?.number || "";
+  const draftNumber = draft.waNumber || effectiveNumber;
+
+  function apply(next: typeof draft) {
+    const q = new URLSearchParams();
+    if (next.waNumber || effectiveNumber) q.set("wa_number", next.waNumber || effectiveNumber);
+    if (next.customer) q.set("customer", next.customer);
+    q.set("from", next.from);
+    q.set("to", next.to);
+    const upd = sp.get("update_id");
+    if (upd && next.customer === customer) q.set("update_id", upd);
+    router.replace(`${pathname}?${q.toString()}`);
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    apply(draft);
+  }
+
+  const ready = effectiveNumber && customer;
+
+  return (
+    <>
+      <PageTitle>{t("conv.title")}</PageTitle>
+      <Card className="mb-4">
+        <form onSubmit={onSubmit} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[250px_minmax(0,1fr)_160px_160px_auto]">
+          <div>
+            <label htmlFor="conv-number" className="mb-1 block text-sm font-medium">
+              {t("conv.waNumber")}
+            </label>
+            {numbers.isLoading ? (
+              <Skeleton className="h-9" />
+            ) : (
+              <select id="conv-number" className={inputClass} value={draftNumber} onChange={(e) => setDraft({ ...draft, waNumber: e.target.value })}>
+                {numbers.data?.map((n) => (
+                  <option key={n.id} value={n.number}>
+                    +{n.number}
+                    {n.display_name ? ` · ${n.display_name}` : ""}
+                  </option>
+                ))}
+              </select>
+            )}
+          </div>
+          <CustomerSearch value={draft.customer} onChange={(source) => apply({ ...draft, customer: source })} />
+          <div>
+            <label htmlFor="conv-from" className="mb-1 block text-sm font-medium">
+              {t("conv.from")}
+            </label>
+            <input id="conv-from" type="date" className={inputClass} value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+          </div>
+          <div>
+            <label htmlFor="conv-to" className="mb-1 block text-sm font-medium">
+              {t("conv.to")}
+            </label>
+            <input id="conv-to" type="date" className={inputClass} value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+          </div>
+          <Button type="submit">{t("conv.show")}</Button>
+        </form>
+        {customer && (
+          <p className="mt-2 text-xs text-slate-600" data-testid="current-customer">
+            {t("conv.customer")}: <span className="font-medium">{customer}</span>
+          </p>
+        )}
+      </Card>
+      {numbers.isError ? (
+        <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />
+      ) : ready ? (
+        <MessageList
+          key={`${effectiveNumber}|${customer}|${from}|${to}`}
+          params={{ wa_number: effectiveNumber, customer_source: customer, from_date: from, to_date: to }}
+          highlightUpdateId={sp.get("update_id")}
+        />
+      ) : (
+        <EmptyState>{t("conv.pick")}</EmptyState>
+      )}
+    </>
+  );
+}

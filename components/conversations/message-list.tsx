@@ -1,0 +1,139 @@
+"use client";
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useHistory, type HistoryParams } from "@/lib/api-client/hooks";
+import { useI18n } from "@/lib/i18n";
+import { MessageBubble } from "@/components/messages/message-bubble";
+import { EmptyState, ErrorBox, Skeleton } from "@/components/ui";
+import { buildRows, ymd, type Row } from "./rows";
+
+/**
+ * The conversation as a virtualized list (only the visible bubbles are in the DOM), opening at
+ * the newest message; scrolling near the top loads the next (older) page of the API and keeps
+ * the message that was on screen in place.
+ */
+export function MessageList({ params, highlightUpdateId }: { params: HistoryParams; highlightUpdateId?: string | null }) {
+  const { t, locale } = useI18n();
+  const history = useHistory(params);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const anchorKey = useRef<string | null>(null);
+  const rowsAtRequest = useRef(0);
+  const atBottom = useRef(true);
+
+  const pages = history.data?.pages;
+  const rows = useMemo(() => buildRows(pages ?? [], !!history.hasNextPage), [pages, history.hasNextPage]);
+  const total = pages?.[0]?.pagination?.total_items;
+
+  // The React Compiler is not enabled, so the virtualizer's unmemoizable API is fine here.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: (i) => (rows[i].kind === "msg" ? 88 : 40),
+    getItemKey: (i) => rows[i].key,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const totalSize = virtualizer.getTotalSize();
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
+
+  const loadOlder = useCallback(() => {
+    if (!hasNextPage || isFetchingNextPage) return;
+    const el = parentRef.current;
+    // The anchor is the first message on screen (not the "loading" row, which stays on top).
+    const first = el ? virtualizer.getVirtualItems().find((vi) => vi.end > el.scrollTop && rows[vi.index]?.kind === "msg") : undefined;
+    anchorKey.current = first ? String(first.key) : null;
+    rowsAtRequest.current = rows.length;
+    fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, virtualizer, rows]);
+
+  // Pinned to the newest message while the agent has not scrolled away: bubbles are measured as
+  // they render, so the total height settles over a few frames and the pin follows it.
+  useLayoutEffect(() => {
+    const el = parentRef.current;
+    if (!el || rows.length <= 1 || anchorKey.current || !atBottom.current) return;
+    el.scrollTop = el.scrollHeight;
+    // A first page shorter than the window gives nothing to scroll: fetch older right away.
+    if (el.scrollHeight <= el.clientHeight + 1) loadOlder();
+  }, [totalSize, rows.length, loadOlder]);
+
+  // After older messages were prepended, put the message that was at the top back in place.
+  useLayoutEffect(() => {
+    if (!anchorKey.current || isFetchingNextPage || (rows.length === rowsAtRequest.current && hasNextPage)) return;
+    const idx = rows.findIndex((r) => r.key === anchorKey.current);
+    anchorKey.current = null;
+    if (idx >= 0) virtualizer.scrollToIndex(idx, { align: "start" });
+  }, [rows, isFetchingNextPage, hasNextPage, virtualizer]);
+
+  if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
+  if (history.isLoading) {
+    return (
+      <div role="status" aria-label={t("common.loading")} className="chat-bg space-y-3 rounded-lg p-4">
+        {[40, 60, 30, 55].map((w, i) => (
+          <Skeleton key={i} className={`h-12 ${i % 2 ? "ml-auto" : ""}`} />
+        ))}
+      </div>
+    );
+  }
+  if (rows.length <= 1) return <EmptyState>{t("conv.empty")}</EmptyState>;
+
+  const dayLabel = (day: string) => {
+    const today = ymd(new Date());
+    const y = new Date();
+    y.setDate(y.getDate() - 1);
+    if (day === today) return t("conv.today");
+    if (day === ymd(y)) return t("conv.yesterday");
+    const d = new Date(`${day}T12:00:00`);
+    return Number.isNaN(d.getTime()) ? day : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
+  };
+
+  const renderRow = (row: Row) => {
+    if (row.kind === "top") {
+      return (
+        <p className="py-3 text-center text-xs text-slate-600">
+          {row.more ? t("conv.loadingOlder") : t("conv.start")}
+        </p>
+      );
+    }
+    if (row.kind === "day") {
+      return (
+        <div className="flex justify-center py-2" data-testid="day-separator">
+          <span className="rounded-md bg-white/90 px-3 py-1 text-xs font-medium text-slate-700 shadow-sm">{dayLabel(row.day)}</span>
+        </div>
+      );
+    }
+    return <MessageBubble m={row.m} highlight={!!highlightUpdateId && row.m.update_id === highlightUpdateId} />;
+  };
+
+  return (
+    <div>
+      {total !== undefined && <p className="mb-1 text-xs text-slate-600">{t("conv.count", { count: total })}</p>}
+      <div
+        ref={parentRef}
+        className="chat-bg h-[calc(100dvh-18rem)] min-h-80 overflow-y-auto rounded-lg border border-slate-200"
+        role="log"
+        aria-label={t("conv.messages")}
+        tabIndex={0}
+        data-testid="message-scroller"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          if (el.scrollTop < 300) loadOlder();
+        }}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative", width: "100%" }}>
+          {items.map((vi) => (
+            <div
+              key={vi.key}
+              data-index={vi.index}
+              ref={virtualizer.measureElement}
+              style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${vi.start}px)` }}
+            >
+              {renderRow(rows[vi.index])}
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+"use client";
+import { useState, type FormEvent } from "react";
+import type { Label } from "@/lib/api-client/types";
+import { useLabelMutations, useLabels, type LabelInput } from "@/lib/api-client/hooks";
+import { ApiRequestError } from "@/lib/api-client/fetch";
+import { useT } from "@/lib/i18n";
+import { Button, Card, EmptyState, ErrorBox, Field, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
+import { contrast, LabelChip } from "./label-chip";
+
+/** Label management: create, rename, recolour, delete. */
+export function LabelsPage() {
+  const t = useT();
+  const labels = useLabels();
+  const { create } = useLabelMutations();
+  return (
+    <>
+      <PageTitle>{t("labels.title")}</PageTitle>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[360px_minmax(0,1fr)]">
+        <Card>
+          <h2 className="mb-3 text-sm font-semibold">{t("labels.new")}</h2>
+          <LabelForm idPrefix="new" submitText={t("labels.create")} pending={create.isPending} error={create.error} onSubmit={(v, reset) => create.mutate(v, { onSuccess: reset })} />
+        </Card>
+        <div>
+          {labels.isError ? (
+            <ErrorBox error={labels.error} onRetry={() => labels.refetch()} />
+          ) : labels.isLoading ? (
+            <SkeletonRows rows={6} />
+          ) : !labels.data?.length ? (
+            <EmptyState>{t("labels.empty")}</EmptyState>
+          ) : (
+            <ul className="space-y-2">
+              {labels.data.map((l) => (
+                <LabelRow key={l.id} label={l} />
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function LabelRow({ label }: { label: Label }) {
+  const t = useT();
+  const { update, remove } = useLabelMutations();
+  const [editing, setEditing] = useState(false);
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid="label-row" data-label-id={label.id}>
+      {editing ? (
+        <LabelForm
+          idPrefix={`edit-${label.id}`}
+          initial={label}
+          submitText={t("common.save")}
+          pending={update.isPending}
+          error={update.error}
+          onCancel={() => setEditing(false)}
+          onSubmit={(v) => update.mutate({ id: label.id, ...v }, { onSuccess: () => setEditing(false) })}
+        />
+      ) : (
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div className="min-w-0">
+            <LabelChip label={label} />
+            {label.description && <p className="mt-1 text-xs text-slate-600">{label.description}</p>}
+          </div>
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`${t("common.edit")}: ${label.title}`}>
+              {t("common.edit")}
+            </Button>
+            <Button
+              variant="danger"
+              disabled={remove.isPending}
+              aria-label={`${t("common.delete")}: ${label.title}`}
+              onClick={() => {
+                if (window.confirm(t("labels.confirmDelete", { title: label.title }))) remove.mutate(label.id);
+              }}
+            >
+              {t("common.delete")}
+            </Button>
+          </div>
+          {remove.error && <p role="alert" className="w-full text-sm text-red-700">{remove.error.message}</p>}
+        </div>
+      )}
+    </li>
+  );
+}
+
+type FormProps = {
+  idPrefix: string;
+  initial?: Label;
+  submitText: string;
+  pending: boolean;
+  error: Error | null;
+  onSubmit: (v: LabelInput, reset: () => void) => void;
+  onCancel?: () => void;
+};
+
+function LabelForm({ idPrefix, initial, submitText, pending, error, onSubmit, onCancel }: FormProps) {
+  const t = useT();
+  const blank = { title: "", description: "", bg_color: "#dcfce7", text_color: "#14532d" };
+  const [v, setV] = useState({ ...blank, ...(initial ? { ...initial, description: initial.description ?? "" } : {}) });
+  const errs = error instanceof ApiRequestError ? error.errors : {};
+  const general = error && !Object.keys(errs).length ? error.message : undefined;
+  const id = (f: string) => `${idPrefix}-${f}`;
+  const aria = (f: string) => ({ "aria-invalid": !!errs[f], "aria-describedby": errs[f] ? `${id(f)}-error` : undefined });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    onSubmit({ title: v.title, description: v.description || null, bg_color: v.bg_color, text_color: v.text_color }, () => setV(blank));
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-3" noValidate>
+      <Field id={id("title")} label={t("labels.titleField")} error={errs.title?.[0]}>
+        <input id={id("title")} className={inputClass} value={v.title} onChange={(e) => setV({ ...v, title: e.target.value })} {...aria("title")} />
+      </Field>
+      <Field id={id("description")} label={t("labels.description")} error={errs.description?.[0]}>
+        <input id={id("description")} className={inputClass} value={v.description} onChange={(e) => setV({ ...v, description: e.target.value })} {...aria("description")} />
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field id={id("bg_color")} label={t("labels.bg")} error={errs.bg_color?.[0]}>
+          <input id={id("bg_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" value={v.bg_color} onChange={(e) => setV({ ...v, bg_color: e.target.value })} {...aria("bg_color")} />
+        </Field>
+        <Field id={id("text_color")} label={t("labels.text")} error={errs.text_color?.[0]}>
+          <input id={id("text_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" value={v.text_color} onChange={(e) => setV({ ...v, text_color: e.target.value })} {...aria("text_color")} />
+        </Field>
+      </div>
+      <p className="flex items-center gap-2 text-xs text-slate-600">
+        {t("labels.previewChip")}: <LabelChip label={{ title: v.title || "…", bg_color: v.bg_color, text_color: v.text_color }} />
+      </p>
+      {contrast(v.bg_color, v.text_color) < 4.5 && <p className="text-xs text-amber-900">{t("labels.lowContrast")}</p>}
+      {general && <p role="alert" className="text-sm text-red-700">{general}</p>}
+      <div className="flex gap-2">
+        <Button type="submit" disabled={pending}>
+          {submitText}
+        </Button>
+        {onCancel && (
+          <Button variant="secondary" onClick={onCancel}>
+            {t("common.cancel")}
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

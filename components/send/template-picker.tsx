@@ -1,0 +1,95 @@
+"use client";
+import { useId, useMemo, useState } from "react";
+import type { Template } from "@/lib/api-client/types";
+import { useT } from "@/lib/i18n";
+import { cx, EmptyState, inputClass, SkeletonRows } from "@/components/ui";
+
+type Props = {
+  templates: Template[] | undefined;
+  loading: boolean;
+  value: string;
+  onChange: (name: string) => void;
+  error?: string;
+  disabled?: boolean;
+};
+
+/** Searchable template list as native radios: arrow keys move, the label names the template. */
+export function TemplatePicker({ templates, loading, value, onChange, error, disabled }: Props) {
+  const t = useT();
+  const id = useId();
+  const [query, setQuery] = useState("");
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const list = templates ?? [];
+    if (!q) return list;
+    return list.filter((tp) => tp.name.toLowerCase().includes(q) || bodyText(tp).toLowerCase().includes(q));
+  }, [templates, query]);
+
+  return (
+    <fieldset className="min-w-0 space-y-2" aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className="text-sm font-medium text-slate-800">{t("send.template")}</legend>
+      <label htmlFor={`${id}-search`} className="sr-only">
+        {t("send.templateSearch")}
+      </label>
+      <input
+        id={`${id}-search`}
+        type="search"
+        placeholder={t("send.templateSearch")}
+        className={inputClass}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        disabled={disabled}
+        data-testid="template-search"
+      />
+      {disabled ? (
+        <EmptyState>{t("send.chooseNumberFirst")}</EmptyState>
+      ) : loading ? (
+        <SkeletonRows rows={3} />
+      ) : shown.length === 0 ? (
+        <EmptyState>{t("send.templateNone")}</EmptyState>
+      ) : (
+        <div className="max-h-64 overflow-y-auto rounded-md border border-slate-200" data-testid="template-list">
+          {shown.map((tp) => {
+            const header = tp.components.find((c) => c.type === "HEADER");
+            return (
+              <label
+                key={`${tp.name}-${tp.language}`}
+                className={cx(
+                  "flex cursor-pointer items-start gap-3 border-b border-slate-100 px-3 py-2 last:border-b-0 hover:bg-slate-50",
+                  value === tp.name && "bg-emerald-50",
+                )}
+              >
+                <input
+                  type="radio"
+                  name={`${id}-template`}
+                  value={tp.name}
+                  checked={value === tp.name}
+                  onChange={() => onChange(tp.name)}
+                  className="mt-1 accent-wa-green"
+                />
+                <span className="min-w-0">
+                  <span className="block text-sm font-medium">{tp.name}</span>
+                  <span className="block text-xs text-slate-600">
+                    {tp.language} · {tp.category}
+                    {header ? ` · ${header.format}` : ""}
+                  </span>
+                  <span className="block truncate text-xs text-slate-600">{bodyText(tp)}</span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-700" data-field-error="template_name">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function bodyText(tp: Template): string {
+  const body = tp.components.find((c) => c.type === "BODY");
+  return body && "text" in body ? body.text : "";
+}
