@@ -1,0 +1,12 @@
+/** Data the e2e suite adds beside the demo seed (e2e/prepare-db.ts), shared with the specs. */
+export const E2E_PORT = Number(process.env.E2E_PORT || 3210);
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
+export const DEMO = { email: "agente@demo.local", password: "demo1234", number: "573001234567", maria: "573009876543", agentName: "Ana Agente" };
+
+/** A contact whose conversation carries hostile payloads: it must render as inert text. */
+export const XSS_CONTACT = { number: "573001110001", customerId: "cus_e2e_xss", name: "Prueba Inyección" };
+export const XSS_TEXT = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"> javascript:window.__xss=3`;
+export const JS_URL = "javascript:window.__xss=4";
+
+/** A long conversation, to exercise loading older pages while scrolling. */
+export const LONG_CONTACT = { number: "573001110002", customerId: "cus_e2e_long", name: "Conversación Larga", messages: 160 };

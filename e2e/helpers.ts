@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { BASE_URL, DEMO } from "./fixtures";
+
+const SHOTS = path.join(process.cwd(), "e2e", "screenshots");
+
+/** Saves a full-page screenshot under e2e/screenshots/ (gitignored), one per page and width. */
+export async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+export async function signIn(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Correo electrónico").fill(DEMO.email);
+  await page.getByLabel("Contraseña").fill(DEMO.password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/send$/);
+  await expect(page.getByTestId("agent-name")).toHaveText(DEMO.agentName);
+}
+
+/**
+ * JSON calls to /api/v1 with the page's session cookie, from our own origin as the browser
+ * would send them (state-changing cookie requests must carry it: CSRF protection).
+ */
+export function api(page: Page) {
+  const headers = { origin: BASE_URL, "content-type": "application/json" };
+  return {
+    get: (url: string) => page.request.get(url),
+    post: (url: string, data: unknown) => page.request.post(url, { headers, data: JSON.stringify(data) }),
+    put: (url: string, data: unknown) => page.request.put(url, { headers, data: JSON.stringify(data) }),
+  };
+}
+
+/** Fails on serious or critical axe violations, listing them readably. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`).join("\n");
+  expect(bad, report).toEqual([]);
+}
+
+export function unique(prefix: string) {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+}
+
+/** A unique valid phone number, so reruns on a shared database never collide. */
+export function uniquePhone() {
+  return `5731${String(Date.now()).slice(-8)}`;
+}
+
+/** A real 1×1 PNG (the upload endpoint sniffs file contents, not just the name). */
+export const PNG_1PX = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+export const PDF_MIN = Buffer.from(
+  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 3 3]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+);

@@ -1,0 +1,98 @@
+/**
+ * Runs before `next start` (Playwright's webServer command), while nobody holds the database:
+ * migrations, the demo seed, and the e2e fixtures (hostile payloads, a long conversation). It is
+ * idempotent, so a second run on the same Postgres (CI) adds nothing twice.
+ */
+import fs from "node:fs";
+import { and, count, eq } from "drizzle-orm";
+import { closeDb, getDb } from "@/db/client";
+import { runMigrations } from "@/db/migrate";
+import { contacts, messages, waNumbers } from "@/db/schema";
+import { seedDemo } from "@/db/seed/demo";
+import { DEMO, JS_URL, LONG_CONTACT, XSS_CONTACT, XSS_TEXT } from "./fixtures";
+
+const dir = process.env.PGLITE_DIR;
+if (!process.env.DATABASE_URL && dir && !dir.startsWith("memory://")) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(`${dir}.lock`, { force: true });
+}
+
+if (process.env.DATABASE_URL && process.env.E2E_SERVER_DATABASE_URL) {
+  // A fresh database for this run (see playwright.config.ts), created from the given one.
+  const { default: postgres } = await import("postgres");
+  const name = decodeURIComponent(new URL(process.env.DATABASE_URL).pathname.slice(1));
+  const admin = postgres(process.env.E2E_SERVER_DATABASE_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  await admin.end();
+}
+
+await runMigrations();
+const { team_id: teamId } = await seedDemo();
+const db = await getDb();
+const [number] = await db.select().from(waNumbers).where(eq(waNumbers.number, DEMO.number)).limit(1);
+
+type Row = Omit<typeof messages.$inferInsert, "teamId" | "waNumberId" | "contactId">;
+
+async function contactWithMessages(c: { number: string; customerId: string; name: string }, build: () => Row[]) {
+  await db.insert(contacts).values({ teamId, name: c.name, customerNumber: c.number, customerId: c.customerId }).onConflictDoNothing();
+  const [contact] = await db.select().from(contacts).where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, c.number)));
+  const [{ n }] = await db.select({ n: count() }).from(messages).where(eq(messages.contactId, contact.id));
+  if (n > 0) return;
+  const rows = build().map((m) => ({ ...m, teamId, waNumberId: number.id, contactId: contact.id }));
+  for (let i = 0; i < rows.length; i += 100) await db.insert(messages).values(rows.slice(i, i + 100));
+}
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+const inbound = (m: number, type: string, payload: Record<string, unknown> | unknown[]) => ({
+  customerNumber: XSS_CONTACT.number,
+  customerId: XSS_CONTACT.customerId,
+  sender: "CUSTOMER" as const,
+  direction: "INBOUND" as const,
+  type,
+  status: "RECEIVED" as const,
+  payload,
+  createdAt: minutesAgo(m),
+});
+
+await contactWithMessages(XSS_CONTACT, () => [
+  inbound(50, "text", {
+    text: XSS_TEXT,
+    referral: { source_url: JS_URL, source_type: "ad", headline: "<b>titular</b>", body: "cuerpo", image_url: JS_URL, thumbnail_url: JS_URL },
+  }),
+  inbound(40, "image", { url: JS_URL, caption: "<img src=x onerror=alert(1)>", contentType: "image/png", id: "1", sha256: "x" }),
+  inbound(35, "document", { url: JS_URL, filename: "<script>.pdf", caption: "", contentType: "application/pdf", id: "2", sha256: "x" }),
+  inbound(30, "contacts", [{ name: { formatted_name: "<script>alert(1)</script>" }, urls: [{ url: JS_URL, type: "WORK" }] }]),
+  {
+    ...inbound(20, "template", {
+      name: "x",
+      components: [
+        { type: "HEADER", format: "IMAGE", example: { header_handle: [JS_URL] } },
+        { type: "BODY", text: "Cuerpo <script>window.__xss=5</script>" },
+        { type: "BUTTONS", buttons: [{ type: "URL", text: "Botón peligroso", url: JS_URL }] },
+      ],
+    }),
+    sender: "SYSTEM" as const,
+    direction: "OUTBOUND" as const,
+    status: "FAILED" as const,
+    customerNumber: XSS_CONTACT.number,
+  },
+  inbound(10, "poll", { question: "<script>window.__xss=6</script>¿Encuesta?", link: JS_URL, options: ["Sí", "No"] }),
+]);
+
+await contactWithMessages(LONG_CONTACT, () =>
+  Array.from({ length: LONG_CONTACT.messages }, (_, i) => ({
+    customerNumber: LONG_CONTACT.number,
+    customerId: LONG_CONTACT.customerId,
+    sender: (i % 2 ? "BOT" : "CUSTOMER") as "BOT" | "CUSTOMER",
+    direction: (i % 2 ? "OUTBOUND" : "INBOUND") as "OUTBOUND" | "INBOUND",
+    type: "text",
+    status: (i % 2 ? "READED" : "RECEIVED") as "READED" | "RECEIVED",
+    payload: { text: `Mensaje número ${i + 1}` },
+    // Spread over the last four days so day separators appear.
+    createdAt: minutesAgo((LONG_CONTACT.messages - i) * 30),
+  })),
+);
+
+await closeDb();
+console.log(JSON.stringify({ prepared: true, team_id: teamId }));

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../helpers/server";
+import { apiClient } from "../helpers/client";
+import { createConversation, insertMessages } from "../helpers/history-factories";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const SPEC_KEYS = ["id", "customer_number", "customer_id", "sender", "direction", "type", "status", "created_at", "timestamp", "payload", "agent_id", "agent_name"];
+
+describe("history include= extension", () => {
+  it("keeps the 2.4 record exact by default and adds update_id and error only when asked", async () => {
+    const conv = await createConversation();
+    const [failed] = await insertMessages(conv, [
+      { sender: "SYSTEM", direction: "OUTBOUND", type: "text", status: "FAILED", error: { code: 131047, title: "Re-engagement message", details: "More than 24 hours" } },
+    ]);
+    const api = apiClient(server.url, conv.team.token);
+    const base = `/api/v1/messages/whatsapp/history?customer_source=${conv.contact.customerNumber}&wa_number=${conv.number.number}&from_date=2000-01-01&to_date=2000-03-01`;
+    const day = new Date().toISOString().slice(0, 10);
+    const url = base.replace("from_date=2000-01-01&to_date=2000-03-01", `from_date=${day}`);
+
+    for (const paging of ["&with_pagination=1", ""]) {
+      const plain = await api.get(url + paging);
+      expect(plain.status).toBe(200);
+      expect(Object.keys(plain.body.data[0])).toEqual(SPEC_KEYS);
+
+      const rich = await api.get(url + paging + "&include=update_id,error");
+      expect(rich.status).toBe(200);
+      expect(rich.body.data[0]).toMatchObject({
+        id: failed.id,
+        update_id: failed.updateId,
+        error: { code: 131047, title: "Re-engagement message", details: "More than 24 hours" },
+      });
+    }
+
+    const bad = await api.get(url + "&include=payload_raw");
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe("El campo include solo admite: update_id, error.");
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { createTeam } from "../helpers/factories";
+import { createCloudNumber } from "../helpers/delivery-factories";
+import { startFakeGraph, type FakeGraph } from "../fakes/graph";
+import { getDb } from "@/db/client";
+import { templates } from "@/db/schema";
+import { registry } from "@/lib/admin/registry";
+
+let graph: FakeGraph;
+beforeAll(async () => {
+  graph = await startFakeGraph();
+  process.env.GRAPH_API_BASE_URL = graph.url;
+});
+afterAll(() => graph.close());
+
+const tpl = (name: string, extra: Record<string, unknown> = {}) => ({
+  id: `ext_${name}`,
+  name,
+  status: "APPROVED",
+  category: "UTILITY",
+  language: "es_MX",
+  components: [
+    { type: "HEADER", format: "IMAGE", example: { header_handle: ["https://scontent.example.com/h.jpg"] } },
+    { type: "BODY", text: "Hola {{1}}, tu pedido {{2}} está listo.", example: { body_text: [["Ana", "A-1"]] } },
+    { type: "FOOTER", text: "Tienda" },
+    { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Gracias" }, { type: "PHONE_NUMBER", text: "Llamar", phone_number: "+5215555555555" }] },
+  ],
+  ...extra,
+});
+
+describe("admin templates:sync", () => {
+  it("imports every page of APPROVED templates into the number's team and reports the rest", async () => {
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    graph.setTemplatePages([
+      [tpl("pedido_listo"), tpl("pendiente", { status: "PENDING" })],
+      [tpl("ubicacion", { components: [{ type: "HEADER", format: "LOCATION" }, { type: "BODY", text: "Aquí" }] }), tpl("recordatorio")],
+    ]);
+    const result = await registry["templates:sync"].run({ number: `+${number.number}` });
+    expect(result.imported).toEqual(["pedido_listo/es_MX", "recordatorio/es_MX"]);
+    expect((result.skipped as any[]).map((s) => s.name)).toEqual(["pendiente", "ubicacion"]);
+    const listCalls = graph.requests.filter((r) => r.path.endsWith("/message_templates"));
+    expect(listCalls).toHaveLength(2);
+    expect(listCalls[0].headers.authorization).toBe(`Bearer ${number.secrets.accessToken}`);
+
+    const db = await getDb();
+    const [row] = await db.select().from(templates).where(and(eq(templates.teamId, team.id), eq(templates.name, "pedido_listo")));
+    expect(row).toMatchObject({ externalId: "ext_pedido_listo", language: "es_MX", status: "APPROVED", waNumberId: number.id });
+    expect(row.components.find((c) => c.type === "BUTTONS")).toEqual({ type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Gracias", payload: "Gracias" }] });
+
+    // Running it again refreshes instead of duplicating.
+    await registry["templates:sync"].run({ number: number.number });
+    expect(await db.select().from(templates).where(eq(templates.teamId, team.id))).toHaveLength(2);
+  });
+
+  it("refuses an unknown number", async () => {
+    await expect(registry["templates:sync"].run({ number: "19999999999" })).rejects.toThrow("El número de WhatsApp no está registrado.");
+  });
+});

@@ -1,0 +1,113 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A local stand-in for the Graph API (test-only), speaking the documented Cloud API shapes:
+ * POST /{version}/{phone_number_id}/messages, POST /{version}/{phone_number_id}/media
+ * (multipart), GET /{version}/{media_id} + the download URL it returns, and
+ * GET /{version}/{waba_id}/message_templates with cursor paging. Every request is recorded with
+ * its arrival time; answers can be scripted (429, 5xx, Graph error codes, delays).
+ */
+export type Recorded = { at: number; method: string; path: string; headers: http.IncomingHttpHeaders; body: any; raw: Buffer };
+export type Scripted = { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> };
+
+export function graphError(status: number, code: number, message: string, details = "", subcode?: number): Scripted {
+  return {
+    status,
+    body: {
+      error: {
+        message,
+        type: "OAuthException",
+        code,
+        ...(subcode ? { error_subcode: subcode } : {}),
+        error_data: { messaging_product: "whatsapp", details },
+        fbtrace_id: "AbCdEfGh123",
+      },
+    },
+  };
+}
+
+export async function startFakeGraph(opts: { token?: string; version?: string } = {}) {
+  const version = opts.version ?? "v21.0";
+  const requests: Recorded[] = [];
+  const script: Scripted[] = [];
+  const media = new Map<string, { bytes: Buffer; mime: string }>();
+  const templatePages: unknown[][] = [];
+  let seq = 0;
+  let defaultDelayMs = 0;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", async () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? "/", "http://fake");
+      let body: any = null;
+      if ((req.headers["content-type"] ?? "").includes("application/json")) body = JSON.parse(raw.toString("utf8"));
+      requests.push({ at: Date.now(), method: req.method ?? "", path: url.pathname, headers: req.headers, body, raw });
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { "content-type": "application/json", ...headers });
+        res.end(JSON.stringify(payload));
+      };
+      if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
+        return send(401, graphError(401, 190, "Invalid OAuth access token - Cannot parse access token").body);
+      }
+      const parts = url.pathname.split("/").filter(Boolean);
+      if (parts[0] === "download") {
+        const m = media.get(parts[1]);
+        if (!m) return send(404, {});
+        res.writeHead(200, { "content-type": m.mime });
+        return res.end(m.bytes);
+      }
+      if (parts[0] !== version) return send(404, graphError(404, 803, "Unknown path").body);
+      const [, id, edge] = parts;
+      if (req.method === "POST" && edge === "messages") {
+        const next = script.shift();
+        const delay = next?.delayMs ?? defaultDelayMs;
+        if (delay) await new Promise((r) => setTimeout(r, delay));
+        if (next && next.status !== 200) return send(next.status, next.body, next.headers);
+        const wamid = `wamid.FAKE${++seq}`;
+        return send(200, {
+          messaging_product: "whatsapp",
+          contacts: [{ input: body?.to, wa_id: body?.to }],
+          messages: [{ id: wamid, message_status: "accepted" }],
+        });
+      }
+      if (req.method === "POST" && edge === "media") {
+        const mediaId = `media${++seq}`;
+        return send(200, { id: mediaId });
+      }
+      if (req.method === "GET" && edge === "message_templates") {
+        const page = Number(url.searchParams.get("after") ?? "0");
+        const data = templatePages[page] ?? [];
+        const next = page + 1 < templatePages.length ? `${base()}/${version}/${id}/message_templates?limit=2&after=${page + 1}` : undefined;
+        return send(200, { data, paging: { cursors: { before: String(page), after: String(page + 1) }, ...(next ? { next } : {}) } });
+      }
+      if (req.method === "GET" && !edge && media.has(id)) {
+        const m = media.get(id)!;
+        return send(200, { messaging_product: "whatsapp", url: `${base()}/download/${id}`, mime_type: m.mime, sha256: "abc", file_size: m.bytes.length, id });
+      }
+      return send(404, graphError(404, 100, "Unsupported request").body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: base(),
+    requests,
+    sends: (phoneNumberId?: string) =>
+      requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages") && (!phoneNumberId || r.path.includes(`/${phoneNumberId}/`))),
+    /** Next answers of POST /messages, in order (then success again). */
+    script: (...answers: Scripted[]) => script.push(...answers),
+    setDelay: (ms: number) => (defaultDelayMs = ms),
+    addMedia: (id: string, bytes: Buffer, mime: string) => media.set(id, { bytes, mime }),
+    setTemplatePages: (pages: unknown[][]) => templatePages.splice(0, templatePages.length, ...pages),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+export type FakeGraph = Awaited<ReturnType<typeof startFakeGraph>>;

@@ -1,0 +1,189 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../helpers/server";
+import { createWorld, teamDigest, type World } from "../helpers/hardening-world";
+import { DOCUMENTED_STATUSES, ENDPOINTS, ruledBodyProblem, type Endpoint } from "../helpers/hardening-routes";
+import { mutatedBody, mutatedQuery, nastyString, traversalPaths, transport, type RawBody } from "../helpers/hardening-arbitraries";
+
+/**
+ * Property-based bad input against every endpoint: whatever arrives, the answer is a documented
+ * status with the ruled body, never a 5xx, and a refused request leaves the team's rows as they were.
+ * HARDENING_RUNS scales the number of generated requests per endpoint.
+ */
+const RUNS = Number(process.env.HARDENING_RUNS || 120);
+let server: TestServer;
+let w: World;
+let other: World;
+const savedLimit = process.env.RATE_LIMIT_PER_MINUTE;
+
+beforeAll(async () => {
+  process.env.RATE_LIMIT_PER_MINUTE = "0";
+  server = await startServer();
+  w = await createWorld();
+  other = await createWorld();
+});
+afterAll(async () => {
+  if (savedLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
+  else process.env.RATE_LIMIT_PER_MINUTE = savedLimit;
+  await server.close();
+});
+
+type Sent = { method: string; path: string; body?: RawBody; headers?: Record<string, string> };
+
+async function send(ep: Endpoint, req: Sent) {
+  const headers: Record<string, string> = { ...req.headers };
+  if (ep.auth === "token") headers.authorization = `Bearer ${w.token}`;
+  if (req.body?.contentType) headers["content-type"] = req.body.contentType;
+  const before = ep.writes ? await teamDigest(w.team.id) : "";
+  const res = await fetch(server.url + req.path, { method: req.method, headers, body: req.body?.body as BodyInit | undefined });
+  const text = await res.text();
+  const label = `${ep.name}: ${req.method} ${req.path.slice(0, 300)} ${String(req.body?.contentType)} ${String(req.body?.body).slice(0, 300)}`;
+  expect(DOCUMENTED_STATUSES.has(res.status), `${res.status} ${text.slice(0, 300)} <- ${label}`).toBe(true);
+  expect(ruledBodyProblem(res.status, text), label).toBeNull();
+  if (ep.writes && res.status >= 400) expect(await teamDigest(w.team.id), `wrote on ${res.status}: ${label}`).toBe(before);
+  return res.status;
+}
+
+function idStrings(): string[] {
+  return [
+    ...traversalPaths(w.team.id, other.team.id),
+    other.mediaPath,
+    String(other.labels[0].id),
+    String(other.bot.id),
+    String(other.campaign.id),
+    other.number.number,
+    other.template.name,
+    other.contact.customerNumber!,
+  ];
+}
+
+const jsonEndpoints = ENDPOINTS.filter((e) => e.input === "json");
+const queryEndpoints = ENDPOINTS.filter((e) => e.input === "query");
+
+// Generous per-test limits: the suite shares two cores with everything else CI runs.
+describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => {
+  it.each(jsonEndpoints.map((e) => [e.name, e] as const))("JSON body: %s", async (_name, ep) => {
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(transport(mutatedBody(ep.valid!(w), idStrings())), async (body) => {
+        const status = await send(ep, { method: ep.method, path: ep.path(w), body });
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }),
+      // Login hashes a password per valid-looking request (scrypt): fewer runs keep it bounded.
+      { numRuns: ep.name === "login" ? Math.ceil(RUNS / 3) : RUNS },
+    );
+    // The generator must reach past the parser: some requests get to validation (422).
+    expect(statuses.get(422) ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(0);
+  });
+
+  it.each(queryEndpoints.map((e) => [e.name, e] as const))("query string: %s", async (_name, ep) => {
+    const raw = fc.constantFrom("page=%ED%A0%80", "page=%", "%zz=1", "per_page=1&per_page=%00", "page=1e3", "per_page=-0", "from_date=2024-02-30");
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(mutatedQuery(ep.valid!(w) as Record<string, string>), raw), async (q) => {
+        await send(ep, { method: ep.method, path: `${ep.path(w)}?${q}` });
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  const segment = fc.oneof(
+    // Not "..", "%2e%2e" (the client resolves them to another URL) nor malformed percent-encoding
+    // (the test server's decodeURIComponent throws before any route runs; see the report).
+    fc.constantFrom("0", "-1", "1.5", "2147483648", "99999999999", "1e3", "0x10", "%20%31", "%00", "%2F", "null", "%C3%A9", "%E2%80%AE"),
+    fc.integer().map(String),
+    nastyString
+      .filter((s) => s.length > 0 && s.length < 2000)
+      .map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "?")))
+      .filter((s) => s !== "." && s !== ".."),
+  );
+  const pathCases: [string, (seg: string) => string][] = [
+    ["label update", (s) => `/api/v1/contacts/labels/${s}`],
+    ["label delete", (s) => `/api/v1/contacts/labels/${s}`],
+    ["contact labels add", (s) => `/api/v1/contacts/${s}/labels`],
+    ["contact labels remove", (s) => `/api/v1/contacts/${s}/labels`],
+    ["update", (s) => `/api/v1/updates/${s}`],
+    ["update media", (s) => `/api/v1/updates/${s}/media`],
+    ["media get", (s) => `/api/v1/media/uploads/team${w.team.id}/${s}`],
+    ["history", (s) => `/api/v1/messages/${s}/history?wa_number=${w.number.number}&customer_source=1&from_date=2024-01-01`],
+  ];
+  it.each(pathCases)("path parameter: %s", async (name, pathOf) => {
+    const ep = ENDPOINTS.find((e) => e.name === name)!;
+    await fc.assert(
+      fc.asyncProperty(segment, async (seg) => {
+        const body = ep.input === "json" ? { body: JSON.stringify(ep.valid!(w)), contentType: "application/json" } : undefined;
+        await send(ep, { method: ep.method, path: pathOf(seg), body });
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  it("media paths: traversal in every spelling never serves another team's file", async () => {
+    const ep = ENDPOINTS.find((e) => e.name === "media get")!;
+    const otherName = other.mediaPath.split("/").pop()!;
+    const variants = [
+      ...traversalPaths(w.team.id, other.team.id).map((p) => p.replaceAll("\u0000", "%00")),
+      `uploads/team${w.team.id}/..%2fteam${other.team.id}%2f${otherName}`,
+      `uploads/team${w.team.id}/%2e%2e/team${other.team.id}/${otherName}`,
+      `uploads/team${w.team.id}/..%5cteam${other.team.id}%5c${otherName}`,
+      `uploads/team${w.team.id}%2f..%2fteam${other.team.id}%2f${otherName}`,
+      other.mediaPath,
+    ];
+    for (const p of variants) {
+      const status = await send(ep, { method: "GET", path: `/api/v1/media/${p}` });
+      expect([400, 403, 404], p).toContain(status);
+    }
+  });
+
+  it("multipart upload: malformed forms, wrong fields, odd names and bytes", async () => {
+    const ep = ENDPOINTS.find((e) => e.name === "media upload")!;
+    const boundary = "----hardening";
+    const part = (name: string, filename: string | null, bytes: Uint8Array) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename === null ? "" : `; filename="${filename}"`}\r\nContent-Type: application/octet-stream\r\n\r\n`),
+        Buffer.from(bytes),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+    const form = fc.tuple(
+      fc.constantFrom("file", "FILE", "files", ""),
+      fc.oneof(fc.constant(null), nastyString.map((s) => s.replace(/["\r\n]/g, "")), fc.constantFrom("x.pdf", "../../x.pdf", "x.pdf.exe", "x.png", "%2e%2e.pdf")),
+      fc.oneof(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.constant(new TextEncoder().encode("%PDF-1.4 tiny")),
+        fc.constant(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+      ),
+      fc.constantFrom(`multipart/form-data; boundary=${boundary}`, "multipart/form-data", `multipart/form-data; boundary=other`, "application/json", "text/plain"),
+      fc.boolean(),
+    );
+    await fc.assert(
+      fc.asyncProperty(form, async ([name, filename, bytes, contentType, truncate]) => {
+        let body: Uint8Array = part(name, filename, bytes);
+        if (truncate) body = body.subarray(0, Math.floor(body.length / 2));
+        await send(ep, { method: "POST", path: ep.path(w), body: { body, contentType } });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("signed webhook: any unsigned or wrongly signed body is refused, never stored", async () => {
+    const ep = ENDPOINTS.find((e) => e.name === "webhook receive")!;
+    await fc.assert(
+      fc.asyncProperty(
+        transport(fc.jsonValue({ maxDepth: 4 })),
+        fc.oneof(fc.constant(undefined), fc.constantFrom("sha256=", "sha256=00", "md5=abc"), fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 }).map((h) => `sha256=${h}`)),
+        async (body, signature) => {
+          const status = await send(ep, { method: "POST", path: ep.path(w), body, headers: signature ? { "x-hub-signature-256": signature } : {} });
+          expect([400, 401, 413, 415]).toContain(status);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("bodyless and public endpoints answer with documented statuses to junk headers", async () => {
+    for (const ep of ENDPOINTS.filter((e) => e.input === "none")) {
+      for (const headers of [{}, { "content-type": "application/json" }, { "if-none-match": "\"x\"" }, { cookie: "wa_session=%01%00junk" }]) {
+        await send(ep, { method: ep.method, path: ep.path(w), headers: headers as Record<string, string> });
+      }
+    }
+  });
+});

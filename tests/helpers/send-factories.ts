@@ -1,0 +1,82 @@
+import { and, count, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { agentSessions, contacts, idempotencyKeys, media, messages } from "@/db/schema";
+import { SESSION_COOKIE } from "@/lib/auth/authenticate";
+import { hashToken } from "@/lib/auth/tokens";
+import { randomSecret } from "@/lib/crypto/hash";
+import type { AuthContext } from "@/lib/auth/context";
+import { storeMedia } from "@/lib/media/service";
+import { createAgent, createNumber, createTeam, createTemplate, mediaTemplateComponents } from "./factories";
+
+export const tokenCtx = (teamId: number): AuthContext => ({ teamId, actor: { kind: "token", tokenId: 0 } });
+
+/** A team with a number and a text template (header {{1}}, body {{1}} {{2}}), ready to send. */
+export async function sendingTeam() {
+  const team = await createTeam();
+  const number = await createNumber(team.id);
+  const template = await createTemplate(team.id);
+  return { team, number, template };
+}
+
+export async function createMediaTemplate(
+  teamId: number,
+  format: "IMAGE" | "DOCUMENT" | "VIDEO",
+  defaultMediaPath: string | null = null,
+) {
+  return createTemplate(teamId, { components: mediaTemplateComponents(format), defaultMediaPath });
+}
+
+export async function uploadFor(teamId: number, bytes: Uint8Array, filename: string) {
+  return storeMedia({ ctx: tokenCtx(teamId), input: { bytes, filename } });
+}
+
+export async function messageByUpdateId(updateId: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(messages).where(eq(messages.updateId, updateId));
+  return row;
+}
+
+export async function countMessages(teamId: number) {
+  const db = await getDb();
+  const [{ n }] = await db.select({ n: count() }).from(messages).where(eq(messages.teamId, teamId));
+  return n;
+}
+
+export async function countContacts(teamId: number, customerNumber: string) {
+  const db = await getDb();
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(contacts)
+    .where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, customerNumber)));
+  return n;
+}
+
+export async function idempotencyRow(teamId: number, key: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.teamId, teamId), eq(idempotencyKeys.key, key)));
+  return row;
+}
+
+export async function mediaRow(path: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(media).where(eq(media.path, path));
+  return row;
+}
+
+/** A signed-in agent of the team: the cookie header a browser would send, and the agent. */
+export async function agentSession(teamId: number) {
+  const agent = await createAgent(teamId);
+  const token = randomSecret(32);
+  const db = await getDb();
+  await db.insert(agentSessions).values({
+    agentId: agent.id,
+    teamId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + 3600_000),
+  });
+  // Cookie-authenticated writes must be same-origin (CSRF check in lib/auth/authenticate.ts).
+  return { agent, headers: { cookie: `${SESSION_COOKIE}=${token}`, "sec-fetch-site": "same-origin" } };
+}

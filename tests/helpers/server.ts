@@ -1,0 +1,104 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+
+/**
+ * Serves the real `app/api/v1/** /route.ts` handlers over HTTP for the integration tests, with
+ * Next's routing rules that matter here (static segments before dynamic `[param]` ones). The
+ * handlers only use the Web Request/Response API, so they run the same under `next start`
+ * (which the Playwright suite exercises).
+ */
+type RouteModule = Record<string, (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>>;
+type Route = { pattern: RegExp; keys: string[]; catchAll: Set<string>; staticCount: number; load: () => Promise<RouteModule> };
+
+const modules = import.meta.glob<RouteModule>("/app/api/v1/**/route.ts");
+
+const routes: Route[] = Object.entries(modules)
+  .map(([file, load]) => {
+    const segments = file.replace(/^\/app/, "").replace(/\/route\.ts$/, "").split("/").filter(Boolean);
+    const keys: string[] = [];
+    const catchAll = new Set<string>();
+    let staticCount = 0;
+    const source = segments
+      .map((seg) => {
+        const rest = /^\[\.\.\.(\w+)\]$/.exec(seg);
+        if (rest) {
+          keys.push(rest[1]);
+          catchAll.add(rest[1]);
+          return "(.+)";
+        }
+        const dyn = /^\[(\w+)\]$/.exec(seg);
+        if (dyn) {
+          keys.push(dyn[1]);
+          return "([^/]+)";
+        }
+        staticCount++;
+        return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      })
+      .join("/");
+    return { pattern: new RegExp(`^/${source}/?$`), keys, catchAll, staticCount, load };
+  })
+  .sort((a, b) => b.staticCount - a.staticCount);
+
+async function dispatch(req: Request): Promise<Response> {
+  const { pathname } = new URL(req.url);
+  for (const route of routes) {
+    const m = route.pattern.exec(pathname);
+    if (!m) continue;
+    const mod = await route.load();
+    const handler = mod[req.method];
+    if (!handler) return new Response(null, { status: 405 });
+    // Like Next: a `[...rest]` segment arrives as the array of its decoded segments.
+    const params: Record<string, string | string[]> = {};
+    try {
+      route.keys.forEach((k, i) => {
+        params[k] = route.catchAll.has(k) ? m[i + 1].split("/").map(decodeURIComponent) : decodeURIComponent(m[i + 1]);
+      });
+    } catch {
+      // Malformed percent-encoding never reaches a handler under Next either: it answers 400.
+      return new Response(JSON.stringify({ message: "Bad Request" }), { status: 400 });
+    }
+    return handler(req, { params: Promise.resolve(params) });
+  }
+  return new Response(JSON.stringify({ message: "Not found" }), { status: 404 });
+}
+
+export type TestServer = { url: string; close: () => Promise<void> };
+
+export async function startServer(): Promise<TestServer> {
+  const server = http.createServer(async (inc, res) => {
+    try {
+      const url = `http://${inc.headers.host}${inc.url}`;
+      const hasBody = inc.method !== "GET" && inc.method !== "HEAD";
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(inc.headers)) {
+        if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
+        else if (v !== undefined) headers.set(k, v);
+      }
+      const request = new Request(url, {
+        method: inc.method,
+        headers,
+        body: hasBody ? (Readable.toWeb(inc) as ReadableStream) : undefined,
+        // @ts-expect-error Node's fetch needs duplex for streamed bodies
+        duplex: "half",
+      });
+      const response = await dispatch(request);
+      res.statusCode = response.status;
+      response.headers.forEach((v, k) => res.setHeader(k, v));
+      if (response.body) {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+      }
+      res.end();
+    } catch (err) {
+      console.error(err);
+      res.statusCode = 599;
+      res.end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
