@@ -1,0 +1,175 @@
+import { randomInt } from "node:crypto";
+import { createToken } from "@/lib/auth/tokens";
+import { addNumber } from "@/lib/numbers/service";
+import { SAMPLES } from "./payloads";
+
+/** Sizes of the data set: the issue's full one, or `--quick` (10× smaller). */
+export type Sizes = { messages: number; contacts: number; heavyMessages: number };
+export const FULL: Sizes = { messages: 5_000_000, contacts: 50_000, heavyMessages: 200_000 };
+export const QUICK: Sizes = { messages: 500_000, contacts: 5_000, heavyMessages: 20_000 };
+
+/** Runs raw SQL on one session (so session settings hold) and returns its rows. */
+export type Exec = (query: string) => Promise<Record<string, unknown>[]>;
+
+export type NumberInfo = { id: number; number: string; phoneNumberId: string; teamId: number };
+export type BenchData = {
+  teamA: { id: number; token: string };
+  teamB: { id: number; token: string };
+  numbers: NumberInfo[];
+  heavy: { customerNumber: string; contactId: number };
+  /** Ordinary customers of team A whose conversation is on numbers[0]. */
+  ordinary: string[];
+  /** Team A contacts with no labels, for the label round trips. */
+  labelContacts: number[];
+  labelIds: number[];
+  templateName: string;
+  sizes: Sizes;
+  timings: Record<string, number>;
+};
+
+const LABEL_CONTACTS = 1000;
+const ORDINARY_SAMPLE = 2000;
+const CHUNK = 500_000;
+export const BENCH_TEMPLATE = "bench_pedido";
+
+const dollar = (s: string) => `$bench$${s}$bench$`;
+
+async function timed<T>(timings: Record<string, number>, label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await fn();
+  timings[label] = Math.round(performance.now() - t0);
+  console.log(`  ${label}: ${(timings[label] / 1000).toFixed(1)} s`);
+  return result;
+}
+
+/**
+ * Builds the data set with set-based SQL (generate_series), never row by row: contacts, then
+ * messages in chunks whose contact, number, payload type and time all derive from the message's
+ * ordinal. Every 25th message (in the full set) belongs to the one heavy customer; the rest are
+ * spread over the other contacts by a multiplicative hash. created_at rises with the id across
+ * the last 365 days, as a real table's would. With `fastLoad` (a database the bench owns) the
+ * secondary indexes of messages are dropped during the load and rebuilt after, and foreign-key
+ * triggers are skipped, which is several times faster than maintaining them row by row.
+ */
+export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad: boolean }): Promise<BenchData> {
+  const timings: Record<string, number> = {};
+  const run = randomInt(100_000, 999_999);
+  const [a] = await exec(`insert into teams (name) values ('Bench A ${run}') returning id`);
+  const [b] = await exec(`insert into teams (name) values ('Bench B ${run}') returning id`);
+  const teamA = Number(a.id);
+  const teamB = Number(b.id);
+  const tokenA = (await createToken({ input: { teamId: teamA, name: "bench" } })).token;
+  const tokenB = (await createToken({ input: { teamId: teamB, name: "bench" } })).token;
+
+  const numbers: NumberInfo[] = [];
+  for (const [i, teamId] of [teamA, teamA, teamB].entries()) {
+    const number = `5760${run}${i}00`.slice(0, 12);
+    const phoneNumberId = `bench${run}${i}`;
+    const row = await addNumber({
+      input: { teamId, number, displayName: `Bench ${i + 1}`, provider: "cloud_api", phoneNumberId, credentials: { accessToken: "bench-token" } },
+    });
+    numbers.push({ id: row.id, number, phoneNumberId, teamId });
+  }
+  const [n1, n2, n3] = numbers.map((n) => n.id);
+
+  await exec(`insert into templates (team_id, name, language, category, components) values (${teamA}, '${BENCH_TEMPLATE}', 'es_CO', 'UTILITY', ${dollar(
+    JSON.stringify([
+      { type: "HEADER", format: "TEXT", text: "Hola {{1}}" },
+      { type: "BODY", text: "Tu pedido {{1}} llega el {{2}}.", example: { body_text: [["A-1", "lunes"]] } },
+      { type: "FOOTER", text: "Tienda Demo" },
+    ]),
+  )}::jsonb)`);
+  const labelRows = await exec(
+    `insert into labels (team_id, title, bg_color, text_color)
+     select ${teamA}, 'Etiqueta ' || g, '#25d366', '#ffffff' from generate_series(1, 5) g returning id`,
+  );
+
+  try {
+    await exec("set synchronous_commit = off");
+    await exec("set maintenance_work_mem = '512MB'");
+    if (opts.fastLoad) await exec("set session_replication_role = replica");
+  } catch (err) {
+    console.log(`  (session settings not all applied: ${(err as Error).message})`);
+  }
+
+  const C = sizes.contacts;
+  const teamACount = Math.floor(C * 0.8);
+  const prefix = `573${String(run).slice(0, 2)}`;
+  await timed(timings, "contacts", () =>
+    exec(`insert into contacts (team_id, customer_number, customer_id, name, created_at, updated_at)
+      select case when k <= ${teamACount} then ${teamA} else ${teamB} end,
+             '${prefix}' || lpad(k::text, 7, '0'), 'cus_${run}_' || k, 'Cliente ' || k,
+             now() - interval '400 days', now()
+      from generate_series(1, ${C}) k`),
+  );
+  await exec(`create temp table bench_contacts as
+      select substr(customer_number, ${prefix.length + 1})::int as k, id, team_id, customer_number, customer_id
+      from contacts where team_id in (${teamA}, ${teamB}) and customer_number like '${prefix}%'`);
+  await exec("alter table bench_contacts add primary key (k)");
+
+  const samples = SAMPLES.map((s, k) => ({ ...s, k, template_name: s.type === "template" ? "pedido_enviado" : null }));
+  await exec(`create temp table bench_samples as
+      select * from jsonb_to_recordset(${dollar(JSON.stringify(samples))}::jsonb)
+      as s(k int, type text, direction text, sender text, status text, payload jsonb, template_name text)`);
+
+  let restore: string[] = [];
+  if (opts.fastLoad) {
+    const idx = await exec(`select indexname, indexdef from pg_indexes
+        where schemaname = current_schema() and tablename = 'messages'
+          and indexname not in (select conname from pg_constraint where conrelid = 'messages'::regclass)`);
+    restore = idx.map((r) => String(r.indexdef));
+    for (const r of idx) await exec(`drop index "${String(r.indexname)}"`);
+  }
+
+  const N = sizes.messages;
+  const stride = Math.max(1, Math.round(N / sizes.heavyMessages));
+  const P = samples.length;
+  const spacing = (365 * 86_400) / N;
+  await timed(timings, "messages", async () => {
+    for (let lo = 1; lo <= N; lo += CHUNK) {
+      const hi = Math.min(N, lo + CHUNK - 1);
+      await exec(`insert into messages (team_id, wa_number_id, contact_id, customer_number, customer_id, sender, direction,
+            type, status, payload, agent_id, agent_name, created_at, status_updated_at, template_name)
+        select c.team_id,
+               case when c.team_id = ${teamB} then ${n3} when c.k % 2 = 1 then ${n1} else ${n2} end,
+               c.id, c.customer_number, c.customer_id, s.sender, s.direction, s.type, s.status, s.payload,
+               case when s.sender = 'AGENT' then 1 else 0 end,
+               case when s.sender = 'AGENT' then 'Laura Pérez' end,
+               t.at, t.at, s.template_name
+        from generate_series(${lo}, ${hi}) i
+        cross join lateral (select now() - make_interval(secs => (${N} - i) * ${spacing})) as t(at)
+        join bench_samples s on s.k = i % ${P}
+        join bench_contacts c on c.k = case when i % ${stride} = 0 then 1 else 2 + ((i::bigint * 7919) % ${C - 1}) end`);
+      process.stdout.write(`  messages ${hi.toLocaleString("en")} / ${N.toLocaleString("en")}\r`);
+    }
+    process.stdout.write("\n");
+  });
+  if (restore.length) await timed(timings, "indexes", async () => Promise.all(restore.map((def) => exec(def))));
+  if (opts.fastLoad) await exec("set session_replication_role = origin").catch(() => []);
+  // A vacuumed table has its visibility map set, as autovacuum keeps a live one: without it the
+  // covering history index could not answer index-only.
+  await timed(timings, "vacuum", async () => {
+    await exec("vacuum analyze messages");
+    await exec("analyze contacts");
+  });
+
+  const heavy = await exec(`select id, customer_number from bench_contacts where k = 1`);
+  const ordinary = await exec(`select customer_number from bench_contacts
+      where k % 2 = 1 and k > 1 and k <= ${teamACount} order by random() limit ${ORDINARY_SAMPLE}`);
+  const labelContacts = await exec(`select id from bench_contacts where k between 2 and ${LABEL_CONTACTS + 1} order by k`);
+  await exec("drop table bench_contacts");
+  await exec("drop table bench_samples");
+
+  return {
+    teamA: { id: teamA, token: tokenA },
+    teamB: { id: teamB, token: tokenB },
+    numbers,
+    heavy: { customerNumber: String(heavy[0].customer_number), contactId: Number(heavy[0].id) },
+    ordinary: ordinary.map((r) => String(r.customer_number)),
+    labelContacts: labelContacts.map((r) => Number(r.id)),
+    labelIds: labelRows.map((r) => Number(r.id)),
+    templateName: BENCH_TEMPLATE,
+    sizes,
+    timings,
+  };
+}

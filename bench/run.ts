@@ -1,0 +1,193 @@
+/**
+ * `npm run bench [-- --quick] [-- --pglite] [-- --no-build] [-- --duration=10] [-- --keep]`
+ *
+ * One command: builds the app if needed, generates the data set with SQL, starts `next start`
+ * and the baselines, runs every scenario of issue 5 with autocannon, prints a table and writes
+ * bench/results/<timestamp>.json and bench/results/latest.json. See bench/README.md.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { SNAPSHOT_DIR, ensureBuild, snapshotBuild } from "./build";
+import { openBenchDatabase } from "./database";
+import { FULL, QUICK, generateDataset, type BenchData, type Exec } from "./dataset";
+import { unavailable, type Measure } from "./load";
+import { ROOT, freePort, startProcess, stopChild, type Proc } from "./processes";
+import { printTable, withRatios } from "./report";
+import { emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoad, type ScenarioCtx } from "./scenarios";
+import { clusterScenarios } from "./cluster-scenario";
+import { workerScenarios } from "./worker-scenario";
+
+const args = new Set(process.argv.slice(2));
+const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const quick = args.has("--quick");
+const pglite = args.has("--pglite");
+const duration = Number(argValue("duration") ?? (quick ? 5 : 10));
+const only = argValue("only")?.split(",");
+const want = (name: string) => !only || only.includes(name);
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const BULK_PATH = process.env.BENCH_BULK_PATH || "/api/v1/message_templates/send_bulk";
+
+process.env.APP_ENCRYPTION_KEY ||= "bench-encryption-key";
+process.env.SEED_DEMO = "0";
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+async function main() {
+  const started = new Date();
+  const load0 = os.loadavg();
+  console.log(`npm run bench — ${quick ? "quick" : "full"} data set on ${pglite ? "PGlite" : "Postgres"}, ${duration} s per load`);
+  // --reuse-snapshot serves the copy a previous `--build-only` made, whatever happened to .next since.
+  const reuse = args.has("--reuse-snapshot") && fs.existsSync(path.join(SNAPSHOT_DIR, ".next", "BUILD_ID"));
+  const build = reuse ? "snapshot reused" : args.has("--no-build") ? "skipped" : ensureBuild(args.has("--build"));
+  const appDir = reuse ? SNAPSHOT_DIR : snapshotBuild();
+  if (args.has("--build-only")) {
+    console.log(`Build ${fs.readFileSync(path.join(appDir, ".next", "BUILD_ID"), "utf8")} copied to ${appDir}`);
+    return;
+  }
+
+  const db = pglite ? null : await openBenchDatabase();
+  const pgliteDir = path.join(ROOT, ".data", `bench-pglite-${Date.now()}`);
+  if (db) process.env.DATABASE_URL = db.url;
+  else {
+    delete process.env.DATABASE_URL;
+    process.env.PGLITE_DIR = pgliteDir;
+  }
+  const procs: Proc[] = [];
+  let admin: postgres.Sql | null = null;
+  const results: Measure[] = [];
+  let data: BenchData | undefined;
+  try {
+    const { runMigrations } = await import("@/db/migrate");
+    const { getHandle, closeDb } = await import("@/db/client");
+    await runMigrations();
+    let exec: Exec;
+    if (db) {
+      admin = postgres(db.url, { max: 1, onnotice: () => {} });
+      const sql = admin;
+      exec = async (q) => [...(await sql.unsafe(q))] as Record<string, unknown>[];
+    } else {
+      const client = (await getHandle()).db as unknown as { $client: { query: (q: string) => Promise<{ rows: Record<string, unknown>[] }> } };
+      exec = async (q) => (await client.$client.query(q)).rows;
+    }
+    console.log("Generating the data set…");
+    data = await generateDataset(exec, quick ? QUICK : FULL, { fastLoad: !!db?.owned });
+    // PGlite is one process: the server takes the folder from here on.
+    await closeDb();
+
+    const env = {
+      ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }),
+      APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY!,
+      SEED_DEMO: "0",
+      WORKER_IN_PROCESS: "0",
+      BENCH_ROUTES: "1",
+      // The limiter is priced on its own below; a 600/min budget would cap every scenario at 10/s.
+      RATE_LIMIT_PER_MINUTE: "0",
+      NODE_ENV: "production",
+    };
+    const appPort = await freePort();
+    // --profile: a V8 CPU profile of the single server, written when it stops (see README).
+    const profileDir = path.join(ROOT, ".data", "bench-profiles");
+    if (args.has("--profile")) process.env.BENCH_PROFILE_DIR = profileDir;
+    const profile = args.has("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+    const app = await startProcess("next start", [...profile, NEXT_BIN, "start", appDir, "-p", String(appPort), "-H", "127.0.0.1"], {
+      cwd: appDir,
+      port: appPort,
+      env,
+      readyPath: "/api/bench/empty",
+    });
+    procs.push(app);
+    let floor: Proc | undefined;
+    if (db) {
+      const floorPort = await freePort();
+      floor = await startProcess("floor", ["--import", "tsx", path.join(ROOT, "bench", "floor-server.ts")], {
+        port: floorPort,
+        env: { DATABASE_URL: db.url },
+        readyPath: "/health",
+      });
+      procs.push(floor);
+    }
+    const ctx: ScenarioCtx = {
+      data,
+      app,
+      floor,
+      duration,
+      query: admin ? async (q) => [...(await admin!.unsafe(q))] as Record<string, unknown>[] : undefined,
+    };
+    const record = (m: Measure) => {
+      results.push(m);
+      const shown = m.available ? `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}` : m.note;
+      console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
+    };
+
+    console.log("Scenarios:");
+    for (const c of [1, 16, 64]) {
+      if (want("empty")) record(await emptyLoad(ctx, app, c));
+      for (const kind of ["heavy", "ordinary"] as const) {
+        if (!want("history")) continue;
+        record(await historyLoad(ctx, app, "app", kind, c));
+        if (floor) record(await historyLoad(ctx, floor, "floor", kind, c));
+      }
+    }
+    if (want("ratelimit")) record(await rateLimitLoad(ctx, 16));
+    if (want("send")) for (const c of [16, 64]) record(await sendLoad(ctx, c));
+    if (want("bulk")) record(await bulkSendLoad(ctx, 4, BULK_PATH, 1000));
+    if (want("labels")) record(await labelLoad(ctx, 64));
+
+    await stopChild(app.child);
+    procs.splice(procs.indexOf(app), 1);
+    if (db && want("ratelimit")) {
+      // The same history load with the limiter on (a budget no run can spend), when withAuth calls it.
+      const port = await freePort();
+      const limited = await startProcess("next start (rate limit on)", [NEXT_BIN, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], {
+        cwd: appDir,
+        port,
+        env: { ...env, RATE_LIMIT_PER_MINUTE: "1000000000" },
+        readyPath: "/api/bench/empty",
+      });
+      procs.push(limited);
+      const res = await fetch(limited.url + "/api/v1/wa_numbers", { headers: { authorization: `Bearer ${data.teamA.token}` } });
+      await res.arrayBuffer();
+      if (res.headers.get("x-ratelimit-limit")) {
+        const m = await historyLoad({ ...ctx, app: limited }, limited, "app", "ordinary", 16);
+        record({ ...m, scenario: "history ordinary (rate limit on)" });
+      } else {
+        record(unavailable("history ordinary (rate limit on)", "app", 16, "limiter not wired into withAuth yet"));
+      }
+      await stopChild(limited.child);
+      procs.splice(procs.indexOf(limited), 1);
+    }
+    if (db && want("cluster")) for (const m of await clusterScenarios(ctx, { ...env, CLUSTER_APP_DIR: appDir })) record(m);
+    if (db && want("worker")) for (const m of await workerScenarios(ctx, env)) record(m);
+  } finally {
+    for (const p of procs) await p.stop().catch(() => {});
+    await admin?.end({ timeout: 5 }).catch(() => {});
+    if (db?.owned && !args.has("--keep")) await db.drop().catch((err) => console.error("drop failed", err));
+    if (pglite && !args.has("--keep")) fs.rmSync(pgliteDir, { recursive: true, force: true });
+  }
+
+  const rows = withRatios(results);
+  printTable(rows);
+  const report = {
+    date: started.toISOString(),
+    finished: new Date().toISOString(),
+    mode: { quick, database: pglite ? "pglite" : "postgres", durationSeconds: duration, build },
+    machine: { cpus: os.availableParallelism(), node: process.version, loadAvgStart: load0, loadAvgEnd: os.loadavg(), memTotalMb: Math.round(os.totalmem() / 2 ** 20) },
+    dataset: data && { sizes: data.sizes, timingsMs: data.timings },
+    results: rows,
+  };
+  const dir = path.join(ROOT, "bench", "results");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  fs.writeFileSync(path.join(dir, "latest.json"), JSON.stringify(report, null, 2));
+  console.log(`\nWritten ${path.relative(ROOT, file)} and bench/results/latest.json`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
