@@ -90,6 +90,9 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
       return send(404, graphError(404, 100, "Unsupported request").body);
     });
   });
+  // Node closes an idle keep-alive socket after 5 s; on a loaded machine the client can pick that
+  // socket just as it closes and see ECONNRESET. The client, not the server, ends idle sockets here.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

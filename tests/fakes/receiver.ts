@@ -15,6 +15,9 @@ export async function startReceiver() {
       res.end("ok");
     });
   });
+  // Node closes an idle keep-alive socket after 5 s; on a loaded machine the client can pick that
+  // socket just as it closes and see ECONNRESET. The client, not the server, ends idle sockets here.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,

@@ -63,6 +63,9 @@ async function main() {
     response.headers.forEach((v, k) => res.setHeader(k, v));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
+  // Node closes an idle keep-alive socket after 5 s; on a loaded machine the client can pick that
+  // socket just as it closes and see ECONNRESET. The client, not the server, ends idle sockets here.
+  server.keepAliveTimeout = 120_000;
   server.listen(0, "127.0.0.1", () => {
     const { port } = server.address() as AddressInfo;
     process.stdout.write(`READY ${JSON.stringify({ port, setup })}\n`);

@@ -95,10 +95,17 @@ export async function startServer(): Promise<TestServer> {
       res.end(String(err));
     }
   });
+  // Node closes an idle keep-alive socket after 5 s; on a loaded machine the client can pick that
+  // socket just as it closes and see ECONNRESET. The client, not the server, ends idle sockets here.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
   };
 }
