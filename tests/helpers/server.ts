@@ -105,7 +105,9 @@ export async function startServer(): Promise<TestServer> {
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
+        // Every test of the file is done: sockets still open (kept alive, or a refused upload whose body
+        // was never read) would hold close() for the whole keep-alive timeout.
+        server.closeAllConnections();
       }),
   };
 }
