@@ -1,15 +1,31 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { placeholder, preparedOnce } from "@/db/prepared";
 import { agents, agentSessions, apiTokens } from "@/db/schema";
+
+// Every /api/v1 request runs one of these two: built once, executed as prepared statements.
+const tokenByHash = preparedOnce((db) =>
+  db
+    .select({ id: apiTokens.id, teamId: apiTokens.teamId, lastUsedAt: apiTokens.lastUsedAt })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, placeholder("tokenHash")), isNull(apiTokens.revokedAt)))
+    .limit(1)
+    .prepare("auth_token_by_hash"),
+);
+
+const sessionByHash = preparedOnce((db) =>
+  db
+    .select({ id: agentSessions.id, teamId: agentSessions.teamId, agentId: agents.id, agentName: agents.name })
+    .from(agentSessions)
+    .innerJoin(agents, and(eq(agents.id, agentSessions.agentId), eq(agents.teamId, agentSessions.teamId)))
+    .where(and(eq(agentSessions.tokenHash, placeholder("tokenHash")), gt(agentSessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare("auth_session_by_hash"),
+);
 
 /** Data layer of auth: one indexed read per request (by hash), nothing else. */
 export async function findActiveTokenByHash(tokenHash: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select({ id: apiTokens.id, teamId: apiTokens.teamId, lastUsedAt: apiTokens.lastUsedAt })
-    .from(apiTokens)
-    .where(and(eq(apiTokens.tokenHash, tokenHash), isNull(apiTokens.revokedAt)))
-    .limit(1);
+  const [row] = await tokenByHash(await getDb()).execute({ tokenHash });
   return row;
 }
 
@@ -39,12 +55,6 @@ export async function revokeToken(id: number) {
 }
 
 export async function findSessionByHash(tokenHash: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select({ id: agentSessions.id, teamId: agentSessions.teamId, agentId: agents.id, agentName: agents.name })
-    .from(agentSessions)
-    .innerJoin(agents, and(eq(agents.id, agentSessions.agentId), eq(agents.teamId, agentSessions.teamId)))
-    .where(and(eq(agentSessions.tokenHash, tokenHash), gt(agentSessions.expiresAt, sql`now()`)))
-    .limit(1);
+  const [row] = await sessionByHash(await getDb()).execute({ tokenHash });
   return row;
 }

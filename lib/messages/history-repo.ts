@@ -1,10 +1,20 @@
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
-import { contacts, messages } from "@/db/schema";
+import { placeholder, preparedOnce, type Param } from "@/db/prepared";
+import { contacts, messages, waNumbers } from "@/db/schema";
 import type { HistoryWindow } from "./history-range";
 
 /** One conversation (team, company number, contact) within a window in `timeZone`. */
 export type Conversation = { teamId: number; waNumberId: number; contactId: number; window: HistoryWindow; timeZone: string };
+
+/** A conversation's values, or the placeholders a prepared statement takes them through. */
+type ConversationParams = {
+  teamId: Param<number>;
+  waNumberId: Param<number>;
+  contactId: Param<number>;
+  window: { from: Param<string>; toExclusive: Param<string> | null };
+  timeZone: Param<string>;
+};
 
 export const HISTORY_BATCH = 500;
 
@@ -29,10 +39,11 @@ const recordColumns = {
  * (team_id, wa_number_id, contact_id, id) INCLUDE (created_at), so the created_at test is
  * answered from the index too: pages and counts are index-only scans (docs/history.md).
  */
-function conversationWhere(c: Conversation): SQL {
-  const upper = c.window.toExclusive
-    ? lt(messages.createdAt, sql`(${c.window.toExclusive}::timestamp AT TIME ZONE ${c.timeZone})`)
-    : sql`${messages.createdAt} <= now()`;
+function conversationWhere(c: ConversationParams): SQL {
+  const upper =
+    c.window.toExclusive !== null
+      ? lt(messages.createdAt, sql`(${c.window.toExclusive}::timestamp AT TIME ZONE ${c.timeZone})`)
+      : sql`${messages.createdAt} <= now()`;
   return and(
     eq(messages.teamId, c.teamId),
     eq(messages.waNumberId, c.waNumberId),
@@ -47,36 +58,60 @@ function conversationWhere(c: Conversation): SQL {
  * `messages_history_idx` in id order, skipping OFFSET entries without touching the heap), then
  * only the rows returned are read by primary key. Reading whole rows while skipping would fetch
  * the heap for every skipped message, and the planner then prefers a bitmap scan plus sort.
+ * ARRAY(subquery) is evaluated once, so the outer read is a primary-key lookup. The ids come from
+ * the team-filtered subquery; repeating team_id here would only offer the planner other indexes.
  */
-function rowsByIds(db: Db, ids: ReturnType<typeof idQuery>, order: "ASC" | "DESC") {
-  return db
-    .select(recordColumns)
-    .from(messages)
-    // ARRAY(subquery) is evaluated once, so the outer read is a primary-key lookup. The ids come
-    // from the team-filtered subquery; repeating team_id here would only offer the planner
-    // other indexes to scan.
-    .where(sql`${messages.id} = ANY(ARRAY${ids})`)
-    .orderBy(order === "ASC" ? asc(messages.id) : desc(messages.id));
-}
+const amongIds = (ids: ReturnType<typeof idQuery>) => sql`${messages.id} = ANY(ARRAY${ids})`;
+const byId = (order: "ASC" | "DESC") => (order === "ASC" ? asc(messages.id) : desc(messages.id));
 
-function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: number, offset = 0) {
-  const q = db
+function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number> = 0) {
+  return db
     .select({ id: messages.id })
     .from(messages)
     .where(where)
-    .orderBy(order === "ASC" ? asc(messages.id) : desc(messages.id))
-    .limit(limit);
-  return offset > 0 ? q.offset(offset) : q;
+    .orderBy(byId(order))
+    .limit(limit)
+    .offset(offset);
 }
 
-/** The page query, exposed so tests can EXPLAIN exactly what is sent. */
-export function pageQuery(db: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
-  return rowsByIds(db, idQuery(db, conversationWhere(c), order, limit, offset), order);
-}
-
-export function countQuery(db: Db, c: Conversation) {
+export function countQuery(db: Db, c: ConversationParams) {
   return db.select({ total: count() }).from(messages).where(conversationWhere(c));
 }
+
+/**
+ * One page and the conversation's total in one statement: the count is an uncorrelated scalar
+ * subquery (an InitPlan, run once) beside the page's rows, so a paginated answer is one round
+ * trip instead of two. A page past the end has no row to carry the total: the caller counts
+ * separately then. Exposed so tests can EXPLAIN exactly what is sent.
+ */
+export function pageQuery(db: Db, c: ConversationParams, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number>) {
+  const where = conversationWhere(c);
+  const total = sql<number>`${db.select({ total: count() }).from(messages).where(where)}`.mapWith(Number);
+  const ids = idQuery(db, where, order, limit, offset);
+  return db.select({ ...recordColumns, total }).from(messages).where(amongIds(ids)).orderBy(byId(order));
+}
+
+// The page is the hot path of the history: its four shapes (order × bounded or open window) are
+// built once and run as prepared statements with every value a placeholder.
+const pagePlaceholders: ConversationParams = {
+  teamId: placeholder("teamId"),
+  waNumberId: placeholder("waNumberId"),
+  contactId: placeholder("contactId"),
+  window: { from: placeholder("from"), toExclusive: placeholder("to") },
+  timeZone: placeholder("tz"),
+};
+const preparedPages = Object.fromEntries(
+  (["ASC", "DESC"] as const).flatMap((order) =>
+    [true, false].map((bounded) => [
+      `${order}:${bounded}`,
+      preparedOnce((db) =>
+        pageQuery(db, { ...pagePlaceholders, window: { ...pagePlaceholders.window, toExclusive: bounded ? placeholder("to") : null } }, order, placeholder("limit"), placeholder("offset")).prepare(
+          `history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`,
+        ),
+      ),
+    ]),
+  ),
+);
 
 /**
  * Keyset batch for the streamed (unpaginated) answer: the next `HISTORY_BATCH` rows after
@@ -89,12 +124,25 @@ export function batchQuery(db: Db, c: Conversation, order: "ASC" | "DESC", after
   const key = sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id})`;
   const bound = sql`(${c.teamId}::int, ${c.waNumberId}::int, ${c.contactId}::int, ${afterId}::int)`;
   const keyset = afterId === null ? where : and(where, order === "ASC" ? sql`${key} > ${bound}` : sql`${key} < ${bound}`)!;
-  return rowsByIds(db, idQuery(db, keyset, order, HISTORY_BATCH), order);
+  const ids = idQuery(db, keyset, order, HISTORY_BATCH);
+  return db.select(recordColumns).from(messages).where(amongIds(ids)).orderBy(byId(order));
 }
 
 export async function historyPage(c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
   const db = await getDb();
-  const [rows, [{ total }]] = await Promise.all([pageQuery(db, c, order, limit, offset), countQuery(db, c)]);
+  const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
+  const rows = await page.execute({
+    teamId: c.teamId,
+    waNumberId: c.waNumberId,
+    contactId: c.contactId,
+    from: c.window.from,
+    to: c.window.toExclusive,
+    tz: c.timeZone,
+    limit,
+    offset,
+  });
+  if (rows.length) return { rows, total: rows[0].total };
+  const [{ total }] = await countQuery(db, c);
   return { rows, total };
 }
 
@@ -103,18 +151,34 @@ export async function historyBatch(c: Conversation, order: "ASC" | "DESC", after
 }
 
 /**
- * The team's contact for a customer_source (ruling 7): its sanitized number, else its customer_id.
- * A number match wins when both match different contacts, since numbers are what callers mostly send.
+ * The company number and the contact of a history request in one round trip (ruling 7): the
+ * contact is the team's one whose sanitized number is `digits`, else whose customer_id is
+ * `customerId`; a number match wins when both match different contacts, since numbers are what
+ * callers mostly send. Undefined when the number is not the team's; `contactId` null when no
+ * contact matches.
  */
-export async function findContactBySource(teamId: number, digits: string | null, customerId: string) {
-  const db = await getDb();
-  const bySource = digits
-    ? or(eq(contacts.customerNumber, digits), eq(contacts.customerId, customerId))
-    : eq(contacts.customerId, customerId);
-  const rows = await db
-    .select({ id: contacts.id, customerNumber: contacts.customerNumber })
-    .from(contacts)
-    .where(and(eq(contacts.teamId, teamId), bySource))
-    .limit(2);
-  return rows.find((r) => digits !== null && r.customerNumber === digits) ?? rows[0];
+export async function findConversation(teamId: number, number: string, digits: string | null, customerId: string) {
+  const [row] = await preparedConversation(await getDb()).execute({ teamId, number, digits, customerId });
+  return row;
 }
+
+const preparedConversation = preparedOnce((db) => {
+  const byNumber = sql`(${contacts.customerNumber} = ${placeholder("digits")})`;
+  const contact = db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.teamId, placeholder("teamId")),
+        or(eq(contacts.customerNumber, placeholder("digits")), eq(contacts.customerId, placeholder("customerId"))),
+      ),
+    )
+    .orderBy(sql`${byNumber} IS TRUE DESC`)
+    .limit(1);
+  return db
+    .select({ waNumberId: waNumbers.id, contactId: sql<number | null>`${contact}`.mapWith(Number) })
+    .from(waNumbers)
+    .where(and(eq(waNumbers.teamId, placeholder("teamId")), eq(waNumbers.number, placeholder("number"))))
+    .limit(1)
+    .prepare("history_conversation");
+});

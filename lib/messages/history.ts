@@ -2,9 +2,9 @@ import type { AuthContext } from "@/lib/auth/context";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta, type Pagination } from "@/lib/http/pagination";
-import { requireNumber } from "@/lib/numbers/service";
+import { WA_NUMBER_NOT_REGISTERED } from "@/lib/numbers/service";
 import { sanitizeNumber } from "@/lib/phone";
-import { findContactBySource, HISTORY_BATCH, historyBatch, historyPage, type Conversation } from "./history-repo";
+import { findConversation, HISTORY_BATCH, historyBatch, historyPage, type Conversation } from "./history-repo";
 import { resolveWindow } from "./history-range";
 import type { HistoryQuery, HistoryRecord } from "./history-schemas";
 import { streamHistory } from "./history-stream";
@@ -28,17 +28,17 @@ export type HistoryResult =
  */
 export async function messageHistory({ ctx, input }: { ctx: AuthContext; input: HistoryQuery }): Promise<HistoryResult> {
   const window = resolveWindow(input.from_date, input.to_date);
-  const number = await requireNumber(ctx, input.wa_number);
   const digits = sanitizeNumber(input.customer_source);
-  const contact = await findContactBySource(ctx.teamId, /^\d+$/.test(digits) ? digits : null, input.customer_source);
+  const found = await findConversation(ctx.teamId, sanitizeNumber(input.wa_number), /^\d+$/.test(digits) ? digits : null, input.customer_source);
+  if (!found) throw ApiError.invalid("wa_number", WA_NUMBER_NOT_REGISTERED);
   const paging = (total: number) => (input.with_pagination ? paginationMeta(total, input.per_page, input.page) : null);
   // Ruling 14: a customer with no contact simply has no history.
-  if (!contact) return { message: HISTORY_OK, data: [], pagination: paging(0) };
+  if (found.contactId === null) return { message: HISTORY_OK, data: [], pagination: paging(0) };
 
   const conversation: Conversation = {
     teamId: ctx.teamId,
-    waNumberId: number.id,
-    contactId: contact.id,
+    waNumberId: found.waNumberId,
+    contactId: found.contactId,
     window,
     timeZone: config.timezone,
   };

@@ -20,7 +20,7 @@ async function plan(query: SQL): Promise<string> {
 }
 
 describe("history query plans", () => {
-  it("page, count and keyset batch all use messages_history_idx", async () => {
+  it("page (with its count), count and keyset batch all use messages_history_idx", async () => {
     const conv = await createConversation();
     await insertMessages(conv, minuteSeries("2026-03-10T00:00:00Z", 200));
     const db = await getDb();
@@ -43,6 +43,12 @@ describe("history query plans", () => {
       // Ids come from an index-only scan of the history index, in id order: no heap, no sort of the conversation.
       expect(text, name).toMatch(/Index Only Scan( Backward)? using messages_history_(range_)?idx/);
       expect(text, name).not.toMatch(/Seq Scan|Bitmap Index Scan on messages_history_idx/);
+    }
+    // A page carries the conversation's total: its count is a second index-only InitPlan of the
+    // same statement, not another round trip.
+    for (const name of ["pageDesc", "pageAsc", "openEnded"] as const) {
+      expect(plans[name].match(/Index Only Scan( Backward)? using messages_history_(range_)?idx/g)?.length, name).toBe(2);
+      expect(plans[name], name).toMatch(/Aggregate/);
     }
     // Rows are then read by primary key, only for the ids returned (deferred join); the final sort
     // orders at most one page or batch.
