@@ -1,7 +1,8 @@
 /**
  * The floor of `npm run bench`: the history page served by a bare `node:http` server with
- * postgres.js, no framework. It sends the same statements as the app (token by hash, number,
- * contact by customer_source, then the page and its count in parallel) and writes the same JSON,
+ * postgres.js, no framework. It sends the same statements as the app (token by hash; the number and
+ * the contact by customer_source in one; the page with its count in one, lib/messages/history-repo.ts)
+ * and writes the same JSON,
  * so app ÷ floor is the price of Next.js plus our layers. Only the paginated form is served.
  *
  *   DATABASE_URL=… PORT=4000 node --import tsx bench/floor-server.ts
@@ -41,22 +42,24 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
   const perPage = Number(q.get("per_page") ?? 50);
   const page = Number(q.get("page") ?? 1);
   const desc = (q.get("order") ?? "DESC").toUpperCase() !== "ASC";
-  const [number] = await sql`select id from wa_numbers where team_id = ${token.team_id} and number = ${q.get("wa_number") ?? ""} limit 1`;
-  if (!number) return send(res, 422, { message: "El número de WhatsApp no está registrado." });
   const digits = source.replace(/\D/g, "");
-  const [contact] = await sql`select id from contacts
-    where team_id = ${token.team_id} and (customer_number = ${digits} or customer_id = ${source}) limit 2`;
-  if (!contact) return send(res, 200, { message: "Historial de mensajes obtenido correctamente.", data: [], pagination: null });
+  const [number] = await sql`select id, (select id from contacts
+      where team_id = ${token.team_id} and (customer_number = ${digits} or customer_id = ${source})
+      order by (customer_number = ${digits}) is true desc limit 1) as contact_id
+    from wa_numbers where team_id = ${token.team_id} and number = ${q.get("wa_number") ?? ""} limit 1`;
+  if (!number) return send(res, 422, { message: "El número de WhatsApp no está registrado." });
+  if (number.contact_id === null) return send(res, 200, { message: "Historial de mensajes obtenido correctamente.", data: [], pagination: null });
 
   const from = dayStart(q.get("from_date") ?? "");
   const to = dayEndExclusive(q.get("to_date") ?? "");
-  const where = sql`team_id = ${token.team_id} and wa_number_id = ${number.id} and contact_id = ${contact.id}
+  const where = sql`team_id = ${token.team_id} and wa_number_id = ${number.id} and contact_id = ${number.contact_id}
     and created_at >= (${from}::timestamp at time zone ${timeZone}) and created_at < (${to}::timestamp at time zone ${timeZone})`;
-  const [rows, [{ total }]] = await Promise.all([
-    sql`select id, customer_number, customer_id, sender, direction, type, status, created_at, payload, agent_id, agent_name
-        from messages where ${where} order by id ${desc ? sql`desc` : sql`asc`} limit ${perPage} offset ${(page - 1) * perPage}`,
-    sql`select count(*)::int as total from messages where ${where}`,
-  ]);
+  const order = desc ? sql`desc` : sql`asc`;
+  const rows = await sql`select id, customer_number, customer_id, sender, direction, type, status, created_at, payload, agent_id, agent_name,
+      (select count(*)::int from messages where ${where}) as total
+    from messages where id = any(array(select id from messages where ${where} order by id ${order} limit ${perPage} offset ${(page - 1) * perPage}))
+    order by id ${order}`;
+  const total = rows.length ? rows[0].total : (await sql`select count(*)::int as total from messages where ${where}`)[0].total;
   send(res, 200, {
     message: "Historial de mensajes obtenido correctamente.",
     data: rows.map((r) => ({

@@ -85,6 +85,10 @@ export async function startServer(): Promise<TestServer> {
       const response = await dispatch(request);
       res.statusCode = response.status;
       response.headers.forEach((v, k) => res.setHeader(k, v));
+      // A handler may answer without reading the body (refused before parsing it). The unread
+      // rest then holds the socket paused, and the client's next request on that kept-alive
+      // connection would never be read: close it after this answer, as servers do.
+      if (hasBody && !inc.readableEnded) res.setHeader("connection", "close");
       if (response.body) {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
       }
