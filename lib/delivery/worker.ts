@@ -217,6 +217,33 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     );
   }
 
+  // Sends of one number that woke past their slot's late bound take fresh slots together: when
+  // the event loop stalls, many wake late at once, and one reservation per number per turn of
+  // the loop replaces a statement (and a wait on the number's row lock) for each of them.
+  type LateSend = { ready: Ready; settle: (slotAt: number | undefined) => void; fail: (err: unknown) => void };
+  const late = new Map<number, LateSend[]>();
+  function reslot(ready: Ready): Promise<number | undefined> {
+    return new Promise((settle, fail) => {
+      const id = ready.number.id;
+      let waiting = late.get(id);
+      if (!waiting) {
+        const batch: LateSend[] = [];
+        late.set(id, (waiting = batch));
+        setImmediate(() => {
+          late.delete(id);
+          reserve(ready.number, batch.map((w) => w.ready)).then(
+            (slotted) => {
+              const at = new Map(slotted.map((s) => [s.r.c.id, s.slotAt]));
+              for (const w of batch) w.settle(at.get(w.ready.c.id));
+            },
+            (err) => batch.forEach((w) => w.fail(err)),
+          );
+        });
+      }
+      waiting.push({ ready, settle, fail });
+    });
+  }
+
   async function sendAt(ready: Ready, slotAt: number) {
     const { c, m, number, adapter, message } = ready;
     // A send may leave at most `lateMs` after its slot: a worker that wakes later (a stalled
@@ -231,9 +258,9 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       if (killed) return;
       if (!running) return release(c);
       if (Date.now() - slotAt <= lateMs) break;
-      const [fresh] = await reserve(number, [ready]);
-      if (!fresh) return;
-      slotAt = fresh.slotAt;
+      const fresh = await reslot(ready);
+      if (fresh === undefined) return;
+      slotAt = fresh;
     }
     const outcome = await adapter.sendTemplate(number, message);
     // Killed between the provider's accept and our commit: the residual at-least-once window.
