@@ -29,7 +29,7 @@ export type WorkerOptions = {
   pollMs?: number;
   /** Lease of a claim before the send's own lease extension (default 30 s). */
   leaseMs?: number;
-  /** Messages and webhook events handled at once by this worker (default 32 / 8). */
+  /** Messages and webhook events handled at once by this worker (default 256 / 8). */
   concurrency?: number;
   webhookConcurrency?: number;
   /** Attempts before FAILED (DELIVERY_MAX_ATTEMPTS, default 8). */
@@ -88,7 +88,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const o = {
     pollMs: options.pollMs ?? deliveryConfig.pollMs,
     leaseMs: options.leaseMs ?? 30_000,
-    concurrency: options.concurrency ?? 32,
+    concurrency: options.concurrency ?? deliveryConfig.concurrency,
     webhookConcurrency: options.webhookConcurrency ?? 8,
     maxAttempts: options.maxAttempts ?? deliveryConfig.maxAttempts,
     backoffBaseMs: options.backoffBaseMs ?? 2_000,
