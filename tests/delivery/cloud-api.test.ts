@@ -139,6 +139,22 @@ describe("cloud_api delivery", () => {
     expect(done.error).toBeNull();
   });
 
+  it("counts a provider that does not answer within GRAPH_TIMEOUT_MS as a retryable timeout", async () => {
+    const { team, number, contact, template } = await setup();
+    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    // The first answer would come 0.5 s after this file's 2 s timeout.
+    graph.script({ status: 200, delayMs: 2500 });
+    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 1500, backoffCapMs: 1500, teamIds: [team.id] });
+    workers.push(w);
+    w.start();
+    const waiting = await waitFor(() => messageById(msg.id), (m) => m.status === "QUEUED" && m.error !== null);
+    expect(waiting.error).toEqual({ code: null, title: "Timeout" });
+    const done = await waitFor(() => messageById(msg.id), (m) => m.status === "SENDED");
+    await w.stop();
+    expect(done.attempts).toBe(2);
+    expect(done.error).toBeNull();
+  });
+
   it("fails at once on a permanent error, keeping the provider's code and title", async () => {
     const { team, number, contact, template } = await setup();
     const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });

@@ -36,6 +36,13 @@ describe("classifyGraphError", () => {
   });
   it("treats timeouts and network errors as retryable, and reads Retry-After", () => {
     expect(networkFailure(Object.assign(new Error("x"), { name: "TimeoutError" }))).toMatchObject({ retryable: true, error: { title: "Timeout" } });
+    for (const code of ["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]) {
+      expect(networkFailure(Object.assign(new Error("x"), { code }))).toMatchObject({ retryable: true, error: { title: "Timeout" } });
+    }
+    expect(networkFailure(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))).toMatchObject({
+      retryable: true,
+      error: { title: "Network error: connect ECONNREFUSED" },
+    });
     expect(classifyGraphError(429, null, "7").retryAfterMs).toBe(7000);
   });
 });

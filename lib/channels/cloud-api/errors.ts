@@ -38,8 +38,13 @@ export function classifyGraphError(httpStatus: number, body: unknown, retryAfter
 }
 
 /** Timeouts and network errors: the request may or may not have reached Meta, so it is retried. */
+/** fetch's abort signal, or undici's headers/body timeouts. */
+export function isTimeout(err: unknown): boolean {
+  const e = err as { name?: string; code?: string } | undefined;
+  return e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT";
+}
+
 export function networkFailure(err: unknown): Failure {
   const e = err as Error;
-  const timeout = e?.name === "TimeoutError" || e?.name === "AbortError";
-  return { ok: false, retryable: true, error: { code: null, title: timeout ? "Timeout" : `Network error: ${e?.message ?? String(err)}` } };
+  return { ok: false, retryable: true, error: { code: null, title: isTimeout(err) ? "Timeout" : `Network error: ${e?.message ?? String(err)}` } };
 }
