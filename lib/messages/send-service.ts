@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { claimOrReplay, findReplay, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
@@ -80,8 +80,8 @@ export type SendResult = StoredResponse & { replayed: boolean };
 
 /**
  * Spec 4.1: validates a template send and queues it (status QUEUED). Everything that can be
- * checked is checked before the transaction, which then only writes: the idempotency key, the
- * contact, the message.
+ * checked is checked before anything is written: then only the idempotency key (if any), the
+ * contact and the message.
  */
 export async function sendTemplate({
   ctx,
@@ -104,22 +104,26 @@ export async function sendTemplate({
   const updateId = randomUUID();
   const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    if (idempotency) {
-      const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 200, body });
-      if (replay) return { ...replay, replayed: true };
-    }
+  // The contact and the message. Without an Idempotency-Key they need no transaction: the
+  // message is one statement, and a contact created for a send that then failed is still
+  // that customer's contact. With a key, claiming it and writing commit together.
+  const write = async (tx: DbOrTx) => {
     const contact = await findOrCreateContact(tx, ctx.teamId, input.destination);
     // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
     // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
     // locked_until, sends through the number's channel and moves the status on; a crashed worker's
     // lease expires and another takes the row. Committing this row is therefore all it takes to
     // send, and nothing is lost between "accepted" (the 200 below) and "sent".
-    await insertMessage(tx, queuedMessage(ctx, { number, template, media, shared: input }, contact, {
-      updateId,
-      payload,
-      params: input,
-    }));
+    await insertMessage(tx, queuedMessage(ctx, { number, template, media, shared: input }, contact, { updateId, payload, params: input }));
+  };
+  if (!idempotency) {
+    await write(db);
+    return { status: 200, body, replayed: false };
+  }
+  return db.transaction(async (tx) => {
+    const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 200, body });
+    if (replay) return { ...replay, replayed: true };
+    await write(tx);
     return { status: 200, body, replayed: false };
   });
 }
