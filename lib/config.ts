@@ -19,6 +19,11 @@ export const config = {
     const n = Number(process.env.HISTORY_MAX_RANGE_DAYS);
     return Number.isFinite(n) && n > 0 ? n : 90;
   },
+  /** How long an Idempotency-Key replays its first answer; older keys are swept (default 24 h). */
+  get idempotencyTtlHours(): number {
+    const n = Number(process.env.IDEMPOTENCY_TTL_HOURS);
+    return Number.isFinite(n) && n > 0 ? n : 24;
+  },
   /** Public base URL, used for media links inside payloads. */
   get appUrl(): string {
     return (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, "");

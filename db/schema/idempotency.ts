@@ -1,7 +1,10 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
-/** `Idempotency-Key` of send requests: the first response is replayed for a retry. */
+/**
+ * `Idempotency-Key` of send requests: the first response is replayed for a retry within
+ * IDEMPOTENCY_TTL_HOURS; older keys are swept by `created_at` (lib/idempotency/service.ts).
+ */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
@@ -12,5 +15,5 @@ export const idempotencyKeys = pgTable(
     response: jsonb("response"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.key] })],
+  (t) => [primaryKey({ columns: [t.teamId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );

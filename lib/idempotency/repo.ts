@@ -1,31 +1,47 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 
 export type StoredKey = { requestHash: string; statusCode: number | null; response: unknown };
 
-export async function findKey(teamId: number, key: string, db?: DbOrTx): Promise<StoredKey | undefined> {
+const liveSince = (ttlHours: number) => sql`now() - ${ttlHours} * interval '1 hour'`;
+
+/** The team's key if it is still live (younger than `ttlHours`). */
+export async function findKey(teamId: number, key: string, ttlHours: number, db?: DbOrTx): Promise<StoredKey | undefined> {
   const conn = db ?? (await getDb());
   const [row] = await conn
     .select({ requestHash: idempotencyKeys.requestHash, statusCode: idempotencyKeys.statusCode, response: idempotencyKeys.response })
     .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.teamId, teamId), eq(idempotencyKeys.key, key)))
+    .where(and(eq(idempotencyKeys.teamId, teamId), eq(idempotencyKeys.key, key), gt(idempotencyKeys.createdAt, liveSince(ttlHours))))
     .limit(1);
   return row;
 }
 
 /**
- * Inserts the key unless it exists. A concurrent insert of the same key waits on the primary key
- * until the first transaction ends, so exactly one caller gets `true`.
+ * Inserts the key unless a live one exists; an expired one (not yet swept) is taken over. A
+ * concurrent insert of the same key waits on the primary key until the first transaction ends,
+ * so exactly one caller gets `true`.
  */
 export async function insertKeyIfAbsent(
   tx: DbOrTx,
   values: { teamId: number; key: string; requestHash: string; statusCode: number; response: unknown },
+  ttlHours: number,
 ): Promise<boolean> {
   const rows = await tx
     .insert(idempotencyKeys)
     .values(values)
-    .onConflictDoNothing({ target: [idempotencyKeys.teamId, idempotencyKeys.key] })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.teamId, idempotencyKeys.key],
+      set: { requestHash: values.requestHash, statusCode: values.statusCode, response: values.response, createdAt: sql`now()` },
+      setWhere: lt(idempotencyKeys.createdAt, liveSince(ttlHours)),
+    })
     .returning({ key: idempotencyKeys.key });
   return rows.length === 1;
+}
+
+/** Deletes expired keys (served by `idempotency_keys_created_idx`); returns how many. */
+export async function deleteKeysOlderThan(ttlHours: number): Promise<number> {
+  const db = await getDb();
+  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, liveSince(ttlHours))).returning({ key: idempotencyKeys.key });
+  return rows.length;
 }

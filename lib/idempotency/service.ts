@@ -1,7 +1,8 @@
 import type { DbOrTx } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { findKey, insertKeyIfAbsent, type StoredKey } from "./repo";
+import { config } from "@/lib/config";
+import { deleteKeysOlderThan, findKey, insertKeyIfAbsent, type StoredKey } from "./repo";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const MAX_KEY_LENGTH = 200;
@@ -47,7 +48,8 @@ function replayOf(stored: StoredKey, idem: Idempotency): StoredResponse {
 /** The first response for this key, if a request with it already succeeded (cheap, outside any transaction). */
 export async function findReplay(teamId: number, idem: Idempotency | null): Promise<StoredResponse | undefined> {
   if (!idem) return undefined;
-  const stored = await findKey(teamId, idem.key);
+  void sweepExpiredKeys();
+  const stored = await findKey(teamId, idem.key, config.idempotencyTtlHours);
   return stored && replayOf(stored, idem);
 }
 
@@ -62,15 +64,23 @@ export async function claimOrReplay(
   idem: Idempotency,
   response: StoredResponse,
 ): Promise<StoredResponse | undefined> {
-  const claimed = await insertKeyIfAbsent(tx, {
-    teamId,
-    key: idem.key,
-    requestHash: idem.requestHash,
-    statusCode: response.status,
-    response: response.body,
-  });
+  const ttl = config.idempotencyTtlHours;
+  const claimed = await insertKeyIfAbsent(tx, { teamId, key: idem.key, requestHash: idem.requestHash, statusCode: response.status, response: response.body }, ttl);
   if (claimed) return undefined;
-  const stored = await findKey(teamId, idem.key, tx);
+  const stored = await findKey(teamId, idem.key, ttl, tx);
   if (!stored) throw new Error("idempotency key vanished after a conflict");
   return replayOf(stored, idem);
+}
+
+// Expired keys are deleted by the first keyed send of every 10 minutes in each process, so the
+// table holds about a TTL's worth of keys; without keyed sends nothing new is stored to sweep.
+const SWEEP_EVERY_MS = 10 * 60_000;
+let lastSweep = 0;
+
+/** Fire-and-forget sweep (at most once per interval per process); `force` for tests and the CLI. */
+export function sweepExpiredKeys(force = false): Promise<number> {
+  const now = Date.now();
+  if (!force && now - lastSweep < SWEEP_EVERY_MS) return Promise.resolve(0);
+  lastSweep = now;
+  return deleteKeysOlderThan(config.idempotencyTtlHours).catch(() => 0);
 }

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { countMessages, idempotencyRow, messageByUpdateId, sendingTeam } from "../helpers/send-factories";
-import { canonicalJson } from "@/lib/idempotency/service";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { idempotencyKeys } from "@/db/schema";
+import { canonicalJson, sweepExpiredKeys } from "@/lib/idempotency/service";
 
 const SEND = "/api/v1/message_templates/send";
 const REUSED = "La clave Idempotency-Key ya se usó con una solicitud distinta; use una clave nueva para cada envío.";
@@ -129,5 +132,37 @@ describe("canonicalJson", () => {
   it("sorts keys at every level and keeps array order", () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null }, e: undefined })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
     expect(canonicalJson({ x: "ü\"" })).toBe('{"x":"ü\\""}');
+  });
+
+  it("expires a key after IDEMPOTENCY_TTL_HOURS: the retry is a new send, and the sweep deletes only expired keys", async () => {
+    const s = await sendingTeam();
+    const api = apiClient(server.url, s.team.token);
+    const first = await api.post(SEND, body(s), keyed("viejo"));
+    expect((await api.post(SEND, body(s), keyed("fresco"))).status).toBe(200);
+    const db = await getDb();
+    // 25 hours ago, past the default 24-hour window.
+    await db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now() - interval '25 hours'` })
+      .where(and(eq(idempotencyKeys.teamId, s.team.id), eq(idempotencyKeys.key, "viejo")));
+
+    // Another body under the expired key is not a reuse: it is sent, and takes the key over.
+    const again = await api.post(SEND, body(s, { destination: "573009990001" }), keyed("viejo"));
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.body.data.update_id).not.toBe(first.body.data.update_id);
+    expect(await countMessages(s.team.id)).toBe(3);
+    // …and from now on replays that new answer.
+    const retry = await api.post(SEND, body(s, { destination: "573009990001" }), keyed("viejo"));
+    expect(retry.body).toEqual(again.body);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+
+    await db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`now() - interval '25 hours'` })
+      .where(and(eq(idempotencyKeys.teamId, s.team.id), eq(idempotencyKeys.key, "viejo")));
+    expect(await sweepExpiredKeys(true)).toBeGreaterThanOrEqual(1);
+    expect(await idempotencyRow(s.team.id, "viejo")).toBeUndefined();
+    expect(await idempotencyRow(s.team.id, "fresco")).toMatchObject({ statusCode: 200 });
   });
 });
