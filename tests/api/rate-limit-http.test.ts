@@ -2,6 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createTeam } from "../helpers/factories";
+import { createToken } from "@/lib/auth/tokens";
+
+// Each test file runs in its own process, so this budget applies to this file only.
+const LIMIT = 3;
+const MESSAGE = /^Demasiadas solicitudes\. Intente de nuevo en (\d+) segundos\.$/;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -12,31 +17,63 @@ afterEach(() => {
   delete process.env.RATE_LIMIT_PER_MINUTE;
 });
 
+/** Windows are whole minutes of the epoch: start well inside one so a test's calls share it. */
+async function awayFromMinuteBoundary() {
+  const toBoundary = 60_000 - (Date.now() % 60_000);
+  if (toBoundary < 15_000) await new Promise((r) => setTimeout(r, toBoundary + 200));
+}
+
 describe("per-token rate limit on /api/v1", () => {
-  it("answers 429 with Retry-After and X-RateLimit-* once a token spends its budget, other tokens unaffected", async () => {
-    process.env.RATE_LIMIT_PER_MINUTE = "3";
-    // Windows are whole minutes of the epoch: start well inside one so the four calls share it.
-    const toBoundary = 60_000 - (Date.now() % 60_000);
-    if (toBoundary < 15_000) await new Promise((r) => setTimeout(r, toBoundary + 200));
+  it("counts down in X-RateLimit-* headers, then answers 429 with Retry-After; errors spend budget too", async () => {
+    process.env.RATE_LIMIT_PER_MINUTE = String(LIMIT);
+    await awayFromMinuteBoundary();
     const team = await createTeam();
     const other = await createTeam();
     const api = apiClient(server.url, team.token);
+
     const first = await api.get("/api/v1/wa_numbers");
     expect(first.status).toBe(200);
-    expect(first.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(first.headers.get("x-ratelimit-limit")).toBe(String(LIMIT));
     expect(first.headers.get("x-ratelimit-remaining")).toBe("2");
-    await api.get("/api/v1/wa_numbers");
-    // Errors spend budget and carry the headers too.
+    expect(Number(first.headers.get("x-ratelimit-reset"))).toBeGreaterThanOrEqual(1);
+    expect((await api.get("/api/v1/wa_numbers")).headers.get("x-ratelimit-remaining")).toBe("1");
     const bad = await api.get("/api/v1/contacts/labels?per_page=abc");
     expect(bad.status).toBe(422);
     expect(bad.headers.get("x-ratelimit-remaining")).toBe("0");
-    const limited = await api.get("/api/v1/wa_numbers");
-    expect(limited.status).toBe(429);
-    const retryAfter = Number(limited.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ message: `Demasiadas solicitudes. Intente de nuevo en ${limited.headers.get("x-ratelimit-reset")} segundos.` });
+
+    const refused = await api.get("/api/v1/wa_numbers");
+    expect(refused.status).toBe(429);
+    expect(Object.keys(refused.body)).toEqual(["message"]);
+    expect(refused.body.message).toMatch(MESSAGE);
+    const seconds = MESSAGE.exec(refused.body.message)![1];
+    expect(refused.headers.get("retry-after")).toBe(seconds);
+    expect(refused.headers.get("x-ratelimit-reset")).toBe(seconds);
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(Number(seconds)).toBeGreaterThanOrEqual(1);
+    expect(Number(seconds)).toBeLessThanOrEqual(60);
+
     expect((await apiClient(server.url, other.token).get("/api/v1/wa_numbers")).status).toBe(200);
+  });
+
+  it("gives every token its own budget: another team's or another token's calls spend none of it", async () => {
+    process.env.RATE_LIMIT_PER_MINUTE = String(LIMIT);
+    await awayFromMinuteBoundary();
+    const team = await createTeam();
+    const other = await createTeam();
+    for (let i = 0; i < LIMIT + 2; i++) await apiClient(server.url, other.token).get("/api/v1/wa_numbers");
+    const second = await createToken({ input: { teamId: team.id, name: "second" } });
+    for (let i = 0; i < LIMIT + 2; i++) await apiClient(server.url, second.token).get("/api/v1/wa_numbers");
+    const res = await apiClient(server.url, team.token).get("/api/v1/wa_numbers");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - 1));
+  });
+
+  it("answers 401 without a token before any budget is spent, with no rate-limit headers", async () => {
+    process.env.RATE_LIMIT_PER_MINUTE = String(LIMIT);
+    const res = await apiClient(server.url).get("/api/v1/wa_numbers");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: "Unauthenticated." });
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
   });
 
   it("RATE_LIMIT_PER_MINUTE=0 turns limiting off (no headers)", async () => {
