@@ -28,6 +28,13 @@ export type Measure = {
   available: boolean;
 };
 
+/**
+ * `--warmup=N`: seconds of the same load before each measured one (default 5). Two were too few:
+ * a fresh `next start` still compiles the route's code under the first seconds of load, and
+ * measured 113 vs 245 req/s (heavy history, 1 connection) with 2 s vs 6 s of warm-up.
+ */
+const defaultWarmupSeconds = () => Number(process.argv.find((a) => a.startsWith("--warmup="))?.split("=")[1] ?? 5);
+
 export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /**
@@ -71,7 +78,7 @@ export async function load(
     const status = await opts.probe();
     if (status === 404 || status === 405) return { ...base, available: false, note: `endpoint answered ${status}: not available` };
   }
-  const { scenario: _s, target: _t, serverPid, unit: _u, perRequest = 1, warmupSeconds = 2, probe: _p, onMeasureStart, ...cannon } = opts;
+  const { scenario: _s, target: _t, serverPid, unit: _u, perRequest = 1, warmupSeconds = defaultWarmupSeconds(), probe: _p, onMeasureStart, ...cannon } = opts;
   // A short warm-up lets the JIT and the connection pools settle so the measure is steady state.
   if (warmupSeconds > 0) await autocannon({ ...cannon, duration: warmupSeconds });
   onMeasureStart?.();
