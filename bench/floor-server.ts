@@ -55,11 +55,23 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
   const where = sql`team_id = ${token.team_id} and wa_number_id = ${number.id} and contact_id = ${number.contact_id}
     and created_at >= (${from}::timestamp at time zone ${timeZone}) and created_at < (${to}::timestamp at time zone ${timeZone})`;
   const order = desc ? sql`desc` : sql`asc`;
+  // total_items as the app counts it: whole UTC days from the conversation_days rollup, the two
+  // partial edge days in messages (lib/messages/history-repo.ts, conversationCount).
+  const conv = sql`team_id = ${token.team_id} and wa_number_id = ${number.id} and contact_id = ${number.contact_id}`;
+  const f = sql`(${from}::timestamp at time zone ${timeZone})`;
+  const t = sql`(${to}::timestamp at time zone ${timeZone})`;
+  const firstDay = sql`((${f} at time zone 'UTC') + interval '1 day' - interval '1 microsecond')::date`;
+  const endDay = sql`(${t} at time zone 'UTC')::date`;
+  const total = sql`(case when ${firstDay} < ${endDay}
+      then (select coalesce(sum(messages), 0) from conversation_days where ${conv} and day >= ${firstDay} and day < ${endDay})
+        + (select count(*) from messages where ${conv} and created_at >= ${f} and created_at < (${firstDay}::timestamp at time zone 'UTC'))
+        + (select count(*) from messages where ${conv} and created_at >= (${endDay}::timestamp at time zone 'UTC') and created_at < ${t})
+      else (select count(*) from messages where ${where}) end)::int`;
   const rows = await sql`select id, customer_number, customer_id, sender, direction, type, status, created_at, payload, agent_id, agent_name,
-      (select count(*)::int from messages where ${where}) as total
+      ${total} as total
     from messages where id = any(array(select id from messages where ${where} order by id ${order} limit ${perPage} offset ${(page - 1) * perPage}))
     order by id ${order}`;
-  const total = rows.length ? rows[0].total : (await sql`select count(*)::int as total from messages where ${where}`)[0].total;
+  const counted = rows.length ? rows[0].total : (await sql`select ${total} as total`)[0].total;
   send(res, 200, {
     message: "Historial de mensajes obtenido correctamente.",
     data: rows.map((r) => ({
@@ -76,7 +88,7 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
       agent_id: r.agent_id,
       agent_name: r.agent_name,
     })),
-    pagination: { total_items: total, items_per_page: perPage, current_page: page, total_pages: Math.ceil(total / perPage) },
+    pagination: { total_items: counted, items_per_page: perPage, current_page: page, total_pages: Math.ceil(counted / perPage) },
   });
 }
 

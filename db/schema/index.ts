@@ -9,3 +9,4 @@ export * from "./messages";
 export * from "./idempotency";
 export * from "./webhook-deliveries";
 export * from "./rate-limits";
+export * from "./conversation-days";

@@ -37,6 +37,7 @@ describe("history query plans", () => {
       count: await plan(countQuery(db, c).getSQL()),
       batch: await plan(batchQuery(db, c, "ASC", 12345).getSQL()),
       openEnded: await plan(pageQuery(db, { ...c, window: { from: "2026-03-10 00:00:00", toExclusive: null } }, "DESC", 50, 0).getSQL()),
+      multiDay: await plan(pageQuery(db, { ...c, window: { from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" } }, "DESC", 50, 0).getSQL()),
     };
     if (process.env.HISTORY_PLAN_PRINT) console.log(JSON.stringify(plans, null, 2));
     for (const [name, text] of Object.entries(plans)) {
@@ -44,15 +45,23 @@ describe("history query plans", () => {
       expect(text, name).toMatch(/Index Only Scan( Backward)? using messages_history_(range_)?idx/);
       expect(text, name).not.toMatch(/Seq Scan|Bitmap Index Scan on messages_history_idx/);
     }
-    // A page carries the conversation's total: its count is a second index-only InitPlan of the
-    // same statement, not another round trip.
-    for (const name of ["pageDesc", "pageAsc", "openEnded"] as const) {
+    // A page carries the conversation's total: its count is an InitPlan of the same statement,
+    // not another round trip. A window inside one day is counted in the index alone (the page's
+    // ids plus the count: two index-only scans)…
+    for (const name of ["pageDesc", "pageAsc"] as const) {
       expect(plans[name].match(/Index Only Scan( Backward)? using messages_history_(range_)?idx/g)?.length, name).toBe(2);
       expect(plans[name], name).toMatch(/Aggregate/);
+      expect(plans[name], name).not.toContain("conversation_days");
+    }
+    // …and a window of whole days sums them from the conversation_days rollup by its primary key,
+    // counting only its partial edge days in the index.
+    for (const name of ["openEnded", "multiDay"] as const) {
+      expect(plans[name], name).toMatch(/Index (Only )?Scan using conversation_days_team_id_wa_number_id_contact_id_day_pk on conversation_days/);
+      expect(plans[name].match(/Index Only Scan( Backward)? using messages_history_(range_)?idx/g)?.length, name).toBeGreaterThanOrEqual(3);
     }
     // Rows are then read by primary key, only for the ids returned (deferred join); the final sort
     // orders at most one page or batch.
-    for (const name of ["pageDesc", "pageAsc", "batch", "openEnded"] as const) {
+    for (const name of ["pageDesc", "pageAsc", "batch", "openEnded", "multiDay"] as const) {
       expect(plans[name], name).toMatch(/Index Scan on messages_pkey|Index Scan using messages_pkey/);
       expect(plans[name], name).toContain("InitPlan");
     }

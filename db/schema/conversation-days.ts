@@ -1,0 +1,25 @@
+import { date, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
+
+/**
+ * Messages per conversation (team, company number, contact) and UTC day: a rollup that the
+ * history's `total_items` sums for the whole days inside a window, counting only the two partial
+ * edge days in `messages` (lib/messages/history-repo.ts). A 30-day window of a customer with
+ * 16,000 messages in it is then ~30 rows plus two days of index entries instead of 16,000.
+ *
+ * Kept exact by statement-level triggers on `messages` (migration 0007): every INSERT adds its
+ * rows' counts and every DELETE (cascades included) takes them away, in the same transaction.
+ * `team_id`, `wa_number_id`, `contact_id` and `created_at` of a message are never updated, so no
+ * UPDATE trigger is needed (and none would be cheap: statuses change all the time).
+ * No foreign keys: it is derived data, and rows whose count falls to 0 are deleted.
+ */
+export const conversationDays = pgTable(
+  "conversation_days",
+  {
+    teamId: integer("team_id").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    day: date("day").notNull(),
+    messages: integer("messages").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.waNumberId, t.contactId, t.day] })],
+);
