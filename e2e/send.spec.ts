@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { PDF_MIN, PNG_1PX, shot, signIn, unique, uniquePhone } from "./helpers";
+import { api, PDF_MIN, PNG_1PX, shot, signIn, unique, uniquePhone } from "./helpers";
+import { DEMO } from "./fixtures";
 
 /** The message shown beside a field (Field renders it as `#<id>-error`). */
 const fieldError = (page: Page, id: string) => page.locator(`[id="${id}-error"]`);
@@ -120,4 +121,34 @@ test("refuses an attachment whose format does not match the template's header", 
   await expect(fieldError(page, "media_file")).toHaveText(
     "El archivo de media_path debe tener extensión .jpg, .jpeg o .png para una plantilla con encabezado IMAGE.",
   );
+});
+
+test("on the sandbox number the agent answers as the customer; the reply shows with where it was routed", async ({ page }) => {
+  const destination = uniquePhone();
+  const calls = api(page);
+  const campaigns = await (await calls.get("/api/v1/campaigns")).json();
+  const promo = campaigns.data.find((c: { name: string }) => c.name === "Promo Navidad");
+  const sent = await calls.post("/api/v1/message_templates/send", {
+    wa_number: DEMO.number,
+    destination,
+    template_name: "recordatorio_cita",
+    body_params: [
+      { key: "1", value: "jueves" },
+      { key: "2", value: "16:00" },
+    ],
+    response_handler: "CAMPAIGN",
+    campaign_id: promo.id,
+  });
+  expect(sent.status()).toBe(200);
+
+  await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${destination}`);
+  await expect(page.locator('article[data-type="template"]')).toContainText("Te recordamos tu cita el jueves a las 16:00.");
+  const form = page.getByTestId("sandbox-reply");
+  await form.getByLabel("Responder como el cliente (número de prueba)").fill("Sí, ahí estaré");
+  await form.getByRole("button", { name: "Simular respuesta" }).click();
+
+  const reply = page.locator('article[data-direction="INBOUND"]').filter({ hasText: "Sí, ahí estaré" });
+  await expect(reply).toBeVisible();
+  await expect(reply.getByTestId("routed-to")).toHaveText("↳ Enrutado a campaña «Promo Navidad» · respuesta a la última plantilla enviada");
+  await shot(page, "conversation-sandbox-reply");
 });

@@ -6,6 +6,7 @@ import { useT } from "@/lib/i18n";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
 import { CustomerSearch } from "./customer-search";
 import { MessageList } from "./message-list";
+import { SandboxReply } from "./sandbox-reply";
 import { ymd } from "./rows";
 
 function defaultRange() {
@@ -62,6 +63,8 @@ export function ConversationsPage() {
   }
 
   const ready = effectiveNumber && customer;
+  // Only a sandbox number has no real customer to answer; there the agent can play one.
+  const sandbox = numbers.data?.find((n) => n.number === effectiveNumber)?.provider === "sandbox";
 
   return (
     <>
@@ -109,11 +112,14 @@ export function ConversationsPage() {
       {numbers.isError ? (
         <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />
       ) : ready ? (
-        <MessageList
-          key={`${effectiveNumber}|${customer}|${from}|${to}`}
-          params={{ wa_number: effectiveNumber, customer_source: customer, from_date: from, to_date: to }}
-          highlightUpdateId={sp.get("update_id")}
-        />
+        <>
+          <MessageList
+            key={`${effectiveNumber}|${customer}|${from}|${to}`}
+            params={{ wa_number: effectiveNumber, customer_source: customer, from_date: from, to_date: to }}
+            highlightUpdateId={sp.get("update_id")}
+          />
+          {sandbox && /^\d+$/.test(customer) ? <SandboxReply waNumber={effectiveNumber} customerNumber={customer} /> : null}
+        </>
       ) : (
         <EmptyState>{t("conv.pick")}</EmptyState>
       )}

@@ -4,6 +4,7 @@ import { useT, type MessageKey } from "@/lib/i18n";
 import { cx } from "@/components/ui";
 import { PayloadView } from "./payload";
 import { StatusTicks } from "./status-ticks";
+import { RoutingNote } from "./routing-note";
 import { obj, str } from "./safe-url";
 
 /** Time of day from `created_at` ("YYYY-MM-DD HH:mm:ss", already in the app's time zone). */
@@ -48,6 +49,7 @@ export function MessageBubble({ m, highlight }: { m: Message; highlight?: boolea
           <time dateTime={m.timestamp ? new Date(m.timestamp * 1000).toISOString() : undefined}>{timeOf(m)}</time>
           {!inbound && <StatusTicks status={m.status} reason={failureReason(m)} />}
         </p>
+        {inbound && m.routed_to ? <RoutingNote routedTo={m.routed_to} /> : null}
       </article>
     </div>
   );

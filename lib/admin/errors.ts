@@ -5,6 +5,11 @@ import { ApiError } from "@/lib/http/errors";
 /** A failure the operator can act on; its message is printed as `{"error": …}`. */
 export class AdminError extends Error {}
 
+/** Whether `err` is a failure the operator caused and can act on (its message says it all, no stack). */
+export function expectedAdminError(err: unknown): boolean {
+  return err instanceof AdminError || err instanceof ApiError || err instanceof DataDirBusyError || err instanceof ZodError;
+}
+
 /** The Spanish one-line message for any failure of a command. */
 export function adminErrorMessage(err: unknown): string {
   if (err instanceof AdminError || err instanceof ApiError || err instanceof DataDirBusyError) return err.message;

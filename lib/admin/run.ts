@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { runMigrations } from "@/db/migrate";
-import { adminErrorMessage } from "./errors";
+import { adminErrorMessage, expectedAdminError } from "./errors";
 import { registry } from "./registry";
 
 export type AdminOutcome = { code: 0 | 1; output: Record<string, unknown> };
@@ -23,7 +23,9 @@ export async function runAdmin(argv: string[], log: (line: string) => void = () 
     await runMigrations();
     return { code: 0, output: await command.run(values) };
   } catch (err) {
-    log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    // stderr gets the stack only when something unexpected broke; an operator's mistake is fully
+    // told by the one-line error on stdout.
+    if (!expectedAdminError(err)) log(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return { code: 1, output: { error: adminErrorMessage(err) } };
   }
 }

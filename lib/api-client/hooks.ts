@@ -1,7 +1,7 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
-import type { Agent, Bot, Campaign, Contact, HistoryPage, Label, List, One, Template, WaNumber } from "./types";
+import type { Agent, Bot, Campaign, Contact, HistoryPage, Label, List, Message, One, Template, WaNumber } from "./types";
 
 /** TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. */
 export const keys = {
@@ -118,7 +118,7 @@ export function useHistory(p: HistoryParams | null) {
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
       apiFetch<HistoryPage>(
-        `/api/v1/messages/whatsapp/history${qs({ ...p!, order: "DESC", with_pagination: 1, per_page: p!.per_page ?? 50, page: pageParam, include: "update_id,error" })}`,
+        `/api/v1/messages/whatsapp/history${qs({ ...p!, order: "DESC", with_pagination: 1, per_page: p!.per_page ?? 50, page: pageParam, include: "update_id,error,routed_to" })}`,
         { signal },
       ),
     // Statuses move on (QUEUED → … → READED); a short conversation is refreshed to show it.
@@ -142,5 +142,17 @@ export function useSendTemplate() {
   return useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       apiFetch<One<{ update_id: string }>>("/api/v1/message_templates/send", { method: "POST", body }),
+  });
+}
+
+export type SandboxReplyInput = { wa_number: string; from: string; type: string; payload: Record<string, unknown> };
+
+/** A customer's reply injected into a sandbox number (what a real customer's would do), then the history refreshed. */
+export function useSandboxReply() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SandboxReplyInput) =>
+      apiFetch<One<{ update_id: string; routed_to: Message["routed_to"] }>>("/api/v1/sandbox/inbound", { method: "POST", body }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["history"] }),
   });
 }

@@ -36,5 +36,7 @@ export type Message = {
   agent_name: string | null;
   update_id?: string;
   error?: { code?: number | null; title?: string; details?: string | null } | null;
+  /** Where an inbound reply was routed (ruling 8): a bot or a campaign, and why. */
+  routed_to?: { kind: "bot" | "campaign"; id: number | null; reason: string } | null;
 };
 export type HistoryPage = { message: string; data: Message[]; pagination: Pagination | null };

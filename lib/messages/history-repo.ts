@@ -32,6 +32,7 @@ const recordColumns = {
   agentName: messages.agentName,
   updateId: messages.updateId,
   error: messages.error,
+  routedTo: messages.routedTo,
 };
 
 /** The window's bounds as instants: `from` inclusive; the upper one exclusive, or "until now" inclusive. */

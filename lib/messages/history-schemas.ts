@@ -53,8 +53,8 @@ const requiredText = (field: string) =>
     .min(1, `El campo ${field} es obligatorio.`)
     .max(200, `El campo ${field} no puede tener más de 200 caracteres.`);
 
-/** Fields a caller may add to the 2.4 records with `include=` (the dashboard uses both). */
-export const HISTORY_EXTRAS = ["update_id", "error"] as const;
+/** Fields a caller may add to the 2.4 records with `include=` (the dashboard uses all three). */
+export const HISTORY_EXTRAS = ["update_id", "error", "routed_to"] as const;
 export type HistoryExtra = (typeof HISTORY_EXTRAS)[number];
 
 /** Query of GET /api/v1/messages/{channel}/history (spec 4.5). */
@@ -111,8 +111,8 @@ export const historyQuerySchema = z
       .default([])
       .meta({
         description:
-          "Extension beyond spec 2.4, off by default: `update_id` and/or `error` ({code, title, details} of a FAILED message) are added to each record.",
-        example: "update_id,error",
+          "Extension beyond spec 2.4, off by default: `update_id`, `error` ({code, title, details} of a FAILED message) and/or `routed_to` ({kind: bot|campaign, id, reason}: where an inbound reply was routed, ruling 8) are added to each record.",
+        example: "update_id,error,routed_to",
       }),
   })
   .meta({ id: "HistoryQuery" });

@@ -70,14 +70,16 @@ export function toHistoryRecord(row: HistoryRow): HistoryRecord {
  */
 export function toHistoryRecordWith(
   extras: readonly HistoryExtra[],
-): (row: HistoryRow & Partial<Pick<typeof messages.$inferSelect, "updateId" | "error">>) => HistoryRecord {
+): (row: HistoryRow & Partial<Pick<typeof messages.$inferSelect, "updateId" | "error" | "routedTo">>) => HistoryRecord {
   if (extras.length === 0) return toHistoryRecord;
   const withUpdate = extras.includes("update_id");
   const withError = extras.includes("error");
+  const withRouting = extras.includes("routed_to");
   return (row) => {
-    const rec: HistoryRecord & { update_id?: string; error?: unknown } = toHistoryRecord(row);
+    const rec: HistoryRecord & { update_id?: string; error?: unknown; routed_to?: unknown } = toHistoryRecord(row);
     if (withUpdate) rec.update_id = row.updateId ?? undefined;
     if (withError) rec.error = row.error ?? null;
+    if (withRouting) rec.routed_to = row.routedTo ?? null;
     return rec;
   };
 }

@@ -38,6 +38,28 @@ describe("history include= extension", () => {
 
     const bad = await api.get(url + "&include=payload_raw");
     expect(bad.status).toBe(422);
-    expect(bad.body.message).toBe("El campo include solo admite: update_id, error.");
+    expect(bad.body.message).toBe("El campo include solo admite: update_id, error, routed_to.");
+  });
+
+  it("adds where an inbound reply was routed with include=routed_to (null for messages never routed)", async () => {
+    const conv = await createConversation();
+    const [sent, reply] = await insertMessages(conv, [
+      { sender: "SYSTEM", direction: "OUTBOUND", type: "template", status: "READED" },
+      { routedTo: { kind: "campaign", id: 7, reason: "context:campaign" } },
+    ]);
+    const api = apiClient(server.url, conv.team.token);
+    const day = new Date().toISOString().slice(0, 10);
+    const url = `/api/v1/messages/whatsapp/history?customer_source=${conv.contact.customerNumber}&wa_number=${conv.number.number}&from_date=${day}&order=ASC`;
+
+    const plain = await api.get(url);
+    expect(Object.keys(plain.body.data[1])).toEqual(SPEC_KEYS);
+    for (const paging of ["&with_pagination=1", ""]) {
+      const rich = await api.get(url + paging + "&include=routed_to");
+      expect(rich.status).toBe(200);
+      expect(rich.body.data.map((r: { id: number; routed_to: unknown }) => [r.id, r.routed_to])).toEqual([
+        [sent.id, null],
+        [reply.id, { kind: "campaign", id: 7, reason: "context:campaign" }],
+      ]);
+    }
   });
 });
