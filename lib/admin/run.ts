@@ -23,9 +23,10 @@ export async function runAdmin(argv: string[], log: (line: string) => void = () 
     await runMigrations();
     return { code: 0, output: await command.run(values) };
   } catch (err) {
-    // stderr gets the stack only when something unexpected broke; an operator's mistake is fully
-    // told by the one-line error on stdout.
-    if (!expectedAdminError(err)) log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    // stderr gets the stack only when something unexpected broke; an operator's mistake gets one
+    // line there (its kind and message), as it is fully told by the error on stdout.
+    if (expectedAdminError(err) && err instanceof Error) log(`${err.name}: ${err.message}`);
+    else log(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return { code: 1, output: { error: adminErrorMessage(err) } };
   }
 }
