@@ -1,3 +1,7 @@
+-- Messages per conversation and UTC day, for the history's total_items (docs/history.md, "The
+-- count's rollup"). The backfill at the end reads all of messages once (~6 s per million rows
+-- here); the trigger creation holds a lock that makes inserts into messages wait until this
+-- migration commits, so on a large table apply it at a quiet hour.
 CREATE TABLE "conversation_days" (
 	"team_id" integer NOT NULL,
 	"wa_number_id" integer NOT NULL,
