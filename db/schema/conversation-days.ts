@@ -8,8 +8,8 @@ import { date, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
  *
  * Kept exact by statement-level triggers on `messages` (migration 0007): every INSERT adds its
  * rows' counts and every DELETE (cascades included) takes them away, in the same transaction.
- * `team_id`, `wa_number_id`, `contact_id` and `created_at` of a message are never updated, so no
- * UPDATE trigger is needed (and none would be cheap: statuses change all the time).
+ * `team_id`, `wa_number_id`, `contact_id` and `created_at` of a message never change (migration
+ * 0008 makes an UPDATE of them fail), so no UPDATE trigger is needed, and statuses change freely.
  * No foreign keys: it is derived data, and rows whose count falls to 0 are deleted.
  */
 export const conversationDays = pgTable(

@@ -110,4 +110,24 @@ describe("history total_items through the conversation_days rollup", () => {
     await db.delete(contacts).where(eq(contacts.id, conv.contact.id));
     expect(await db.select().from(conversationDays).where(eq(conversationDays.contactId, conv.contact.id))).toEqual([]);
   });
+
+  it("refuses to move a message to another conversation or day (the rollup could not follow), and lets statuses change", async () => {
+    const conv = await createConversation();
+    const other = await createConversation();
+    const [msg] = await insertMessages(conv, [{ createdAt: new Date(Date.UTC(2026, 6, 1, 12)) }]);
+    const db = await getDb();
+    const moves = [
+      { contactId: other.contact.id },
+      { waNumberId: other.number.id },
+      { teamId: other.team.id },
+      { createdAt: new Date(Date.UTC(2026, 6, 2, 12)) },
+    ];
+    for (const set of moves) {
+      await expect(db.update(messages).set(set).where(eq(messages.id, msg.id))).rejects.toThrow();
+    }
+    await db.update(messages).set({ status: "READED", createdAt: msg.createdAt }).where(eq(messages.id, msg.id));
+    const [row] = await db.select().from(messages).where(eq(messages.id, msg.id));
+    expect(row).toMatchObject({ status: "READED", contactId: conv.contact.id, createdAt: msg.createdAt });
+    await rollupMatchesMessages(conv.team.id);
+  });
 });
