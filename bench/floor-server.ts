@@ -52,14 +52,13 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
 
   const from = dayStart(q.get("from_date") ?? "");
   const to = dayEndExclusive(q.get("to_date") ?? "");
-  const where = sql`team_id = ${token.team_id} and wa_number_id = ${number.id} and contact_id = ${number.contact_id}
-    and created_at >= (${from}::timestamp at time zone ${timeZone}) and created_at < (${to}::timestamp at time zone ${timeZone})`;
-  const order = desc ? sql`desc` : sql`asc`;
-  // total_items as the app counts it: whole UTC days from the conversation_days rollup, the two
-  // partial edge days in messages (lib/messages/history-repo.ts, conversationCount).
   const conv = sql`team_id = ${token.team_id} and wa_number_id = ${number.id} and contact_id = ${number.contact_id}`;
   const f = sql`(${from}::timestamp at time zone ${timeZone})`;
   const t = sql`(${to}::timestamp at time zone ${timeZone})`;
+  const where = sql`${conv} and created_at >= ${f} and created_at < ${t}`;
+  const order = desc ? sql`desc` : sql`asc`;
+  // total_items as the app counts it: whole UTC days from the conversation_days rollup, the two
+  // partial edge days in messages (lib/messages/history-repo.ts, conversationCount).
   const firstDay = sql`((${f} at time zone 'UTC') + interval '1 day' - interval '1 microsecond')::date`;
   const endDay = sql`(${t} at time zone 'UTC')::date`;
   const total = sql`(case when ${firstDay} < ${endDay}
