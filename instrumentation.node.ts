@@ -1,6 +1,6 @@
 import { runMigrations } from "@/db/migrate";
 import { getHandle } from "@/db/client";
-import { assertValidConfig, config } from "@/lib/config";
+import { checkSettings, config } from "@/lib/config";
 import { ensureDemoData } from "@/db/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
 
@@ -10,14 +10,15 @@ import { startWorker } from "@/lib/delivery/runtime";
  * (WORKER_IN_PROCESS=0 turns that off when workers run as their own processes).
  */
 export async function startServerProcess() {
-  assertValidConfig();
+  // Settings first, before anything connects or writes: a bad value stops the start here.
+  checkSettings();
   const handle = await getHandle();
   await runMigrations();
   if (config.seedDemo) {
     const demo = await ensureDemoData();
     console.log(`[demo] team ${demo.team_id}; API token: ${demo.token}  (also in ${demo.tokenFile})`);
   }
-  if (process.env.WORKER_IN_PROCESS !== "0") {
+  if (config.workerInProcess) {
     const worker = startWorker();
     const stop = () => void worker.stop().finally(() => process.exit(0));
     process.once("SIGTERM", stop);

@@ -38,7 +38,7 @@ async function open(): Promise<Handle> {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = postgres(url, {
-      max: Number(process.env.DATABASE_POOL_SIZE || 10),
+      max: config.databasePoolSize,
       onnotice: () => {},
       // Keep jsonb and numeric types as drizzle expects them.
     });

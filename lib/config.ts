@@ -1,53 +1,216 @@
 import path from "node:path";
+import { z } from "zod";
 
-/** Every setting of the service, read from the environment in one place (README "Configuration"). */
+/**
+ * Every setting of the service (README "Configuration"), and the only module that reads
+ * `process.env` for them. Each variable has one zod schema: `checkSettings()` validates them all
+ * at start-up (a bad value stops the process with a message naming it), and each getter parses
+ * its own variable when read, so tests that change the environment see the change. A getter never
+ * returns a half-parsed value: if a variable is invalid after start-up (only tests do that), the
+ * getter falls back to its default.
+ */
+
+/** An empty variable counts as unset, as shells and .env files commonly leave them. */
+const unset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalText = z.preprocess(unset, z.string().optional());
+const positive = (fallback: number) => z.preprocess(unset, z.coerce.number().positive().finite().default(fallback));
+const positiveInt = (fallback: number) => z.preprocess(unset, z.coerce.number().int().positive().default(fallback));
+const flag = (fallback: "0" | "1") => z.preprocess(unset, z.enum(["0", "1"]).default(fallback));
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const schema = {
+  NODE_ENV: z.preprocess(unset, z.enum(["development", "production", "test"]).optional()),
+  DATABASE_URL: z.preprocess(
+    unset,
+    z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), { message: "debe ser una URL postgres://…" }).optional(),
+  ),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  PGLITE_DIR: optionalText,
+  DATA_DIR: optionalText,
+  PORT: positiveInt(3000),
+  APP_URL: z.preprocess(unset, httpUrl.optional()),
+  APP_TIMEZONE: z.preprocess(
+    unset,
+    z.string().default("UTC").refine(isTimeZone, { message: "no es una zona horaria IANA válida (p. ej. UTC, America/Bogota)" }),
+  ),
+  HISTORY_MAX_RANGE_DAYS: positive(90),
+  IDEMPOTENCY_TTL_HOURS: positive(24),
+  // Hashed into the AES key, so any long random string works; a short one is a guessable key.
+  APP_ENCRYPTION_KEY: z.preprocess(unset, z.string().min(16, "debe tener al menos 16 caracteres").optional()),
+  DEMO_API_TOKEN: optionalText,
+  SEED_DEMO: z.preprocess(unset, z.enum(["0", "1"]).optional()),
+  RATE_LIMIT_PER_MINUTE: z.preprocess(unset, z.coerce.number().int().min(0).default(600)),
+  SESSION_TTL_HOURS: positive(12),
+  WORKER_IN_PROCESS: flag("1"),
+  WORKER_POLL_MS: positiveInt(1000),
+  WORKER_CONCURRENCY: positiveInt(256),
+  DELIVERY_MAX_ATTEMPTS: positiveInt(8),
+  SANDBOX_STEP_MS: positiveInt(1500),
+  GRAPH_API_BASE_URL: z.preprocess(unset, httpUrl.default("https://graph.facebook.com")),
+  GRAPH_API_VERSION: z.preprocess(unset, z.string().regex(/^v\d+\.\d+$/, "debe tener la forma v21.0").default("v21.0")),
+  GRAPH_TIMEOUT_MS: positiveInt(15_000),
+  WHATSAPP_APP_SECRET: optionalText,
+  WHATSAPP_VERIFY_TOKEN: optionalText,
+  BENCH_ROUTES: flag("0"),
+} as const;
+
+type Schema = typeof schema;
+export type SettingName = keyof Schema;
+type Value<K extends SettingName> = z.output<Schema[K]>;
+
+/** Values that must never be echoed back in an error message. */
+const SECRET: ReadonlySet<SettingName> = new Set(["APP_ENCRYPTION_KEY", "DEMO_API_TOKEN", "WHATSAPP_APP_SECRET", "WHATSAPP_VERIFY_TOKEN", "DATABASE_URL"]);
+
+// Parsed values are cached per raw string: a getter on a hot path costs one env read.
+const cache = new Map<SettingName, { raw: string | undefined; value: unknown }>();
+
+function read<K extends SettingName>(name: K): Value<K> {
+  const raw = process.env[name];
+  const hit = cache.get(name);
+  if (hit && hit.raw === raw) return hit.value as Value<K>;
+  const parsed = schema[name].safeParse(raw);
+  const value = parsed.success ? parsed.data : schema[name].parse(undefined);
+  cache.set(name, { raw, value });
+  return value as Value<K>;
+}
+
+/** `next start` and `npm run worker` in production: the shared-database deployment. */
+function production(): boolean {
+  return read("NODE_ENV") === "production";
+}
+
 export const config = {
+  get production(): boolean {
+    return production();
+  },
   get databaseUrl(): string | undefined {
-    return process.env.DATABASE_URL || undefined;
+    return read("DATABASE_URL");
+  },
+  get databasePoolSize(): number {
+    return read("DATABASE_POOL_SIZE");
   },
   /** PGlite folder when DATABASE_URL is unset; `memory://` keeps it in memory (tests). */
   get pgliteDir(): string {
-    return process.env.PGLITE_DIR || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data", "pglite");
+    return read("PGLITE_DIR") || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data", "pglite");
   },
   get dataDir(): string {
-    return process.env.DATA_DIR || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data");
+    return read("DATA_DIR") || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data");
   },
   get timezone(): string {
-    return process.env.APP_TIMEZONE || "UTC";
+    return read("APP_TIMEZONE");
   },
   get historyMaxRangeDays(): number {
-    const n = Number(process.env.HISTORY_MAX_RANGE_DAYS);
-    return Number.isFinite(n) && n > 0 ? n : 90;
+    return read("HISTORY_MAX_RANGE_DAYS");
   },
   /** How long an Idempotency-Key replays its first answer; older keys are swept (default 24 h). */
   get idempotencyTtlHours(): number {
-    const n = Number(process.env.IDEMPOTENCY_TTL_HOURS);
-    return Number.isFinite(n) && n > 0 ? n : 24;
+    return read("IDEMPOTENCY_TTL_HOURS");
   },
   /** Public base URL, used for media links inside payloads. */
   get appUrl(): string {
-    return (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, "");
+    return (read("APP_URL") || `http://localhost:${read("PORT")}`).replace(/\/$/, "");
   },
   get encryptionKey(): string | undefined {
-    return process.env.APP_ENCRYPTION_KEY || undefined;
+    return read("APP_ENCRYPTION_KEY");
   },
   get demoApiToken(): string | undefined {
-    return process.env.DEMO_API_TOKEN || undefined;
+    return read("DEMO_API_TOKEN");
   },
-  /** Seed the demo team on start when the database is empty (default on). */
+  /**
+   * Seed the demo team on start when the database is empty. On by default for the embedded
+   * database and development; a production server on a shared database seeds (and shows the
+   * demo sign-in hint) only when SEED_DEMO=1 is set explicitly, since the demo password is public.
+   */
   get seedDemo(): boolean {
-    return process.env.SEED_DEMO !== "0";
+    const explicit = read("SEED_DEMO");
+    if (explicit) return explicit === "1";
+    return !(production() && read("DATABASE_URL"));
+  },
+  /** Requests per minute per API token or session; 0 turns limiting off. */
+  get rateLimitPerMinute(): number {
+    return read("RATE_LIMIT_PER_MINUTE");
+  },
+  get sessionTtlSeconds(): number {
+    return Math.round(read("SESSION_TTL_HOURS") * 3600);
+  },
+  /** Run the delivery worker inside the web process (off when workers run on their own). */
+  get workerInProcess(): boolean {
+    return read("WORKER_IN_PROCESS") === "1";
+  },
+  /** The bench's empty and limiter-only routes answer only with BENCH_ROUTES=1. */
+  get benchRoutes(): boolean {
+    return read("BENCH_ROUTES") === "1";
+  },
+  get workerPollMs(): number {
+    return read("WORKER_POLL_MS");
+  },
+  /**
+   * Messages one worker process sends at once. Each waits on the provider's answer for most of
+   * its time, so the drain rate grows with this until the CPU is busy (bench/README.md, finding 4).
+   */
+  get workerConcurrency(): number {
+    return read("WORKER_CONCURRENCY");
+  },
+  get deliveryMaxAttempts(): number {
+    return read("DELIVERY_MAX_ATTEMPTS");
+  },
+  get sandboxStepMs(): number {
+    return read("SANDBOX_STEP_MS");
+  },
+  get graphBaseUrl(): string {
+    return read("GRAPH_API_BASE_URL").replace(/\/$/, "");
+  },
+  get graphVersion(): string {
+    return read("GRAPH_API_VERSION");
+  },
+  get graphTimeoutMs(): number {
+    return read("GRAPH_TIMEOUT_MS");
+  },
+  /** App-wide webhook secret and verify token (else per number). */
+  get whatsappAppSecret(): string | undefined {
+    return read("WHATSAPP_APP_SECRET");
+  },
+  get whatsappVerifyToken(): string | undefined {
+    return read("WHATSAPP_VERIFY_TOKEN");
   },
 };
 
-/**
- * Settings that would otherwise fail request by request are checked once at start-up
- * (instrumentation.node.ts), so a typo stops the server with a clear message instead.
- */
-export function assertValidConfig(): void {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: config.timezone });
-  } catch {
-    throw new Error(`APP_TIMEZONE="${config.timezone}" no es una zona horaria IANA válida (p. ej. UTC, America/Bogota).`);
+export class InvalidSettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuración inválida; corrija estas variables de entorno y vuelva a iniciar:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "InvalidSettingsError";
   }
+}
+
+/** Every problem with the environment, each naming its variable (secrets are never echoed). */
+export function settingsProblems(): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(schema) as SettingName[]) {
+    const raw = process.env[name];
+    const parsed = schema[name].safeParse(raw);
+    if (parsed.success) continue;
+    const shown = SECRET.has(name) ? "" : `="${raw}"`;
+    problems.push(`${name}${shown}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  }
+  // Fail closed in production on a shared database: without a common key each replica would
+  // invent its own and could not read the credentials another one wrote.
+  if (production() && read("DATABASE_URL") && !read("APP_ENCRYPTION_KEY") && !problems.some((p) => p.startsWith("APP_ENCRYPTION_KEY"))) {
+    problems.push("APP_ENCRYPTION_KEY: es obligatoria en producción con DATABASE_URL (la misma clave en todas las réplicas y workers)");
+  }
+  return problems;
+}
+
+/** Called once at start-up (server, worker, admin CLI): a bad setting stops the process. */
+export function checkSettings(): void {
+  const problems = settingsProblems();
+  if (problems.length) throw new InvalidSettingsError(problems);
 }

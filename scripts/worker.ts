@@ -1,6 +1,7 @@
 import { closeDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { startWorker } from "@/lib/delivery/runtime";
+import { checkSettings, config } from "@/lib/config";
 
 /**
  * `npm run worker`: a standalone delivery worker for scale-out (WORKER_IN_PROCESS=0 on the web
@@ -8,7 +9,8 @@ import { startWorker } from "@/lib/delivery/runtime";
  * gracefully: no new claims, sends in flight finish, waiting claims are given back.
  */
 async function main() {
-  if (!process.env.DATABASE_URL) {
+  checkSettings();
+  if (!config.databaseUrl) {
     console.warn("[worker] DATABASE_URL is not set: using the embedded database, which only one process may open.");
   }
   await runMigrations();

@@ -7,9 +7,8 @@ import { useT } from "@/lib/i18n";
 import { Button, Field, inputClass } from "@/components/ui";
 import { LanguageSwitch } from "@/components/layout/language-switch";
 
-// The demo agent seeded with the demo data (README "Demo"); hidden with NEXT_PUBLIC_HIDE_DEMO_HINT=1.
+// The demo agent seeded with the demo data (README "Demo"); shown only where the server seeds it.
 const DEMO = { email: "agente@demo.local", password: "demo1234" };
-const showDemo = process.env.NEXT_PUBLIC_HIDE_DEMO_HINT !== "1";
 
 /** Only a same-site path may be a post-login destination (no open redirect). */
 function safeNext(): string {
@@ -17,7 +16,7 @@ function safeNext(): string {
   return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/send";
 }
 
-export function LoginForm() {
+export function LoginForm({ demoHint }: { demoHint: boolean }) {
   const t = useT();
   const router = useRouter();
   const login = useLogin();
@@ -78,7 +77,7 @@ export function LoginForm() {
           {login.isPending ? t("login.submitting") : t("login.submit")}
         </Button>
       </form>
-      {showDemo && (
+      {demoHint && (
         <div className="mt-5 rounded-md bg-emerald-50 p-3 text-sm text-emerald-900" data-testid="demo-hint">
           <p>{t("login.demo", DEMO)}</p>
           <button

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { runMigrations } from "@/db/migrate";
+import { checkSettings } from "@/lib/config";
 import { adminErrorMessage, expectedAdminError } from "./errors";
 import { registry } from "./registry";
 
@@ -18,6 +19,7 @@ export async function runAdmin(argv: string[], log: (line: string) => void = () 
   const command = Object.hasOwn(registry, name) ? registry[name] : undefined;
   if (!command) return { code: 1, output: { error: `Comando desconocido: ${name}. Comandos: ${Object.keys(registry).join(", ")}.` } };
   try {
+    checkSettings();
     const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false });
     // Every command works on a fresh database: migrations are idempotent and cheap when applied.
     await runMigrations();

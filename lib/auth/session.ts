@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { randomSecret } from "@/lib/crypto/hash";
 import type { AuthContext } from "./context";
@@ -7,7 +8,6 @@ import { hashToken } from "./tokens";
 import { deleteSession, findAgentByEmail, findAgentById, insertSession } from "./session-repo";
 import { INVALID_CREDENTIALS, type AgentDto, type LoginRequest } from "./session-schemas";
 
-export const SESSION_TTL_SECONDS = Number(process.env.SESSION_TTL_HOURS || 12) * 3600;
 
 // Verifying against a throwaway hash when the email is unknown keeps both failures equally slow,
 // so response time does not reveal which emails exist.
@@ -25,7 +25,7 @@ export async function login({ input }: { input: LoginRequest }) {
     agentId: agent.id,
     teamId: agent.teamId,
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+    expiresAt: new Date(Date.now() + config.sessionTtlSeconds * 1000),
   });
   const dto: AgentDto = { id: agent.id, name: agent.name, email: agent.email, team_id: agent.teamId };
   return { token, agent: dto };
@@ -44,7 +44,7 @@ export async function me({ ctx }: { ctx: AuthContext }): Promise<AgentDto> {
 }
 
 /** `Set-Cookie` for a session token; Secure only over https so plain-http localhost still works. */
-export function sessionCookie(req: Request, token: string, maxAge = SESSION_TTL_SECONDS): string {
+export function sessionCookie(req: Request, token: string, maxAge = config.sessionTtlSeconds): string {
   const https = new URL(req.url).protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
   const parts = [`${SESSION_COOKIE}=${encodeURIComponent(token)}`, "HttpOnly", "SameSite=Lax", "Path=/", `Max-Age=${maxAge}`];
   if (https) parts.push("Secure");

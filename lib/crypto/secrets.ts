@@ -5,8 +5,10 @@ import { config } from "@/lib/config";
 
 /**
  * Channel credentials are encrypted at rest with AES-256-GCM. The key comes from
- * APP_ENCRYPTION_KEY; without it (a laptop on the embedded database) a random key is created once
- * in the data folder, so nothing secret is ever stored in the clear.
+ * APP_ENCRYPTION_KEY; without it, on the embedded database only (one machine), a random key is
+ * created once in the data folder, so nothing secret is ever stored in the clear. On a shared
+ * database a key file would be private to one host and other replicas could not read what it
+ * wrote, so there the key must be set (checked at start-up too, lib/config.ts).
  */
 let cachedKey: Buffer | undefined;
 
@@ -14,6 +16,9 @@ function key(): Buffer {
   if (cachedKey) return cachedKey;
   let material = config.encryptionKey;
   if (!material) {
+    if (config.databaseUrl) {
+      throw new Error("APP_ENCRYPTION_KEY es obligatoria con DATABASE_URL: todas las réplicas y workers deben usar la misma clave.");
+    }
     const file = path.join(config.dataDir, "secret.key");
     if (!fs.existsSync(file)) {
       fs.mkdirSync(config.dataDir, { recursive: true });

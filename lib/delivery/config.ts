@@ -1,40 +1,32 @@
-/** Delivery settings from the environment (README "Delivery"); worker options override them. */
-const num = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-};
+import { config } from "@/lib/config";
 
+/** The delivery worker's and the Graph API client's view of the settings (lib/config.ts). */
 export const deliveryConfig = {
   get graphBaseUrl(): string {
-    return (process.env.GRAPH_API_BASE_URL || "https://graph.facebook.com").replace(/\/$/, "");
+    return config.graphBaseUrl;
   },
   get graphVersion(): string {
-    return process.env.GRAPH_API_VERSION || "v21.0";
+    return config.graphVersion;
   },
   get graphTimeoutMs(): number {
-    return num("GRAPH_TIMEOUT_MS", 15_000);
+    return config.graphTimeoutMs;
   },
   get appSecret(): string | undefined {
-    return process.env.WHATSAPP_APP_SECRET || undefined;
+    return config.whatsappAppSecret;
   },
   get verifyToken(): string | undefined {
-    return process.env.WHATSAPP_VERIFY_TOKEN || undefined;
+    return config.whatsappVerifyToken;
   },
   get pollMs(): number {
-    return num("WORKER_POLL_MS", 1000);
+    return config.workerPollMs;
   },
   get maxAttempts(): number {
-    return num("DELIVERY_MAX_ATTEMPTS", 8);
+    return config.deliveryMaxAttempts;
   },
-  /**
-   * Messages one worker process sends at once (WORKER_CONCURRENCY, default 256). Each waits on
-   * the provider's answer for most of its time, so the drain rate grows with this until the CPU
-   * is busy: on 2 cores, 32 drained ~470/s and 256 ~1,000/s (bench/README.md, finding 4).
-   */
   get concurrency(): number {
-    return num("WORKER_CONCURRENCY", 256);
+    return config.workerConcurrency;
   },
   get sandboxStepMs(): number {
-    return num("SANDBOX_STEP_MS", 1500);
+    return config.sandboxStepMs;
   },
 };

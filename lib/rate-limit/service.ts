@@ -1,5 +1,6 @@
 import type { AuthContext } from "@/lib/auth/context";
 import type { Db } from "@/db/client";
+import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { bumpWindow, deleteWindowsBefore } from "./repo";
 
@@ -21,14 +22,9 @@ export type RateLimitOptions = {
   db?: Db;
 };
 
-const DEFAULT_PER_MINUTE = 600;
-
 /** `RATE_LIMIT_PER_MINUTE` per token (default 600); 0 turns limiting off. */
 export function rateLimitPerMinute(): number {
-  const raw = process.env.RATE_LIMIT_PER_MINUTE;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_PER_MINUTE;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_PER_MINUTE;
+  return config.rateLimitPerMinute;
 }
 
 /** The budget is per API token; a dashboard session gets its own, so agents never share one. */

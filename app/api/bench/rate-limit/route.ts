@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { checkRateLimit } from "@/lib/rate-limit/service";
 
 /**
@@ -7,7 +8,7 @@ import { checkRateLimit } from "@/lib/rate-limit/service";
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
-  if (process.env.BENCH_ROUTES !== "1") return Response.json({ message: "Not found" }, { status: 404 });
+  if (!config.benchRoutes) return Response.json({ message: "Not found" }, { status: 404 });
   const result = await checkRateLimit("bench:rate-limit", { limit: 1_000_000_000 });
   return Response.json({ ok: result.ok });
 }
