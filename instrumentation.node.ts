@@ -1,6 +1,6 @@
 import { runMigrations } from "@/db/migrate";
 import { getHandle } from "@/db/client";
-import { checkSettings, config } from "@/lib/config";
+import { checkSettings, config, InvalidSettingsError } from "@/lib/config";
 import { ensureDemoData } from "@/db/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
 
@@ -10,13 +10,21 @@ import { startWorker } from "@/lib/delivery/runtime";
  * (WORKER_IN_PROCESS=0 turns that off when workers run as their own processes).
  */
 export async function startServerProcess() {
-  // Settings first, before anything connects or writes: a bad value stops the start here.
-  checkSettings();
+  // Settings first, before anything connects or writes. Next only logs an error thrown from
+  // register() and goes on serving, so a bad setting ends the process itself: fail closed.
+  try {
+    checkSettings();
+  } catch (err) {
+    console.error(err instanceof InvalidSettingsError ? err.message : err);
+    process.exit(1);
+  }
   const handle = await getHandle();
   await runMigrations();
   if (config.seedDemo) {
     const demo = await ensureDemoData();
-    console.log(`[demo] team ${demo.team_id}; API token: ${demo.token}  (also in ${demo.tokenFile})`);
+    // A laptop gets the token on screen; a production log never carries a token, only where it is.
+    if (config.production) console.log(`[demo] team ${demo.team_id}; API token saved in ${demo.tokenFile}`);
+    else console.log(`[demo] team ${demo.team_id}; API token: ${demo.token}  (also in ${demo.tokenFile})`);
   }
   if (config.workerInProcess) {
     const worker = startWorker();
