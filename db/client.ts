@@ -8,7 +8,13 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-type Handle = { db: Db; kind: "postgres" | "pglite"; close: () => Promise<void> };
+/**
+ * Subscribes to a NOTIFY channel. `onListen` runs each time the subscription is (re)established:
+ * notifications sent while a connection was down are lost, so the caller catches up there.
+ */
+export type Listen = (channel: string, onNotify: (payload: string) => void, onListen?: () => void) => Promise<() => Promise<void>>;
+
+type Handle = { db: Db; kind: "postgres" | "pglite"; listen: Listen; close: () => Promise<void> };
 
 // Dev reloads modules; the connection must survive them, so it lives on globalThis.
 const g = globalThis as unknown as { __waDb?: Promise<Handle> };
@@ -51,7 +57,13 @@ async function open(): Promise<Handle> {
     client.unsafe = ((query: string, params?: unknown[], opts?: { prepare?: boolean }) =>
       unsafe(query, params as never, { ...opts, prepare: true })) as typeof client.unsafe;
     const db = drizzle(client, { schema }) as unknown as Db;
-    return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+    // postgres.js holds one dedicated connection for all of this process's LISTENs and
+    // re-listens after a reconnect, calling onListen each time.
+    const listen: Listen = async (channel, onNotify, onListen) => {
+      const { unlisten } = await client.listen(channel, onNotify, onListen);
+      return unlisten;
+    };
+    return { db, kind: "postgres", listen, close: () => client.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -60,9 +72,16 @@ async function open(): Promise<Handle> {
   const client = new PGlite(dir);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
+  // PGlite is one session in this process: NOTIFY from any of its transactions reaches it here.
+  const listen: Listen = async (channel, onNotify, onListen) => {
+    const unlisten = await client.listen(channel, onNotify);
+    onListen?.();
+    return () => unlisten();
+  };
   return {
     db,
     kind: "pglite",
+    listen,
     close: async () => {
       await client.close();
       release();

@@ -60,6 +60,7 @@ const schema = {
   GRAPH_TIMEOUT_MS: positiveInt(15_000),
   WHATSAPP_APP_SECRET: optionalText,
   WHATSAPP_VERIFY_TOKEN: optionalText,
+  EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(48)),
   BENCH_ROUTES: flag("0"),
 } as const;
 
@@ -145,6 +146,10 @@ export const config = {
   /** Run the delivery worker inside the web process (off when workers run on their own). */
   get workerInProcess(): boolean {
     return read("WORKER_IN_PROCESS") === "1";
+  },
+  /** How long the event log keeps events for `Last-Event-ID` replays (at least 24 h). */
+  get eventsRetentionHours(): number {
+    return read("EVENTS_RETENTION_HOURS");
   },
   /** The bench's empty and limiter-only routes answer only with BENCH_ROUTES=1. */
   get benchRoutes(): boolean {

@@ -1,6 +1,7 @@
 import { closeDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { startWorker } from "@/lib/delivery/runtime";
+import { startEventPruner } from "@/lib/events/bus";
 import { checkSettings, config } from "@/lib/config";
 
 /**
@@ -15,6 +16,7 @@ async function main() {
   }
   await runMigrations();
   const worker = startWorker();
+  startEventPruner();
   console.log(`[worker] started (pid ${process.pid})`);
   let stopping = false;
   const shutdown = async (signal: string) => {

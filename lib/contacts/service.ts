@@ -1,5 +1,6 @@
 import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
+import { insertEvents } from "@/lib/events/repo";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
@@ -90,7 +91,10 @@ async function changeContactLabels(
     const existing = await lockTeamLabelIds(tx, ctx.teamId, ids);
     if (ids.some((id) => !existing.has(id))) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
     await change(tx, ids, await assignedLabelIds(tx, ctx.teamId, contactId));
-    return (await labelsOfContacts(ctx.teamId, [contactId], tx)).map(toLabelDto);
+    const labels = (await labelsOfContacts(ctx.teamId, [contactId], tx)).map(toLabelDto);
+    // Every open screen learns of the change when it commits (GET /api/v1/events).
+    await insertEvents(tx, [{ teamId: ctx.teamId, type: "contact.labels", contactId, data: { contact_id: contactId, labels } }]);
+    return labels;
   });
 }
 

@@ -14,6 +14,7 @@ import { uploadMediaResponse } from "@/lib/media/schemas";
 import { updateResponse } from "@/lib/delivery/updates-schemas";
 import { listWebhookDeliveriesQuery, listWebhookDeliveriesResponse, sandboxInboundInput, sandboxInboundResponse, webhookReceiptResponse, webhookVerifyQuery } from "@/lib/webhooks/schemas";
 import { agentResponseSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
+import { contactLabelsEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 
 const contactPath = z.object({ contactId: z.string().meta({ description: "Id entero del contacto" }) });
 const labelPath = z.object({ labelId: z.string().meta({ description: "Id entero de la etiqueta" }) });
@@ -119,6 +120,25 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
   },
   "/api/v1/sandbox/inbound": {
     post: { tags: ["Webhooks"], summary: "Simular un mensaje de un cliente (números sandbox)", requestBody: { content: jsonContent(sandboxInboundInput) }, responses: { ...ok(sandboxInboundResponse), ...errors("400", "415", "422") } },
+  },
+  "/api/v1/events": {
+    get: {
+      tags: ["Eventos"],
+      summary: "Eventos del equipo en vivo (Server-Sent Events)",
+      description:
+        "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels` " +
+        "(cada uno con `id:`, `event:` y `data:` JSON). Tras una reconexión, `Last-Event-ID` (cabecera, o `last_event_id` en la primera conexión) " +
+        "reenvía lo perdido desde el registro de eventos (≥ 24 h); si ya no puede completarse llega `event: reset` y el cliente debe recargar. " +
+        "Un comentario `: ping` cada 15 s mantiene viva la conexión. Filtros opcionales: `wa_number`, `contact_id`.",
+      requestParams: { query: eventStreamQuery, header: z.object({ "Last-Event-ID": z.string().optional() }) },
+      responses: {
+        "200": {
+          description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
+          content: { "text/event-stream": { schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent]) } },
+        },
+        ...errors("422"),
+      },
+    },
   },
   "/api/v1/auth/login": {
     post: { tags: ["Sesión"], summary: "Iniciar sesión de agente (cookie)", security: [], requestBody: { content: jsonContent(loginRequestSchema) }, responses: { ...ok(agentResponseSchema), ...errors("400", "415", "422") } },

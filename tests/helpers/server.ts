@@ -75,9 +75,15 @@ export async function startServer(): Promise<TestServer> {
         if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
         else if (v !== undefined) headers.set(k, v);
       }
+      // Like Next: the request's signal aborts when the client goes away (ends SSE streams).
+      const abort = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) abort.abort();
+      });
       const request = new Request(url, {
         method: inc.method,
         headers,
+        signal: abort.signal,
         body: hasBody ? (Readable.toWeb(inc) as ReadableStream) : undefined,
         // @ts-expect-error Node's fetch needs duplex for streamed bodies
         duplex: "half",
@@ -90,7 +96,10 @@ export async function startServer(): Promise<TestServer> {
       // connection would never be read: close it after this answer, as servers do.
       if (hasBody && !inc.readableEnded) res.setHeader("connection", "close");
       if (response.body) {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          if (abort.signal.aborted) break;
+          res.write(chunk);
+        }
       }
       res.end();
     } catch (err) {

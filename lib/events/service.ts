@@ -1,0 +1,131 @@
+import type { AuthContext } from "@/lib/auth/context";
+import { requireNumber } from "@/lib/numbers/service";
+import { subscribe } from "./bus";
+import { eventExists, listEventsAfter, type EventFilter } from "./repo";
+import type { EventStreamQuery, StoredEvent } from "./schemas";
+
+/** Proxies close a silent connection after 30–60 s; a comment line every 15 s keeps it open. */
+export const HEARTBEAT_MS = 15_000;
+/** A reconnect is replayed from the log up to this many events; past it the client refetches. */
+export const MAX_REPLAY = 10_000;
+const REPLAY_PAGE = 1_000;
+/** A client this many chunks behind is dropped; it reconnects with Last-Event-ID and catches up. */
+const MAX_QUEUED_CHUNKS = 5_000;
+
+const encoder = new TextEncoder();
+
+function frame(event: StoredEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** Ids already written to one stream, so the live feed and a replay never repeat an event. */
+class RecentIds {
+  private readonly ids = new Set<number>();
+  constructor(private readonly capacity: number) {}
+  has(id: number) {
+    return this.ids.has(id);
+  }
+  add(id: number) {
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value!);
+  }
+}
+
+/**
+ * The caller's team's events as a Server-Sent Events body: live from this process's LISTEN, and,
+ * given the last id the client saw (`Last-Event-ID`), first what it missed from the log. Live
+ * events that arrive during the replay wait and follow it, so nothing is lost or repeated. If
+ * the log can no longer fill the gap (pruned, or too long), an `event: reset` tells the client
+ * to refetch what it shows before going on.
+ */
+export async function openEventStream({
+  ctx,
+  input,
+  lastEventId,
+  signal,
+  heartbeatMs = HEARTBEAT_MS,
+}: {
+  ctx: AuthContext;
+  input: EventStreamQuery;
+  lastEventId?: number;
+  signal: AbortSignal;
+  heartbeatMs?: number;
+}): Promise<ReadableStream<Uint8Array>> {
+  const filter: EventFilter = { contactId: input.contact_id };
+  if (input.wa_number) filter.waNumberId = (await requireNumber(ctx, input.wa_number)).id;
+  const from = lastEventId ?? input.last_event_id;
+
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let closed = false;
+  let unsubscribe = () => {};
+  const sent = new RecentIds(MAX_REPLAY + 2_000);
+  let pending: StoredEvent[] | null = from === undefined ? null : [];
+
+  const heartbeat = setInterval(() => write(": ping\n\n"), heartbeatMs);
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    try {
+      controller.close();
+    } catch {}
+  };
+  const write = (chunk: string) => {
+    if (closed) return;
+    controller.enqueue(encoder.encode(chunk));
+    if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) close();
+  };
+  // One chunk per batch: a replay page is one enqueue, not a thousand.
+  const send = (batch: StoredEvent[]) => {
+    let chunk = "";
+    for (const event of batch) {
+      if (sent.has(event.id)) continue;
+      sent.add(event.id);
+      chunk += frame(event);
+    }
+    if (chunk) write(chunk);
+  };
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel: close,
+  });
+  signal.addEventListener("abort", close, { once: true });
+
+  try {
+    unsubscribe = await subscribe({
+      teamId: ctx.teamId,
+      ...filter,
+      deliver: (event) => (pending ? pending.push(event) : send([event])),
+    });
+  } catch (err) {
+    close();
+    throw err;
+  }
+  if (signal.aborted) close();
+  write("retry: 3000\n: connected\n\n");
+
+  if (from !== undefined && !closed) {
+    const complete = from > 0 && (await eventExists(ctx.teamId, from)) && (await replay(ctx.teamId, from, filter, send));
+    if (!complete) write(`event: reset\ndata: {}\n\n`);
+    const waiting = pending ?? [];
+    pending = null;
+    send(waiting.sort((a, b) => a.id - b.id));
+  }
+  return stream;
+}
+
+/** Sends the log after `from`; false when more than MAX_REPLAY events were missed. */
+async function replay(teamId: number, from: number, filter: EventFilter, send: (batch: StoredEvent[]) => void): Promise<boolean> {
+  let after = from;
+  for (let total = 0; total < MAX_REPLAY; total += REPLAY_PAGE) {
+    const page = await listEventsAfter(teamId, after, filter, REPLAY_PAGE);
+    send(page);
+    if (page.length < REPLAY_PAGE) return true;
+    after = page[page.length - 1].id;
+  }
+  return false;
+}

@@ -1,0 +1,77 @@
+/** A Server-Sent Events client for tests: parses frames as EventSource does and queues them. */
+export type SseEvent = { id?: string; event: string; data: string };
+
+export type SseStream = {
+  status: number;
+  headers: Headers;
+  /** Every frame and comment seen so far, in order (comments as event ":comment"). */
+  seen: SseEvent[];
+  /** The next event (not comment) matching `pred`, waiting up to `timeoutMs`. */
+  next: (pred?: (e: SseEvent) => boolean, timeoutMs?: number) => Promise<SseEvent>;
+  close: () => void;
+};
+
+export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseStream> {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: abort.signal });
+  const seen: SseEvent[] = [];
+  let consumed = 0;
+  const waiters = new Set<() => void>();
+  const wake = () => waiters.forEach((w) => w());
+
+  if (res.ok && res.body) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          buffer += decoder.decode(chunk, { stream: true });
+          let end: number;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const frame: SseEvent = { event: "message", data: "" };
+            const data: string[] = [];
+            for (const line of block.split("\n")) {
+              if (line.startsWith(":")) seen.push({ event: ":comment", data: line.slice(1).trim() });
+              else if (line.startsWith("id: ")) frame.id = line.slice(4);
+              else if (line.startsWith("event: ")) frame.event = line.slice(7);
+              else if (line.startsWith("data: ")) data.push(line.slice(6));
+            }
+            if (data.length) {
+              frame.data = data.join("\n");
+              seen.push(frame);
+            }
+          }
+          wake();
+        }
+      } catch {
+        // aborted by close()
+      }
+    })();
+  }
+
+  const next = (pred: (e: SseEvent) => boolean = () => true, timeoutMs = 5000) =>
+    new Promise<SseEvent>((resolve, reject) => {
+      const check = () => {
+        for (let i = consumed; i < seen.length; i++) {
+          const e = seen[i];
+          if (e.event !== ":comment" && pred(e)) {
+            consumed = i + 1;
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(e);
+            return;
+          }
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no matching event within ${timeoutMs} ms; seen: ${JSON.stringify(seen.slice(-5))}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+
+  return { status: res.status, headers: res.headers, seen, next, close: () => abort.abort() };
+}
