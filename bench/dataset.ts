@@ -155,6 +155,20 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         select team_id, wa_number_id, contact_id, (created_at at time zone 'UTC')::date, count(*)
         from messages where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4`),
     );
+    // Likewise the conversations the inbox lists (migration 0010's backfill, for these teams).
+    await timed(timings, "conversations", () =>
+      exec(`insert into conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_at, last_direction,
+          last_inbound_at, last_inbound_message_id, unread_count, status)
+        select l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, l.direction, i.created_at, i.id,
+          (l.contact_id % 3 = 0)::int, 'open'
+        from (select distinct on (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction
+              from messages where team_id in (${teamA}, ${teamB}) order by team_id, wa_number_id, contact_id, created_at desc, id desc) l
+        left join (select distinct on (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at
+              from messages where team_id in (${teamA}, ${teamB}) and direction = 'INBOUND'
+              order by team_id, wa_number_id, contact_id, created_at desc, id desc) i
+          using (team_id, wa_number_id, contact_id)
+        on conflict (team_id, wa_number_id, contact_id) do nothing`),
+    );
   }
   // A vacuumed table has its visibility map set, as autovacuum keeps a live one: without it the
   // covering history index could not answer index-only.
@@ -162,6 +176,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     await exec("vacuum analyze messages");
     await exec("analyze contacts");
     await exec("vacuum analyze conversation_days");
+    await exec("vacuum analyze conversations");
   });
 
   const heavy = await exec(`select id, customer_number from bench_contacts where k = 1`);

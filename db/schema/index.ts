@@ -11,3 +11,4 @@ export * from "./webhook-deliveries";
 export * from "./rate-limits";
 export * from "./conversation-days";
 export * from "./events";
+export * from "./conversations";

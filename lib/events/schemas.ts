@@ -26,7 +26,7 @@ export const messageStatusEvent = z
     id: z.number().int(),
     update_id: z.string(),
     status: messageStatusSchema,
-    error: z.string().nullable(),
+    error: z.object({ code: z.number().nullable(), title: z.string(), details: z.string().nullable().optional() }).nullable(),
   })
   .meta({ id: "MessageStatusEvent" });
 
