@@ -38,6 +38,35 @@ export const config = {
   get seedDemo(): boolean {
     return process.env.SEED_DEMO !== "0";
   },
+  /**
+   * Reverse proxies in front of the app that append to X-Forwarded-For (lib/http/client-address.ts).
+   * 0 (default): none; the address is the one Next writes from the socket, which a client talking
+   * straight to `next start` can pre-empt by sending the header itself.
+   */
+  get trustProxyHops(): number {
+    const n = Number(process.env.TRUST_PROXY);
+    return Number.isInteger(n) && n >= 0 ? n : 0;
+  },
+  /** Failed sign-ins per account (email) per 15 minutes before 429 (default 10; 0 turns it off). */
+  get signInFailuresPerAccount(): number {
+    const raw = process.env.SIGN_IN_FAILURES_PER_ACCOUNT;
+    const n = Number(raw);
+    return raw !== undefined && raw.trim() !== "" && Number.isInteger(n) && n >= 0 ? n : 10;
+  },
+  /**
+   * Failed unauthenticated requests (wrong passwords, unsigned or mis-signed webhooks, wrong verify
+   * tokens) per client address per 15 minutes before 429 (default 100; 0 turns it off).
+   */
+  get authFailuresPerAddress(): number {
+    const raw = process.env.AUTH_FAILURES_PER_ADDRESS;
+    const n = Number(raw);
+    return raw !== undefined && raw.trim() !== "" && Number.isInteger(n) && n >= 0 ? n : 100;
+  },
+  /** Password hashes (scrypt) run at once per process; the rest wait in a short queue (default 2). */
+  get passwordHashConcurrency(): number {
+    const n = Number(process.env.PASSWORD_HASH_CONCURRENCY);
+    return Number.isInteger(n) && n > 0 ? n : 2;
+  },
 };
 
 /**
