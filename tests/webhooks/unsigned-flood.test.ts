@@ -9,6 +9,7 @@ import { getDb } from "@/db/client";
 import { waNumbers } from "@/db/schema";
 import { encryptJson } from "@/lib/crypto/secrets";
 import { secretLoads } from "@/lib/webhooks/secrets";
+import { secretsVersion } from "@/lib/webhooks/repo";
 
 /**
  * Review finding 10: unsigned webhook floods reloaded and decrypted every number's secrets on each
@@ -52,6 +53,7 @@ describe("unsigned webhook floods", () => {
     const meta = address();
     expect((await post(oneMessage(number.phoneNumberId), { secret: number.secrets.appSecret, from: meta })).status).toBe(200);
     const loads = secretLoads();
+    const version = await secretsVersion();
 
     const answers = [];
     for (let i = 0; i < 30; i++) {
@@ -67,8 +69,10 @@ describe("unsigned webhook floods", () => {
       expect(a.body.message).toMatch(LIMITED);
       expect(a.headers.get("retry-after")).toBe(LIMITED.exec(a.body.message)![1]);
     }
-    // No post of the flood loaded or decrypted the numbers' secrets again.
-    expect(secretLoads()).toBe(loads);
+    // No post of the flood loaded or decrypted the numbers' secrets again. (On a shared Postgres,
+    // other test files add numbers meanwhile: each such change may cost one reload, no more.)
+    expect(secretLoads() - loads).toBeLessThanOrEqual((await secretsVersion()) - version);
+    if (!process.env.DATABASE_URL) expect(secretLoads()).toBe(loads);
 
     expect((await post(oneMessage(number.phoneNumberId), { secret: number.secrets.appSecret, from: meta })).status).toBe(200);
     // A spent address waits, signed or not (the budget is read before the body).
