@@ -15,6 +15,7 @@ const unset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefi
 const optionalText = z.preprocess(unset, z.string().optional());
 const positive = (fallback: number) => z.preprocess(unset, z.coerce.number().positive().finite().default(fallback));
 const positiveInt = (fallback: number) => z.preprocess(unset, z.coerce.number().int().positive().default(fallback));
+const count = (fallback: number) => z.preprocess(unset, z.coerce.number().int().min(0).default(fallback));
 const flag = (fallback: "0" | "1") => z.preprocess(unset, z.enum(["0", "1"]).default(fallback));
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -48,7 +49,11 @@ const schema = {
   APP_ENCRYPTION_KEY: z.preprocess(unset, z.string().min(16, "debe tener al menos 16 caracteres").optional()),
   DEMO_API_TOKEN: optionalText,
   SEED_DEMO: z.preprocess(unset, z.enum(["0", "1"]).optional()),
-  RATE_LIMIT_PER_MINUTE: z.preprocess(unset, z.coerce.number().int().min(0).default(600)),
+  RATE_LIMIT_PER_MINUTE: count(600),
+  TRUST_PROXY: count(0),
+  SIGN_IN_FAILURES_PER_ACCOUNT: count(10),
+  AUTH_FAILURES_PER_ADDRESS: count(100),
+  PASSWORD_HASH_CONCURRENCY: positiveInt(2),
   SESSION_TTL_HOURS: positive(12),
   WORKER_IN_PROCESS: flag("1"),
   WORKER_POLL_MS: positiveInt(1000),
@@ -186,6 +191,29 @@ export const config = {
   },
   get whatsappVerifyToken(): string | undefined {
     return read("WHATSAPP_VERIFY_TOKEN");
+  },
+  /**
+   * Reverse proxies in front of the app that append to X-Forwarded-For (lib/http/client-address.ts).
+   * 0 (default): none; the address is the one Next writes from the socket, which a client talking
+   * straight to `next start` can pre-empt by sending the header itself.
+   */
+  get trustProxyHops(): number {
+    return read("TRUST_PROXY");
+  },
+  /** Failed sign-ins per account (email) per 15 minutes before 429 (default 10; 0 turns it off). */
+  get signInFailuresPerAccount(): number {
+    return read("SIGN_IN_FAILURES_PER_ACCOUNT");
+  },
+  /**
+   * Failed unauthenticated requests (wrong passwords, unsigned or mis-signed webhooks, wrong verify
+   * tokens) per client address per 15 minutes before 429 (default 100; 0 turns it off).
+   */
+  get authFailuresPerAddress(): number {
+    return read("AUTH_FAILURES_PER_ADDRESS");
+  },
+  /** Password hashes (scrypt) run at once per process; the rest wait in a short queue (default 2). */
+  get passwordHashConcurrency(): number {
+    return read("PASSWORD_HASH_CONCURRENCY");
   },
 };
 

@@ -12,3 +12,4 @@ export * from "./rate-limits";
 export * from "./conversation-days";
 export * from "./events";
 export * from "./conversations";
+export * from "./wa-number-secrets-version";

@@ -1,4 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { config } from "@/lib/config";
+import { ApiError } from "@/lib/http/errors";
 
 /**
  * Passwords use scrypt from Node's own crypto (memory-hard, no native addon to build):
@@ -9,10 +11,45 @@ const R = 8;
 const P = 1;
 const KEYLEN = 32;
 
-function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+/**
+ * Async scrypt runs on libuv's thread pool (4 threads by default), which file reads, DNS lookups
+ * and the rest of crypto share. At most `PASSWORD_HASH_CONCURRENCY` hashes (default 2) run at once
+ * per process, so a flood of sign-ins can never occupy the whole pool; the others wait in line.
+ * On the request path (`failFast`) a line already `QUEUE_PER_SLOT` times the slots long answers
+ * 503 at once instead of queueing more work than a second or two can clear.
+ */
+const QUEUE_PER_SLOT = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export const HASH_BUSY_MESSAGE = "El servicio está ocupado. Intente de nuevo en unos segundos.";
+
+async function withHashSlot<T>(failFast: boolean, run: () => Promise<T>): Promise<T> {
+  const slots = config.passwordHashConcurrency;
+  if (running >= slots) {
+    if (failFast && waiting.length >= slots * QUEUE_PER_SLOT) throw new ApiError(503, HASH_BUSY_MESSAGE, undefined, { "Retry-After": "1" });
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running++;
+  }
+  try {
+    return await run();
+  } finally {
+    // The slot passes straight to the next in line (running stays the same), or is freed.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+function scrypt(password: string, salt: Buffer, n: number, r: number, p: number, failFast = false): Promise<Buffer> {
   const opts: ScryptOptions = { N: n, r, p, maxmem: 128 * n * r * 2 };
-  return new Promise((resolve, reject) =>
-    scryptCb(password.normalize("NFKC"), salt, KEYLEN, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  return withHashSlot(
+    failFast,
+    () =>
+      new Promise((resolve, reject) =>
+        scryptCb(password.normalize("NFKC"), salt, KEYLEN, opts, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 
@@ -22,10 +59,20 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", N, R, P, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** `failFast`: on the request path, 503 at once when the hash queue is full (see withHashSlot). */
+export async function verifyPassword(password: string, stored: string, opts: { failFast?: boolean } = {}): Promise<boolean> {
   const [alg, n, r, p, salt, hash] = stored.split("$");
   if (alg !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64");
-  const actual = await scrypt(password, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p));
+  const actual = await scrypt(password, Buffer.from(salt, "base64"), Number(n), Number(r), Number(p), opts.failFast);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * A stored-hash string with today's parameters that no password matches (random bytes, not a hash).
+ * Sign-in checks unknown emails against it, so they cost exactly one scrypt like known ones and
+ * the answer's timing does not tell which emails exist.
+ */
+export function unmatchableHash(): string {
+  return ["scrypt", N, R, P, randomBytes(16).toString("base64"), randomBytes(KEYLEN).toString("base64")].join("$");
 }

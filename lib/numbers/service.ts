@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { sanitizeNumber } from "@/lib/phone";
 import { encryptJson } from "@/lib/crypto/secrets";
+import { credentialsChanged } from "@/lib/channels/credentials";
 import { findNumber, insertNumber, listNumbers } from "./repo";
 import type { WaNumberDto } from "./schemas";
 
@@ -62,5 +63,6 @@ export async function addNumber({
     credentials: input.credentials ? encryptJson(input.credentials) : null,
     messagesPerSecond: input.messagesPerSecond ?? 80,
   });
+  credentialsChanged();
   return toWaNumberDto(row);
 }

@@ -28,6 +28,10 @@ const idempotencyHeader = z.object({
 });
 const multipartUpload = z.object({ file: z.string().meta({ format: "binary", description: "JPEG/PNG ≤ 5 MB, MP4 ≤ 16 MB, PDF ≤ 16 MB; tipo detectado por contenido" }) });
 const simpleMessage = z.object({ message: z.string() });
+const failureBudget = {
+  description: "Demasiados intentos fallidos desde esta dirección (AUTH_FAILURES_PER_ADDRESS cada 15 min); Retry-After",
+  content: jsonContent(simpleMessage),
+};
 
 const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>> = {
   "/api/v1/message_templates/send": {
@@ -109,13 +113,13 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     get: { tags: ["Webhooks"], summary: "Eventos entregados a los webhooks de bots y campañas", requestParams: { query: listWebhookDeliveriesQuery }, responses: { ...ok(listWebhookDeliveriesResponse), ...errors("422") } },
   },
   "/api/v1/webhooks/whatsapp": {
-    get: { tags: ["Webhooks"], summary: "Verificación del webhook (hub.challenge)", security: [], requestParams: { query: webhookVerifyQuery }, responses: { "200": { description: "hub.challenge en texto plano" }, "403": { description: "Token de verificación incorrecto" } } },
+    get: { tags: ["Webhooks"], summary: "Verificación del webhook (hub.challenge)", security: [], requestParams: { query: webhookVerifyQuery }, responses: { "200": { description: "hub.challenge en texto plano" }, "403": { description: "Token de verificación incorrecto" }, "429": failureBudget } },
     post: {
       tags: ["Webhooks"],
       summary: "Webhook de la WhatsApp Cloud API",
       description: "X-Hub-Signature-256 se verifica sobre el cuerpo sin procesar antes de leerlo; firma ausente o incorrecta → 401 y no se guarda nada.",
       security: [],
-      responses: { ...ok(webhookReceiptResponse), "401": { description: "Firma ausente o incorrecta" } },
+      responses: { ...ok(webhookReceiptResponse), "401": { description: "Firma ausente o incorrecta" }, "429": failureBudget },
     },
   },
   "/api/v1/sandbox/inbound": {
@@ -141,7 +145,15 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
   },
   "/api/v1/auth/login": {
-    post: { tags: ["Sesión"], summary: "Iniciar sesión de agente (cookie)", security: [], requestBody: { content: jsonContent(loginRequestSchema) }, responses: { ...ok(agentResponseSchema), ...errors("400", "415", "422") } },
+    post: {
+      tags: ["Sesión"],
+      summary: "Iniciar sesión de agente (cookie)",
+      description:
+        "Intentos fallidos limitados por cuenta (SIGN_IN_FAILURES_PER_ACCOUNT, 10 cada 15 min) y por dirección (AUTH_FAILURES_PER_ADDRESS): 429 con Retry-After, igual para correos existentes o no; 503 si hay demasiadas contraseñas verificándose a la vez.",
+      security: [],
+      requestBody: { content: jsonContent(loginRequestSchema) },
+      responses: { ...ok(agentResponseSchema), ...errors("400", "415", "422", "503") },
+    },
   },
   "/api/v1/auth/logout": {
     post: { tags: ["Sesión"], summary: "Cerrar sesión", responses: { ...ok(simpleMessage) } },

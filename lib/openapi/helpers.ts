@@ -20,6 +20,7 @@ const errorDescriptions: Record<string, string> = {
   "415": "Content-Type distinto de application/json",
   "422": "Parámetros inválidos: `{message, errors: {campo: [mensajes]}}`; `message` es el texto exacto del primer error",
   "429": "Límite de solicitudes superado (Retry-After)",
+  "503": "Servicio ocupado (Retry-After)",
 };
 
 export function errors(...codes: string[]): ZodOpenApiResponsesObject {

@@ -1,5 +1,5 @@
-import { lt, sql } from "drizzle-orm";
-import { getDb, type Db } from "@/db/client";
+import { and, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { getDb, rowsOf, type Db } from "@/db/client";
 import { preparedOnce } from "@/db/prepared";
 import { rateLimits } from "@/db/schema";
 
@@ -22,7 +22,65 @@ export async function bumpWindow(key: string, windowStart: Date, db?: Db): Promi
   return Number(row.count);
 }
 
-export async function deleteWindowsBefore(cutoff: Date): Promise<void> {
+/**
+ * Deletes past windows: keys starting with `longPrefix` (the failure budgets, which look back
+ * further) before `longCutoff`, every other key before `cutoff`.
+ */
+export async function deleteWindowsBefore(cutoff: Date, longPrefix: string, longCutoff: Date): Promise<void> {
   const db = await getDb();
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, cutoff));
+  await db
+    .delete(rateLimits)
+    .where(
+      or(
+        lt(rateLimits.windowStart, longCutoff),
+        and(lt(rateLimits.windowStart, cutoff), sql`left(${rateLimits.key}, ${longPrefix.length}) <> ${longPrefix}`),
+      ),
+    );
+}
+
+/**
+ * Takes one slot of a failure budget in one statement: counts the key's current window plus the
+ * previous one (so no 15-minute span ever holds more than `limit`) and bumps the current window
+ * only while that sum is below `limit`. Concurrent callers serialize on the row lock, so no burst
+ * gets past the limit. Returns the new count of the current window, or null when the budget is spent.
+ */
+export async function reserveInWindow(key: string, windowStart: Date, previousStart: Date, limit: number): Promise<number | null> {
+  const db = await getDb();
+  const res = await db.execute(sql`
+    WITH prev AS (
+      SELECT coalesce(sum(count), 0)::int AS n FROM rate_limits
+      WHERE key = ${key} AND window_start = ${previousStart.toISOString()}::timestamptz
+    )
+    INSERT INTO rate_limits AS r (key, window_start, count)
+    SELECT ${key}, ${windowStart.toISOString()}::timestamptz, 1 FROM prev WHERE prev.n < ${limit}
+    ON CONFLICT (key, window_start) DO UPDATE SET count = r.count + 1
+      WHERE r.count + (SELECT n FROM prev) < ${limit}
+    RETURNING r.count`);
+  const [row] = rowsOf<{ count: number }>(res);
+  return row ? Number(row.count) : null;
+}
+
+/** Gives back one slot taken by `reserveInWindow` (the attempt turned out not to be a failure). */
+export async function releaseInWindow(key: string, windowStart: Date): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(rateLimits)
+    .set({ count: sql`${rateLimits.count} - 1` })
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart), gt(rateLimits.count, 0)));
+}
+
+/** Counts of a key in the given windows (missing windows count 0). */
+export async function countsInWindows(key: string, starts: Date[]): Promise<number[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ windowStart: rateLimits.windowStart, count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), inArray(rateLimits.windowStart, starts)));
+  return starts.map((s) => Number(rows.find((r) => r.windowStart.getTime() === s.getTime())?.count ?? 0));
+}
+
+/** Forgets every window of a key. */
+export async function deleteKey(key: string): Promise<void> {
+  const db = await getDb();
+  await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

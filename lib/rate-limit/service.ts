@@ -36,15 +36,21 @@ const OFF: RateLimitResult = { ok: true, limit: 0, remaining: 0, resetSeconds: 0
 
 // Past windows are swept by the first request of each minute in this process, so the table holds
 // a few rows per active key whatever the traffic. The cutoff leaves every live window alone, even
-// when callers use different window lengths.
+// when callers use different window lengths: the failure budgets (keys `fail:…`, lib/rate-limit/
+// failures.ts) read their 15-minute window and the one before, so they are kept 45 minutes whatever
+// window the sweeping caller uses.
 const SWEEP_MS = 60_000;
+export const LONG_KEY_PREFIX = "fail:";
+const LONG_KEEP_MS = 45 * 60_000;
 let lastSweep = 0;
 
-function sweep(windowMs: number) {
+export function sweep(windowMs: number) {
   const now = Date.now();
   if (now - lastSweep < SWEEP_MS) return;
   lastSweep = now;
-  deleteWindowsBefore(new Date(now - 2 * Math.max(windowMs, SWEEP_MS))).catch(() => {});
+  const cutoff = new Date(now - 2 * Math.max(windowMs, SWEEP_MS));
+  const longCutoff = new Date(now - Math.max(LONG_KEEP_MS, 2 * windowMs));
+  deleteWindowsBefore(cutoff, LONG_KEY_PREFIX, longCutoff).catch(() => {});
 }
 
 /**

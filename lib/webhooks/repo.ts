@@ -1,10 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { messages, waNumbers } from "@/db/schema";
+import { messages, waNumberSecretsVersion, waNumbers } from "@/db/schema";
 
 export async function cloudNumbers() {
   const db = await getDb();
   return db.select().from(waNumbers).where(eq(waNumbers.provider, "cloud_api"));
+}
+
+/** Moves with every change of numbers' credentials (trigger of migration 0009); one primary-key read. */
+export async function secretsVersion(): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ version: waNumberSecretsVersion.version }).from(waNumberSecretsVersion).limit(1);
+  return Number(row?.version ?? 0);
 }
 
 export async function numberByPhoneNumberId(phoneNumberId: string) {

@@ -1,16 +1,55 @@
-import { withSecrets } from "@/lib/channels/credentials";
+import { credentialsGeneration, withSecrets } from "@/lib/channels/credentials";
 import { deliveryConfig } from "@/lib/delivery/config";
 import type { ChannelNumber, WaNumberRow } from "@/lib/channels/types";
-import { cloudNumbers } from "./repo";
+import { cloudNumbers, secretsVersion } from "./repo";
 
-const TTL_MS = 30_000;
-let cache: { at: number; numbers: ChannelNumber[] } | null = null;
+/**
+ * Cloud API numbers with decrypted secrets, cached per process (every webhook needs them before
+ * parsing). The cache is trusted for `TRUST_MS` after its last check; past that, or when a post
+ * matched none of the cached secrets (`fresh`), one primary-key read of the secrets version
+ * (bumped by a trigger with every change of numbers' credentials, in any process) says whether to
+ * reload; only then are the numbers read again, and only changed ciphertexts decrypted
+ * (withSecrets). A flood of unsigned posts therefore costs one tiny read each, never a reload.
+ * A change made by this process (addNumber) drops the cache at once; one made by another process
+ * is seen within TRUST_MS, and at once by a post signed with a secret we did not have yet.
+ */
+const TRUST_MS = 1_000;
+type Cache = { version: number; generation: number; checkedAt: number; numbers: ChannelNumber[] };
+let cache: Cache | null = null;
+let refreshing: { generation: number; done: Promise<ChannelNumber[]> } | null = null;
+let loads = 0;
 
-/** Cloud API numbers with decrypted secrets, cached briefly (every webhook needs them before parsing). */
+/** How many times this process has (re)loaded the numbers' secrets; for tests and diagnostics. */
+export const secretLoads = () => loads;
+
 export async function cloudSecrets(fresh = false): Promise<ChannelNumber[]> {
-  if (!fresh && cache && Date.now() - cache.at < TTL_MS) return cache.numbers;
+  const c = cache;
+  const generation = credentialsGeneration();
+  if (c && c.generation === generation && !fresh && Date.now() - c.checkedAt < TRUST_MS) return c.numbers;
+  // Concurrent checks share one round trip, unless this process changed credentials since it began.
+  if (refreshing?.generation !== generation) {
+    const current = { generation, done: refresh(generation) };
+    refreshing = current;
+    current.done
+      .finally(() => {
+        if (refreshing === current) refreshing = null;
+      })
+      .catch(() => {});
+  }
+  return refreshing.done;
+}
+
+async function refresh(generation: number): Promise<ChannelNumber[]> {
+  // The version is read before the numbers: a change committed in between makes the next check reload again.
+  const version = await secretsVersion();
+  const c = cache;
+  if (c && c.version === version && c.generation === generation) {
+    c.checkedAt = Date.now();
+    return c.numbers;
+  }
   const numbers = (await cloudNumbers()).map(withSecrets);
-  cache = { at: Date.now(), numbers };
+  loads++;
+  cache = { version, generation, checkedAt: Date.now(), numbers };
   return numbers;
 }
 

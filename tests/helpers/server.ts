@@ -75,6 +75,8 @@ export async function startServer(): Promise<TestServer> {
         if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
         else if (v !== undefined) headers.set(k, v);
       }
+      // Like `next start`: the socket's address, unless the request already carries the header.
+      if (!headers.has("x-forwarded-for") && inc.socket.remoteAddress) headers.set("x-forwarded-for", inc.socket.remoteAddress);
       // Like Next: the request's signal aborts when the client goes away (ends SSE streams).
       const abort = new AbortController();
       res.on("close", () => {

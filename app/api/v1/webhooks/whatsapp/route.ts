@@ -1,18 +1,24 @@
 import { withErrors } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
+import { withAddressFailureBudget } from "@/lib/rate-limit/failures";
 import { webhookVerifyQuery } from "@/lib/webhooks/schemas";
 import { receiveWhatsAppWebhook, verifyHandshake } from "@/lib/webhooks/whatsapp";
 
 /** Meta's subscription handshake: the challenge echoed as plain text. */
 export const GET = withErrors(async ({ req }) => {
   const q = parseQuery(req, webhookVerifyQuery);
-  const challenge = await verifyHandshake({ input: { mode: q["hub.mode"], token: q["hub.verify_token"], challenge: q["hub.challenge"] } });
+  const challenge = await withAddressFailureBudget(req, () =>
+    verifyHandshake({ input: { mode: q["hub.mode"], token: q["hub.verify_token"], challenge: q["hub.challenge"] } }),
+  );
   return new Response(challenge, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 });
 
-/** Signed Cloud API notifications (messages and statuses); the raw body is verified before parsing. */
+/**
+ * Signed Cloud API notifications (messages and statuses); the raw body is verified before parsing.
+ * Unsigned or mis-signed posts spend the caller address's failure budget (429 once it is spent).
+ */
 export const POST = withErrors(async ({ req }) => {
-  const data = await receiveWhatsAppWebhook({ req });
+  const data = await withAddressFailureBudget(req, () => receiveWhatsAppWebhook({ req }));
   return json({ message: "Webhook recibido.", data });
 });
