@@ -157,9 +157,9 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     );
     // Likewise the conversations the inbox lists (migration 0010's backfill, for these teams).
     await timed(timings, "conversations", () =>
-      exec(`insert into conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_at, last_direction,
-          last_inbound_at, last_inbound_message_id, unread_count, status)
-        select l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, l.direction, i.created_at, i.id,
+      exec(`insert into conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
+          last_direction, last_inbound_at, last_inbound_message_id, unread_count, status)
+        select l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, l.created_at, l.direction, i.created_at, i.id,
           (l.contact_id % 3 = 0)::int, 'open'
         from (select distinct on (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction
               from messages where team_id in (${teamA}, ${teamB}) order by team_id, wa_number_id, contact_id, created_at desc, id desc) l

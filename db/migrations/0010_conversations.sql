@@ -4,6 +4,7 @@ CREATE TABLE "conversations" (
 	"wa_number_id" integer NOT NULL,
 	"contact_id" integer NOT NULL,
 	"last_message_id" integer NOT NULL,
+	"last_message_created_at" timestamp with time zone NOT NULL,
 	"last_message_at" timestamp with time zone NOT NULL,
 	"last_direction" text NOT NULL,
 	"last_inbound_at" timestamp with time zone,
@@ -21,16 +22,18 @@ ALTER TABLE "conversations" ADD CONSTRAINT "conversations_assignee_agent_id_agen
 CREATE UNIQUE INDEX "conversations_key_uq" ON "conversations" USING btree ("team_id","wa_number_id","contact_id");--> statement-breakpoint
 CREATE INDEX "conversations_team_activity_idx" ON "conversations" USING btree ("team_id","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "conversations_number_activity_idx" ON "conversations" USING btree ("team_id","wa_number_id","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "conversations_unread_idx" ON "conversations" USING btree ("team_id","last_message_at" DESC NULLS LAST) WHERE unread_count > 0;--> statement-breakpoint
+CREATE INDEX "conversations_unread_idx" ON "conversations" USING btree ("team_id","last_message_at" DESC NULLS LAST) WHERE unread_count > 0;
+--> statement-breakpoint
 -- Every inserted message, whichever code path writes it, updates its conversation and is
 -- announced as message.created, in the inserting statement's transaction (one statement-level
 -- trigger: a bulk send of 1,000 rows runs it once). Conversations are upserted in key order so
 -- two concurrent bulk inserts lock shared rows in the same order (no deadlock).
 CREATE OR REPLACE FUNCTION messages_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO conversations AS c (team_id, wa_number_id, contact_id, last_message_id, last_message_at, last_direction,
-      last_inbound_at, last_inbound_message_id, unread_count, status, updated_at)
-  SELECT l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, l.direction, i.created_at, i.id, coalesce(i.n, 0), 'open', now()
+  INSERT INTO conversations AS c (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
+      last_direction, last_inbound_at, last_inbound_message_id, unread_count, status, updated_at)
+  SELECT l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, clock_timestamp(), l.direction, i.created_at, i.id,
+    coalesce(i.n, 0), 'open', now()
   FROM (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction
         FROM added ORDER BY team_id, wa_number_id, contact_id, created_at DESC, id DESC) l
   LEFT JOIN (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at,
@@ -39,10 +42,13 @@ BEGIN
     USING (team_id, wa_number_id, contact_id)
   ORDER BY 1, 2, 3
   ON CONFLICT (team_id, wa_number_id, contact_id) DO UPDATE SET
-    last_message_id = CASE WHEN (EXCLUDED.last_message_at, EXCLUDED.last_message_id) >= (c.last_message_at, c.last_message_id)
+    -- The shown last message is the newest by its own time; the list's order is by activity (when
+    -- it was stored), since inbound times come from the provider in whole seconds.
+    last_message_id = CASE WHEN (EXCLUDED.last_message_created_at, EXCLUDED.last_message_id) >= (c.last_message_created_at, c.last_message_id)
       THEN EXCLUDED.last_message_id ELSE c.last_message_id END,
-    last_direction = CASE WHEN (EXCLUDED.last_message_at, EXCLUDED.last_message_id) >= (c.last_message_at, c.last_message_id)
+    last_direction = CASE WHEN (EXCLUDED.last_message_created_at, EXCLUDED.last_message_id) >= (c.last_message_created_at, c.last_message_id)
       THEN EXCLUDED.last_direction ELSE c.last_direction END,
+    last_message_created_at = greatest(c.last_message_created_at, EXCLUDED.last_message_created_at),
     last_message_at = greatest(c.last_message_at, EXCLUDED.last_message_at),
     last_inbound_message_id = CASE WHEN EXCLUDED.last_inbound_at IS NOT NULL AND (c.last_inbound_at IS NULL OR EXCLUDED.last_inbound_at >= c.last_inbound_at)
       THEN EXCLUDED.last_inbound_message_id ELSE c.last_inbound_message_id END,
@@ -79,9 +85,9 @@ CREATE TRIGGER messages_status_event AFTER UPDATE OF status ON messages
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION messages_status_event();
 --> statement-breakpoint
 -- Existing conversations, read as they stand (unread 0). Reads all of messages once.
-INSERT INTO conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_at, last_direction,
-    last_inbound_at, last_inbound_message_id, unread_count, status)
-SELECT l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, l.direction, i.created_at, i.id, 0, 'open'
+INSERT INTO conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
+    last_direction, last_inbound_at, last_inbound_message_id, unread_count, status)
+SELECT l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, l.created_at, l.direction, i.created_at, i.id, 0, 'open'
 FROM (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction
       FROM messages ORDER BY team_id, wa_number_id, contact_id, created_at DESC, id DESC) l
 LEFT JOIN (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at

@@ -31,6 +31,9 @@ export const conversations = pgTable(
       .notNull()
       .references(() => contacts.id, { onDelete: "cascade" }),
     lastMessageId: integer("last_message_id").notNull(),
+    /** The shown last message's own time (inbound times are the provider's, in whole seconds). */
+    lastMessageCreatedAt: timestamp("last_message_created_at", { withTimezone: true }).notNull(),
+    /** When the conversation last had a message stored: the list's order. */
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }).notNull(),
     lastDirection: text("last_direction").$type<MessageDirection>().notNull(),
     lastInboundAt: timestamp("last_inbound_at", { withTimezone: true }),

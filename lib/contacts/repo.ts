@@ -18,7 +18,7 @@ function foldAccents(text: string): string {
   return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 }
 
-function searchWhere(search: string): SQL | undefined {
+export function contactSearchWhere(search: string): SQL | undefined {
   const digits = /^[\d\s+\-().]+$/.test(search) ? search.replace(/\D/g, "") : "";
   return or(
     ilike(sql`translate(${contacts.name}, ${ACCENTED}, ${PLAIN})`, `%${escapeLike(foldAccents(search))}%`),
@@ -29,7 +29,7 @@ function searchWhere(search: string): SQL | undefined {
 
 export async function listContactRows(teamId: number, search: string | undefined, limit: number, offset: number) {
   const db = await getDb();
-  const where = and(eq(contacts.teamId, teamId), search ? searchWhere(search) : undefined);
+  const where = and(eq(contacts.teamId, teamId), search ? contactSearchWhere(search) : undefined);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(contacts).where(where).orderBy(asc(contacts.id)).limit(limit).offset(offset),
     db.select({ total: count() }).from(contacts).where(where),

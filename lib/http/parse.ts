@@ -78,11 +78,18 @@ export async function readJson(req: Request, maxBytes = DEFAULT_MAX_JSON_BYTES):
   return value;
 }
 
-/** Parses the query string against one zod schema (values arrive as strings; the schema coerces). */
-export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+/**
+ * Parses the query string against one zod schema (values arrive as strings; the schema coerces).
+ * A key repeats only where it is named in `arrays` (`?label_id=1&label_id=2`); elsewhere the first wins.
+ */
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S, { arrays = [] }: { arrays?: string[] } = {}): z.output<S> {
   const params = new URL(req.url).searchParams;
-  const raw: Record<string, string> = {};
-  for (const [k, v] of params) if (!(k in raw)) raw[k] = refuseUnstorable(k, v) as string;
+  const raw: Record<string, string | string[]> = {};
+  for (const [k, v] of params) {
+    const value = refuseUnstorable(k, v) as string;
+    if (arrays.includes(k)) ((raw[k] ??= []) as string[]).push(value);
+    else if (!(k in raw)) raw[k] = value;
+  }
   return schema.parse(raw);
 }
 

@@ -14,10 +14,12 @@ import { uploadMediaResponse } from "@/lib/media/schemas";
 import { updateResponse } from "@/lib/delivery/updates-schemas";
 import { listWebhookDeliveriesQuery, listWebhookDeliveriesResponse, sandboxInboundInput, sandboxInboundResponse, webhookReceiptResponse, webhookVerifyQuery } from "@/lib/webhooks/schemas";
 import { agentResponseSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
+import { conversationResponse, listConversationsQuery, listConversationsResponse, updateConversationBody } from "@/lib/conversations/schemas";
 import { contactLabelsEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 
 const contactPath = z.object({ contactId: z.string().meta({ description: "Id entero del contacto" }) });
 const labelPath = z.object({ labelId: z.string().meta({ description: "Id entero de la etiqueta" }) });
+const conversationPath = z.object({ conversationId: z.string().meta({ description: "Id entero de la conversación" }) });
 const channelPath = z.object({ channel: z.literal("whatsapp") });
 const updatePath = z.object({ update_id: z.string().meta({ description: "update_id devuelto por el envío" }) });
 const mediaPath = z.object({ path: z.string().meta({ description: "media_path, p. ej. uploads/team1/<uuid>.pdf" }) });
@@ -124,6 +126,31 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
   },
   "/api/v1/sandbox/inbound": {
     post: { tags: ["Webhooks"], summary: "Simular un mensaje de un cliente (números sandbox)", requestBody: { content: jsonContent(sandboxInboundInput) }, responses: { ...ok(sandboxInboundResponse), ...errors("400", "415", "422") } },
+  },
+  "/api/v1/conversations": {
+    get: {
+      tags: ["Bandeja"],
+      summary: "Conversaciones del equipo, la actividad más reciente primero",
+      description:
+        "Una conversación es (número de la empresa, contacto). Filtros: `wa_number`, `label_id` (repetible: contactos con alguna), `needs_reply=1` (el último mensaje es del cliente), " +
+        "`unread=1`, `search` (nombre o número, sin distinguir acentos ni mayúsculas), `assignee=me|none|<id>`, `status=open|resolved`. Paginación con `cursor` opaco (`next_cursor`, null al final).",
+      requestParams: { query: listConversationsQuery },
+      responses: { ...ok(listConversationsResponse), ...errors("422") },
+    },
+  },
+  "/api/v1/conversations/{conversationId}": {
+    get: { tags: ["Bandeja"], summary: "Una conversación", requestParams: { path: conversationPath }, responses: { ...ok(conversationResponse), ...errors("404") } },
+    patch: {
+      tags: ["Bandeja"],
+      summary: "Asignar (o desasignar con null) y abrir o resolver",
+      description: "Un mensaje nuevo del cliente reabre una conversación resuelta. Se emite `conversation.updated`.",
+      requestParams: { path: conversationPath },
+      requestBody: { content: jsonContent(updateConversationBody) },
+      responses: { ...ok(conversationResponse), ...errors("400", "404", "415", "422") },
+    },
+  },
+  "/api/v1/conversations/{conversationId}/read": {
+    post: { tags: ["Bandeja"], summary: "Marcar como leída (unread_count = 0; emite conversation.read)", requestParams: { path: conversationPath }, responses: { ...ok(conversationResponse), ...errors("404") } },
   },
   "/api/v1/events": {
     get: {

@@ -1,0 +1,143 @@
+import { and, desc, eq, exists, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/db/client";
+import { agents, contactLabels, contacts, conversations, messages, waNumbers } from "@/db/schema";
+import type { ConversationStatus } from "@/db/schema/conversations";
+import { contactSearchWhere } from "@/lib/contacts/repo";
+
+export type ConversationFilter = {
+  waNumberId?: number;
+  labelIds?: number[];
+  needsReply?: boolean;
+  unread?: boolean;
+  search?: string;
+  /** null: unassigned only. */
+  assigneeAgentId?: number | null;
+  status?: ConversationStatus;
+  /** Rows strictly older than this (last activity, then id): the cursor's position. */
+  before?: { at: Date; id: number };
+};
+
+const listColumns = {
+  id: conversations.id,
+  waNumber: waNumbers.number,
+  contactId: contacts.id,
+  contactName: contacts.name,
+  customerNumber: contacts.customerNumber,
+  customerId: contacts.customerId,
+  lastMessageAt: conversations.lastMessageAt,
+  lastInboundAt: conversations.lastInboundAt,
+  unreadCount: conversations.unreadCount,
+  assigneeAgentId: conversations.assigneeAgentId,
+  status: conversations.status,
+  message: {
+    id: messages.id,
+    updateId: messages.updateId,
+    type: messages.type,
+    direction: messages.direction,
+    sender: messages.sender,
+    status: messages.status,
+    createdAt: messages.createdAt,
+    payload: messages.payload,
+  },
+};
+export type ConversationRow = Awaited<ReturnType<typeof listConversationRows>>[number];
+
+function filterWhere(teamId: number, f: ConversationFilter): SQL | undefined {
+  return and(
+    eq(conversations.teamId, teamId),
+    f.waNumberId === undefined ? undefined : eq(conversations.waNumberId, f.waNumberId),
+    f.needsReply ? eq(conversations.lastDirection, "INBOUND") : undefined,
+    f.unread ? gt(conversations.unreadCount, 0) : undefined,
+    f.status ? eq(conversations.status, f.status) : undefined,
+    f.assigneeAgentId === undefined
+      ? undefined
+      : f.assigneeAgentId === null
+        ? isNull(conversations.assigneeAgentId)
+        : eq(conversations.assigneeAgentId, f.assigneeAgentId),
+    f.labelIds?.length
+      ? exists(
+          sql`(select 1 from ${contactLabels} where ${and(
+            eq(contactLabels.teamId, teamId),
+            eq(contactLabels.contactId, conversations.contactId),
+            inArray(contactLabels.labelId, f.labelIds),
+          )})`,
+        )
+      : undefined,
+    f.search ? contactSearchWhere(f.search) : undefined,
+    f.before
+      ? or(lt(conversations.lastMessageAt, f.before.at), and(eq(conversations.lastMessageAt, f.before.at), lt(conversations.id, f.before.id)))
+      : undefined,
+  );
+}
+
+/** One page of a team's conversations, newest activity first, with contact and last message. */
+export async function listConversationRows(teamId: number, filter: ConversationFilter, limit: number) {
+  const db = await getDb();
+  return db
+    .select(listColumns)
+    .from(conversations)
+    .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
+    .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
+    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
+    .where(filterWhere(teamId, filter))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .limit(limit);
+}
+
+/** One conversation of the team, as listed (null when it is not the team's). */
+export async function findConversationRow(teamId: number, id: number, db?: DbOrTx) {
+  const handle = db ?? (await getDb());
+  const [row] = await handle
+    .select(listColumns)
+    .from(conversations)
+    .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
+    .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
+    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
+    .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Locks the team's conversation for the rest of the transaction; null if it is not the team's. */
+export async function lockConversation(tx: DbOrTx, teamId: number, id: number) {
+  const [row] = await tx
+    .select({
+      id: conversations.id,
+      waNumberId: conversations.waNumberId,
+      contactId: conversations.contactId,
+      lastInboundMessageId: conversations.lastInboundMessageId,
+      unreadCount: conversations.unreadCount,
+    })
+    .from(conversations)
+    .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)))
+    .for("update");
+  return row ?? null;
+}
+
+export async function updateConversationRow(
+  tx: DbOrTx,
+  teamId: number,
+  id: number,
+  set: Partial<{ unreadCount: number; assigneeAgentId: number | null; status: ConversationStatus }>,
+) {
+  await tx
+    .update(conversations)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)));
+}
+
+/** Whether `agentId` is an agent of the team (assignees must be). */
+export async function teamAgentExists(teamId: number, agentId: number, db?: DbOrTx): Promise<boolean> {
+  const handle = db ?? (await getDb());
+  const rows = await handle
+    .select({ id: agents.id })
+    .from(agents)
+    .where(and(eq(agents.teamId, teamId), eq(agents.id, agentId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function conversationTransaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  return db.transaction((tx) => fn(tx));
+}

@@ -1,0 +1,156 @@
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError } from "@/lib/http/errors";
+import { requireNumber } from "@/lib/numbers/service";
+import { labelsOfContacts } from "@/lib/contacts/repo";
+import { toLabelDto } from "@/lib/labels/service";
+import { insertEvents } from "@/lib/events/repo";
+import type { LabelDto } from "@/lib/labels/schemas";
+import {
+  conversationTransaction,
+  findConversationRow,
+  listConversationRows,
+  lockConversation,
+  teamAgentExists,
+  updateConversationRow,
+  type ConversationFilter,
+  type ConversationRow,
+} from "./repo";
+import { messagePreview } from "./preview";
+import {
+  ASSIGNEE_INVALID,
+  CONVERSATION_NOT_FOUND,
+  CURSOR_INVALID,
+  type ConversationDto,
+  type ListConversationsQuery,
+  type UpdateConversationInput,
+} from "./schemas";
+
+/** WhatsApp's customer-service window: free-form replies within 24 h of the customer's last message. */
+export const REPLY_WINDOW_MS = 24 * 3600_000;
+
+// The cursor is the last row's position (activity time, id), opaque to clients.
+function encodeCursor(row: ConversationRow): string {
+  return Buffer.from(JSON.stringify([row.lastMessageAt.toISOString(), row.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { at: Date; id: number } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
+    const date = new Date(String(at));
+    if (typeof at === "string" && !Number.isNaN(date.getTime()) && Number.isSafeInteger(id) && (id as number) > 0) return { at: date, id: id as number };
+  } catch {}
+  throw ApiError.invalid("cursor", CURSOR_INVALID);
+}
+
+function toDto(row: ConversationRow, labels: LabelDto[]): ConversationDto {
+  const lastInbound = row.lastInboundAt;
+  return {
+    id: row.id,
+    wa_number: row.waNumber,
+    contact: { id: row.contactId, name: row.contactName, customer_number: row.customerNumber, customer_id: row.customerId, labels },
+    last_message: {
+      id: row.message.id,
+      update_id: row.message.updateId,
+      type: row.message.type,
+      direction: row.message.direction,
+      sender: row.message.sender,
+      status: row.message.status,
+      created_at: row.message.createdAt.toISOString(),
+      preview: messagePreview(row.message.type, row.message.payload),
+    },
+    unread_count: row.unreadCount,
+    last_inbound_at: lastInbound?.toISOString() ?? null,
+    window_expires_at: lastInbound ? new Date(lastInbound.getTime() + REPLY_WINDOW_MS).toISOString() : null,
+    assignee_agent_id: row.assigneeAgentId,
+    status: row.status,
+  };
+}
+
+async function withLabels(teamId: number, rows: ConversationRow[]): Promise<ConversationDto[]> {
+  const labels = await labelsOfContacts(teamId, [...new Set(rows.map((r) => r.contactId))]);
+  const byContact = new Map<number, LabelDto[]>();
+  for (const l of labels) {
+    const list = byContact.get(l.contactId) ?? [];
+    list.push(toLabelDto(l));
+    byContact.set(l.contactId, list);
+  }
+  return rows.map((r) => toDto(r, byContact.get(r.contactId) ?? []));
+}
+
+function agentIdOf(ctx: AuthContext): number | null {
+  return ctx.actor.kind === "agent" ? ctx.actor.agentId : null;
+}
+
+/** The team's conversations, newest activity first, one page at a time (opaque cursor). */
+export async function listConversations({ ctx, input }: { ctx: AuthContext; input: ListConversationsQuery }) {
+  const filter: ConversationFilter = {
+    labelIds: input.label_id,
+    needsReply: input.needs_reply,
+    unread: input.unread,
+    search: input.search || undefined,
+    status: input.status,
+  };
+  if (input.wa_number) filter.waNumberId = (await requireNumber(ctx, input.wa_number)).id;
+  if (input.assignee === "none") filter.assigneeAgentId = null;
+  else if (input.assignee === "me") {
+    // An API token is not an agent, so it has no "mine".
+    const me = agentIdOf(ctx);
+    if (me === null) throw ApiError.invalid("assignee", "assignee=me requiere una sesión de agente.");
+    filter.assigneeAgentId = me;
+  } else if (typeof input.assignee === "number") filter.assigneeAgentId = input.assignee;
+  if (input.cursor) filter.before = decodeCursor(input.cursor);
+
+  const rows = await listConversationRows(ctx.teamId, filter, input.per_page + 1);
+  const page = rows.slice(0, input.per_page);
+  return {
+    data: await withLabels(ctx.teamId, page),
+    next_cursor: rows.length > input.per_page ? encodeCursor(page[page.length - 1]) : null,
+  };
+}
+
+async function loadDto(ctx: AuthContext, id: number): Promise<ConversationDto> {
+  const row = await findConversationRow(ctx.teamId, id);
+  if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
+  return (await withLabels(ctx.teamId, [row]))[0];
+}
+
+export async function getConversation({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {
+  return loadDto(ctx, input.id);
+}
+
+/**
+ * Sets the unread count to 0 and tells every screen (conversation.read). Read receipts at Meta
+ * for cloud_api numbers are the delivery worker's job (see README, "Inbox").
+ */
+export async function markConversationRead({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {
+  await conversationTransaction(async (tx) => {
+    const row = await lockConversation(tx, ctx.teamId, input.id);
+    if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
+    if (row.unreadCount === 0) return;
+    await updateConversationRow(tx, ctx.teamId, row.id, { unreadCount: 0 });
+    await insertEvents(tx, [
+      { teamId: ctx.teamId, type: "conversation.read", waNumberId: row.waNumberId, contactId: row.contactId, data: { id: row.id, unread_count: 0 } },
+    ]);
+  });
+  return loadDto(ctx, input.id);
+}
+
+/** Assigns (or unassigns) and opens or resolves a conversation; streams conversation.updated. */
+export async function updateConversation({ ctx, input }: { ctx: AuthContext; input: { id: number } & UpdateConversationInput }): Promise<ConversationDto> {
+  await conversationTransaction(async (tx) => {
+    const row = await lockConversation(tx, ctx.teamId, input.id);
+    if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
+    if (input.assignee_agent_id != null && !(await teamAgentExists(ctx.teamId, input.assignee_agent_id, tx))) {
+      throw ApiError.invalid("assignee_agent_id", ASSIGNEE_INVALID);
+    }
+    const set: Parameters<typeof updateConversationRow>[3] = {};
+    if (input.assignee_agent_id !== undefined) set.assigneeAgentId = input.assignee_agent_id;
+    if (input.status !== undefined) set.status = input.status;
+    await updateConversationRow(tx, ctx.teamId, row.id, set);
+    const data: Record<string, unknown> = { id: row.id };
+    if (input.assignee_agent_id !== undefined) data.assignee_agent_id = input.assignee_agent_id;
+    if (input.status !== undefined) data.status = input.status;
+    await insertEvents(tx, [{ teamId: ctx.teamId, type: "conversation.updated", waNumberId: row.waNumberId, contactId: row.contactId, data }]);
+  });
+  return loadDto(ctx, input.id);
+}
