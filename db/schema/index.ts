@@ -10,3 +10,4 @@ export * from "./idempotency";
 export * from "./webhook-deliveries";
 export * from "./rate-limits";
 export * from "./conversation-days";
+export * from "./webhook-dead-letters";
