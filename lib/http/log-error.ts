@@ -29,11 +29,13 @@ function cleanMessage(message: string): string {
 export function summarizeError(err: unknown, depth = 0): Summary {
   if (!(err instanceof Error)) return { name: typeof err, message: "(not an Error)" };
   const e = err as Error & { code?: unknown; query?: unknown; cause?: unknown; errors?: unknown };
-  const isQueryError = typeof e.query === "string" && "params" in e;
+  // drizzle's DrizzleQueryError (its message lists every parameter); drivers' errors also carry
+  // `query` and `params`, but their message is Postgres's own.
+  const isQueryError = typeof e.query === "string" && /^Failed query/.test(e.message);
   const out: Summary = { name: e.name, message: isQueryError ? "Failed query" : cleanMessage(e.message) };
   if (typeof e.code === "string" || typeof e.code === "number") out.code = String(e.code).slice(0, 40);
   // The SQL of a query error has $n placeholders, never the values.
-  if (isQueryError) out.query = (e.query as string).slice(0, 500);
+  if (typeof e.query === "string" && depth === 0) out.query = e.query.slice(0, 500);
   const frames = (e.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l)).slice(0, MAX_FRAMES).map((l) => l.trim());
   if (frames.length) out.frames = frames;
   if (depth < 3 && e.cause !== undefined) out.cause = summarizeError(e.cause, depth + 1);
