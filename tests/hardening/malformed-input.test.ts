@@ -43,7 +43,7 @@ describe("malformed percent-encoding in a path", () => {
     ["GET", "/api/v1/messages/%ZZ/history"],
   ];
   it.each(cases)("%s %s answers 400 with the ruled JSON body, with or without a token", async (method, path) => {
-    for (const headers of [{ authorization: `Bearer ${team.token}` }, {}, { cookie: "wa_session=%zz" }]) {
+    for (const headers of [{ authorization: `Bearer ${team.token}` }, {}, { cookie: "wa_session=%zz" }] as Record<string, string>[]) {
       const res = await call(method, path, headers);
       expect(res.status, `${method} ${path} ${JSON.stringify(headers)}: ${res.text}`).toBe(400);
       expect(res.contentType).toMatch(/^application\/json/);
