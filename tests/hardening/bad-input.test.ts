@@ -12,6 +12,7 @@ import {
   poisonedBody,
   traversalPaths,
   transport,
+  UNSTORABLE_STRINGS,
   type RawBody,
 } from "../helpers/hardening-arbitraries";
 import { createCloudNumber, sign } from "../helpers/delivery-factories";
@@ -190,6 +191,24 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
         await send(ep, { method: "POST", path: ep.path(w), body: { body, contentType } });
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it("multipart upload: NUL and lone surrogates in the file name of an otherwise valid file", async () => {
+    const ep = ENDPOINTS.find((e) => e.name === "media upload")!;
+    const boundary = "----unstorable";
+    const pdf = new TextEncoder().encode("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
+    const name = fc.tuple(fc.constantFrom(...UNSTORABLE_STRINGS), fc.constantFrom("", "factura", "x.pdf"), fc.boolean()).map(([bad, base, before]) => (before ? `${bad}${base}` : `${base}${bad}`));
+    await fc.assert(
+      fc.asyncProperty(name, async (filename) => {
+        const body = Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
+          Buffer.from(pdf),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        await send(ep, { method: "POST", path: ep.path(w), body: { body, contentType: `multipart/form-data; boundary=${boundary}` } });
+      }),
+      { numRuns: Math.ceil(RUNS / 4) },
     );
   });
 
