@@ -7,6 +7,7 @@ import { createCloudNumber, postWebhook, sign } from "../helpers/delivery-factor
 import { change, envelope, inboundMessage, statusUpdate, wamid } from "../fixtures/webhooks";
 import { getDb } from "@/db/client";
 import { contacts, messages, webhookDeadLetters } from "@/db/schema";
+import { registry } from "@/lib/admin/registry";
 
 /**
  * Security review (issue 9, items 3 and 13; issue 10 item 6): a signed batch is stored item by
@@ -174,6 +175,22 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     expect(h).toMatchObject({ type: "unknown", payload: { original_type: "hologram", code: 131051, title: "Message type unknown" } });
     expect(t.payload).toEqual({ text: "hola" });
     expect(await deadLettersOf(number.id)).toEqual([]);
+  });
+});
+
+describe("admin dead-letters:list", () => {
+  it("shows a team's dead letters, newest first, with reason and raw JSON", async () => {
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    const bad = { ...inboundMessage("text", { from: customer() }), id: { not: "an id" } };
+    await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [bad, { ...bad, type: 5 }] })), number.secrets.appSecret);
+    const out = (await registry["dead-letters:list"].run({ team: String(team.id) })) as { dead_letters: Record<string, unknown>[] };
+    expect(out.dead_letters).toHaveLength(2);
+    expect(out.dead_letters[0]).toMatchObject({ team_id: team.id, wa_number_id: number.id, kind: "rejected", source: "whatsapp" });
+    expect((out.dead_letters[0].id as number) > (out.dead_letters[1].id as number)).toBe(true);
+    expect(JSON.parse(out.dead_letters[1].raw as string)).toEqual(bad);
+    const one = (await registry["dead-letters:list"].run({ team: String(team.id), limit: "1" })) as { dead_letters: unknown[] };
+    expect(one.dead_letters).toHaveLength(1);
   });
 });
 
