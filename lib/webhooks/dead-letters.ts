@@ -25,3 +25,16 @@ export function reasonOfError(where: string, err: unknown): string {
 export async function keepDeadLetters(rows: DeadLetterInput[]) {
   await insertDeadLetters(rows);
 }
+
+/**
+ * A failure that says nothing about the item (connection lost, deadlock, serialization, the
+ * server out of resources or shutting down): the batch answers 500 so Meta redelivers it, instead
+ * of setting a good message aside. SQLSTATE classes 08, 40, 53, 57; postgres.js connection codes.
+ */
+export function isTransientDbError(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (/^(08|40|53|57)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT)/.test(code)) return true;
+  }
+  return false;
+}

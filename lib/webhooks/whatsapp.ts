@@ -3,7 +3,7 @@ import { readBodyLimited } from "@/lib/http/parse";
 import { withSecrets } from "@/lib/channels/credentials";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
 import { applyStatusUpdates } from "@/lib/delivery/status";
-import { deadLetter, keepDeadLetters, reasonOfError } from "./dead-letters";
+import { deadLetter, isTransientDbError, keepDeadLetters, reasonOfError } from "./dead-letters";
 import type { DeadLetterInput } from "./dead-letters-repo";
 import { ingestEach } from "./inbound";
 import { numberByPhoneNumberId } from "./repo";
@@ -33,8 +33,9 @@ export async function verifyHandshake({ input }: { input: { mode?: string; token
  * lone surrogates → U+FFFD), an absurd timestamp is replaced by the receipt time (noted as a
  * `clamped` dead letter), and an item that fails its schema or its own transaction is kept in
  * `webhook_dead_letters` with its reason while the rest is stored. The batch answers 200 once
- * that is done; only a failure to keep the dead letters themselves answers 500 (Meta redelivers;
- * what was stored is skipped: wamids are unique per number).
+ * that is done. Only a failure of the database itself (connection lost, deadlock: the item is not
+ * at fault) or of keeping the dead letters answers 500, so Meta redelivers; what was stored is
+ * skipped then (wamids are unique per number).
  */
 export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
   const raw = await readBodyLimited(req, MAX_WEBHOOK_BYTES);
@@ -54,6 +55,7 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
   const { changes, rejected } = parseEnvelope(body);
   const nowhere = { teamId: null, waNumberId: null };
   const dead: DeadLetterInput[] = rejected.map((r) => deadLetter(nowhere, r.reason, r.raw));
+  let transient: unknown;
   for (const change of changes) {
     const row = await numberByPhoneNumberId(change.phoneNumberId);
     const number = row ? withSecrets(row) : undefined;
@@ -74,7 +76,8 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
           dead.push(deadLetter(at, `message: timestamp ${original} is outside [2009-01-01, now + 1 day]; stored with the receipt time`, item, "clamped"));
         }
       } else if (!o.duplicate) {
-        dead.push(deadLetter(at, reasonOfError("message", o.error), item));
+        if (isTransientDbError(o.error)) transient ??= o.error;
+        else dead.push(deadLetter(at, reasonOfError("message", o.error), item));
       }
     });
     // One status per call: a status that fails is set aside alone.
@@ -82,7 +85,8 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
       try {
         result.statuses += await applyStatusUpdates(number, [s.update]);
       } catch (err) {
-        dead.push(deadLetter(at, reasonOfError("status", err), s.raw));
+        if (isTransientDbError(err)) transient ??= err;
+        else dead.push(deadLetter(at, reasonOfError("status", err), s.raw));
       }
     }
   }
@@ -90,5 +94,7 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
     await keepDeadLetters(dead);
     console.warn(`[webhooks] ${dead.length} webhook items set aside in webhook_dead_letters`);
   }
+  // The database itself failed (not the item): 500, Meta redelivers, what was stored is skipped.
+  if (transient) throw new Error("webhook: transient database failure", { cause: transient });
   return result;
 }

@@ -8,6 +8,7 @@ import { change, envelope, inboundMessage, statusUpdate, wamid } from "../fixtur
 import { getDb } from "@/db/client";
 import { contacts, messages, webhookDeadLetters } from "@/db/schema";
 import { registry } from "@/lib/admin/registry";
+import { isTransientDbError } from "@/lib/webhooks/dead-letters";
 
 /**
  * Security review (issue 9, items 3 and 13; issue 10 item 6): a signed batch is stored item by
@@ -141,6 +142,13 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     const again = await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [before, doomed, after] })), number.secrets.appSecret);
     expect(again.status).toBe(200);
     expect(await inboundOf(number.id)).toHaveLength(2);
+  });
+
+  it("tells the item's fault (dead letter) from the database's (500, Meta redelivers)", () => {
+    const wrapped = (code: string) => Object.assign(new Error("Failed query: …"), { cause: Object.assign(new Error("pg"), { code }) });
+    for (const code of ["08006", "40001", "40P01", "53200", "57P01", "CONNECTION_CLOSED", "ECONNRESET"]) expect(isTransientDbError(wrapped(code)), code).toBe(true);
+    for (const code of ["54000", "22P05", "23505", "P0001", "42703"]) expect(isTransientDbError(wrapped(code)), code).toBe(false);
+    expect(isTransientDbError(new TypeError("x"))).toBe(false);
   });
 
   it("an entry or change that fails its schema is set aside without a number; other entries are stored", async () => {
