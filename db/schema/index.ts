@@ -13,3 +13,4 @@ export * from "./conversation-days";
 export * from "./events";
 export * from "./conversations";
 export * from "./wa-number-secrets-version";
+export * from "./webhook-dead-letters";

@@ -6,6 +6,7 @@ import { seedDemoCommand } from "./seed";
 import { teamCreate, tokenCreate, tokenRevoke } from "./teams";
 import { templateAdd } from "./templates";
 import { templatesSync } from "./commands/templates-sync";
+import { deadLettersList } from "./commands/dead-letters-list";
 import type { AdminCommand } from "./types";
 
 /** Every `npm run admin -- <command>`: add a command with one file and one line here. */
@@ -22,4 +23,5 @@ export const registry: Record<string, AdminCommand> = {
   "bot:add": botAdd,
   "campaign:add": campaignAdd,
   "agent:create": agentCreate,
+  "dead-letters:list": deadLettersList,
 };

@@ -35,11 +35,18 @@ export async function authenticate(req: Request): Promise<AuthContext> {
   return { teamId: row.teamId, actor: { kind: "agent", agentId: row.agentId, agentName: row.agentName, sessionId: row.id } };
 }
 
+/** A cookie's decoded value; a malformed percent-encoding (`wa_session=%zz`) counts as no cookie. */
 export function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }

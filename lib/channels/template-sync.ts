@@ -2,11 +2,10 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { addTemplate } from "@/lib/templates/service";
 import { templateInputSchema, type TemplateInputRaw } from "@/lib/templates/schemas";
-import { fetchTemplates, type GraphTemplate } from "./cloud-api/templates";
+import { fetchTemplates, graphTemplateSchema, type GraphTemplate } from "./cloud-api/templates";
 import { withSecrets } from "./credentials";
 import { findNumberByDigits } from "./repo";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- Graph JSON, mapped defensively */
 const SUPPORTED_BUTTONS = new Set(["QUICK_REPLY", "URL"]);
 
 /**
@@ -14,31 +13,31 @@ const SUPPORTED_BUTTONS = new Set(["QUICK_REPLY", "URL"]);
  * copy code, flows…) are left out: they need no send-time values, so sends still work.
  */
 function toInput(t: GraphTemplate, waNumber: string): TemplateInputRaw {
-  const components = (t.components ?? []).map((c: any) => {
-    const type = String(c.type ?? "").toUpperCase();
+  const components = (t.components ?? []).map((c) => {
+    const type = c.type.toUpperCase();
     if (type === "BUTTONS") {
       return {
         type,
         buttons: (c.buttons ?? [])
-          .filter((b: any) => SUPPORTED_BUTTONS.has(String(b.type).toUpperCase()))
-          .map((b: any) =>
-            String(b.type).toUpperCase() === "URL"
-              ? { type: "URL", text: String(b.text ?? ""), url: String(b.url ?? "") }
-              : { type: "QUICK_REPLY", text: String(b.text ?? ""), payload: String(b.text ?? "") },
+          .filter((b) => SUPPORTED_BUTTONS.has(b.type.toUpperCase()))
+          .map((b) =>
+            b.type.toUpperCase() === "URL"
+              ? { type: "URL", text: b.text ?? "", url: b.url ?? "" }
+              : { type: "QUICK_REPLY", text: b.text ?? "", payload: b.text ?? "" },
           ),
       };
     }
-    if (type === "HEADER") return { ...c, type, format: String(c.format ?? "").toUpperCase() };
+    if (type === "HEADER") return { ...c, type, format: (c.format ?? "").toUpperCase() };
     return { ...c, type };
   });
   return {
     id: t.id,
-    name: String(t.name ?? ""),
-    language: String(t.language ?? ""),
-    category: String(t.category ?? "").toUpperCase() as "UTILITY",
+    name: t.name,
+    language: t.language,
+    category: (t.category ?? "").toUpperCase() as "UTILITY",
     status: "APPROVED",
     rejected_reason: "NONE",
-    components: components.filter((c: any) => c.type !== "BUTTONS" || c.buttons.length) as TemplateInputRaw["components"],
+    components: components.filter((c) => !("buttons" in c) || c.type !== "BUTTONS" || c.buttons?.length) as TemplateInputRaw["components"],
     wa_number: waNumber,
   };
 }
@@ -59,8 +58,21 @@ export async function syncTemplates({ input }: { input: { number: string } }) {
   const all = await fetchTemplates(withSecrets(row));
   const imported: string[] = [];
   const skipped: { name: string; language: string; reason: string }[] = [];
-  for (const t of all) {
-    const label = { name: String(t.name ?? ""), language: String(t.language ?? "") };
+  for (const raw of all) {
+    // Untrusted Graph JSON: a template that is not the documented shape is reported, not read.
+    const graph = graphTemplateSchema.safeParse(raw);
+    if (!graph.success) {
+      const r = (raw ?? {}) as { name?: unknown; language?: unknown };
+      const issue = graph.error.issues[0];
+      skipped.push({
+        name: typeof r.name === "string" ? r.name : "",
+        language: typeof r.language === "string" ? r.language : "",
+        reason: `estructura no soportada: ${issue ? `${issue.path.map(String).join(".") || "(raíz)"} ${issue.message}` : "inválida"}`,
+      });
+      continue;
+    }
+    const t = graph.data;
+    const label = { name: t.name, language: t.language };
     if (t.status !== "APPROVED") {
       skipped.push({ ...label, reason: `status ${t.status}` });
       continue;

@@ -48,13 +48,6 @@ export type StatusUpdate = {
   raw: unknown;
 };
 
-/** One change of a webhook batch, addressed to one of our numbers by its channel id. */
-export type WebhookChange = {
-  phoneNumberId: string;
-  messages: InboundMessage[];
-  statuses: StatusUpdate[];
-};
-
 export interface ChannelAdapter {
   sendTemplate(number: ChannelNumber, message: OutboundTemplate): Promise<SendOutcome>;
   /** Uploads a header attachment; returns the id the send refers to, or a send failure. */

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { ZodError } from "zod";
 import { ApiError, type FieldErrors } from "./errors";
+import { logUnexpected, routePattern } from "./log-error";
 
 /** JSON response with the headers every API answer carries. */
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
@@ -19,8 +21,12 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
   return errors;
 }
 
-/** The one place that turns any thrown value into the ruled error body (DESIGN rulings 1–2). */
-export function toErrorResponse(err: unknown): Response {
+/**
+ * The one place that turns any thrown value into the ruled error body (DESIGN rulings 1–2). An
+ * unexpected error answers 500 with a request id (body `request_id` and `X-Request-Id`) that the
+ * log line carries too, with the route's pattern and the error (log-error.ts: never request data).
+ */
+export function toErrorResponse(err: unknown, at?: { req?: Request; params?: Record<string, string | string[]> }): Response {
   if (err instanceof ApiError) {
     const body: { message: string; errors?: FieldErrors } = { message: err.message };
     if (err.errors) body.errors = err.errors;
@@ -30,6 +36,7 @@ export function toErrorResponse(err: unknown): Response {
     const errors = zodFieldErrors(err);
     return json({ message: err.issues[0]?.message ?? "Datos inválidos.", errors }, 422);
   }
-  console.error("[api] unhandled error", err);
-  return json({ message: "Error interno del servidor." }, 500);
+  const requestId = randomUUID();
+  logUnexpected(requestId, at?.req?.method ?? "?", routePattern(at?.req, at?.params), err);
+  return json({ message: "Error interno del servidor.", request_id: requestId }, 500, { "x-request-id": requestId });
 }

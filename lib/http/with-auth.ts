@@ -16,13 +16,15 @@ export function withAuth<P extends Record<string, string | string[]> = Record<st
 ) {
   return async (req: Request, route: RouteArgs<P>): Promise<Response> => {
     let limit: RateLimitResult | undefined;
+    let params: P | undefined;
     try {
+      params = await route.params;
       const ctx = await authenticate(req);
       limit = await checkRateLimit(rateLimitKey(ctx));
       if (!limit.ok) throw rateLimitError(limit);
-      return withRateLimitHeaders(await handler({ req, ctx, params: await route.params }), limit);
+      return withRateLimitHeaders(await handler({ req, ctx, params }), limit);
     } catch (err) {
-      return withRateLimitHeaders(toErrorResponse(err), limit);
+      return withRateLimitHeaders(toErrorResponse(err, { req, params }), limit);
     }
   };
 }
@@ -32,10 +34,12 @@ export function withErrors<P extends Record<string, string | string[]> = Record<
   handler: (args: { req: Request; params: P }) => Promise<Response>,
 ) {
   return async (req: Request, route: RouteArgs<P>): Promise<Response> => {
+    let params: P | undefined;
     try {
-      return await handler({ req, params: await route.params });
+      params = await route.params;
+      return await handler({ req, params });
     } catch (err) {
-      return toErrorResponse(err);
+      return toErrorResponse(err, { req, params });
     }
   };
 }

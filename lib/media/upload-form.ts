@@ -1,10 +1,12 @@
 import { ApiError } from "@/lib/http/errors";
 import { readBodyLimited } from "@/lib/http/parse";
+import { storableText } from "@/lib/http/storable";
 import { uploadFormSchema } from "./schemas";
 import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES } from "./types";
 
 export const NOT_MULTIPART = "El encabezado Content-Type debe ser multipart/form-data.";
 export const BAD_MULTIPART = "El cuerpo multipart/form-data no es válido.";
+export const BAD_FILENAME = "El nombre del archivo contiene caracteres no válidos (el carácter NUL o sustitutos UTF-16 sueltos).";
 
 /**
  * Reads the `file` field of a multipart upload. The body is read with a hard byte limit (413 as
@@ -24,5 +26,7 @@ export async function readUploadForm(req: Request): Promise<{ bytes: Uint8Array;
     throw ApiError.badRequest(BAD_MULTIPART);
   }
   const { file } = uploadFormSchema.parse({ file: form.get("file") ?? undefined });
+  // The name is stored (media.original_name): Postgres text cannot hold a NUL.
+  if (storableText(file.name) !== file.name) throw ApiError.invalid("file", BAD_FILENAME);
   return { bytes: new Uint8Array(await file.arrayBuffer()), filename: file.name };
 }

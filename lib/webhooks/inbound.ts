@@ -18,15 +18,29 @@ export function inboundMediaUrl(updateId: string) {
   return `${config.appUrl}/api/v1/updates/${updateId}/media`;
 }
 
+export type IngestOutcome = { ok: true; ingested: Ingested } | { ok: false; duplicate: true } | { ok: false; duplicate: false; error: unknown };
+
 /**
  * The one inbound path (Cloud API webhooks and sandbox injections): each message is stored
  * once — a repeated wamid changes nothing — with its contact created or refreshed, its reply
  * attributed and routed (ruling 8), and a `message.received` event queued, in one transaction.
+ * Throws when any message failed (the sandbox's single message); webhooks use `ingestEach`.
  */
 export async function ingestInbound(number: ChannelNumber, batch: InboundMessage[]): Promise<Ingested[]> {
+  const outcomes = await ingestEach(number, batch);
+  const failures = outcomes.flatMap((o) => (!o.ok && !o.duplicate ? [o.error] : []));
+  if (failures.length) throw new AggregateError(failures, `${failures.length} inbound messages failed`);
+  return outcomes.flatMap((o) => (o.ok ? [o.ingested] : []));
+}
+
+/**
+ * Each message in its own short transaction, so one that fails (rolled back alone) never costs
+ * its neighbours, and the connection (PGlite has one) is held only for one message at a time.
+ * The outcome of every message is returned, in order.
+ */
+export async function ingestEach(number: ChannelNumber, batch: InboundMessage[]): Promise<IngestOutcome[]> {
   const db = await getDb();
-  const stored: Ingested[] = [];
-  const failures: unknown[] = [];
+  const outcomes: IngestOutcome[] = [];
   for (const msg of batch) {
     try {
       const result = await db.transaction(async (tx) => {
@@ -68,12 +82,11 @@ export async function ingestInbound(number: ChannelNumber, batch: InboundMessage
         await enqueueEvent(tx, route, number.teamId, "message.received", row.id, receivedEventData(row, number.number, route.replyTo));
         return { message: row, replyTo: route.replyTo };
       });
-      stored.push(result);
+      outcomes.push({ ok: true, ingested: result });
     } catch (err) {
       // One bad item must not keep the rest of the batch from being stored.
-      if (!(err instanceof Duplicate)) failures.push(err);
+      outcomes.push(err instanceof Duplicate ? { ok: false, duplicate: true } : { ok: false, duplicate: false, error: err });
     }
   }
-  if (failures.length) throw new AggregateError(failures, `${failures.length} inbound messages failed`);
-  return stored;
+  return outcomes;
 }

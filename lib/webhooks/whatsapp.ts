@@ -3,7 +3,9 @@ import { readBodyLimited } from "@/lib/http/parse";
 import { withSecrets } from "@/lib/channels/credentials";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
 import { applyStatusUpdates } from "@/lib/delivery/status";
-import { ingestInbound } from "./inbound";
+import { deadLetter, isTransientDbError, keepDeadLetters, reasonOfError } from "./dead-letters";
+import type { DeadLetterInput } from "./dead-letters-repo";
+import { ingestEach } from "./inbound";
 import { numberByPhoneNumberId } from "./repo";
 import { candidateAppSecrets, candidateVerifyTokens, effectiveAppSecret } from "./secrets";
 import { signatureMatches, tokenMatches } from "./signature";
@@ -27,8 +29,13 @@ export async function verifyHandshake({ input }: { input: { mode?: string; token
  * numbers (tried in constant time each; a number added a moment ago is found by one refresh).
  * Then each change is only accepted for a number whose own secret is the one that signed —
  * one tenant's Meta app can never write into another tenant's number. Every entry, change,
- * message and status is handled; one failing item makes the answer 500 so Meta redelivers
- * (what was stored is skipped on redelivery: wamids are unique per number).
+ * message and status is handled on its own: text Postgres cannot hold is cleaned (NUL removed,
+ * lone surrogates → U+FFFD), an absurd timestamp is replaced by the receipt time (noted as a
+ * `clamped` dead letter), and an item that fails its schema or its own transaction is kept in
+ * `webhook_dead_letters` with its reason while the rest is stored. The batch answers 200 once
+ * that is done. Only a failure of the database itself (connection lost, deadlock: the item is not
+ * at fault) or of keeping the dead letters answers 500, so Meta redelivers; what was stored is
+ * skipped then (wamids are unique per number).
  */
 export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
   const raw = await readBodyLimited(req, MAX_WEBHOOK_BYTES);
@@ -45,24 +52,49 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
     throw ApiError.badRequest("El cuerpo de la solicitud no es un JSON válido.");
   }
   const result = { messages: 0, statuses: 0, ignored: 0 };
-  const failures: unknown[] = [];
-  for (const change of parseEnvelope(body)) {
+  const { changes, rejected } = parseEnvelope(body);
+  const nowhere = { teamId: null, waNumberId: null };
+  const dead: DeadLetterInput[] = rejected.map((r) => deadLetter(nowhere, r.reason, r.raw));
+  let transient: unknown;
+  for (const change of changes) {
     const row = await numberByPhoneNumberId(change.phoneNumberId);
     const number = row ? withSecrets(row) : undefined;
     if (!number || effectiveAppSecret(number) !== signer) {
       result.ignored += change.messages.length + change.statuses.length;
+      dead.push(...change.rejected.map((r) => deadLetter(nowhere, r.reason, r.raw)));
       continue;
     }
-    try {
-      result.messages += (await ingestInbound(number, change.messages)).length;
-      result.statuses += await applyStatusUpdates(number, change.statuses);
-    } catch (err) {
-      failures.push(err);
+    const at = { teamId: number.teamId, waNumberId: number.id };
+    dead.push(...change.rejected.map((r) => deadLetter(at, r.reason, r.raw)));
+    const outcomes = await ingestEach(number, change.messages.map((m) => m.msg));
+    outcomes.forEach((o, i) => {
+      const { raw: item, clampedTimestamp } = change.messages[i];
+      if (o.ok) {
+        result.messages++;
+        if (clampedTimestamp !== undefined) {
+          const original = String(clampedTimestamp).slice(0, 100);
+          dead.push(deadLetter(at, `message: timestamp ${original} is outside [2009-01-01, now + 1 day]; stored with the receipt time`, item, "clamped"));
+        }
+      } else if (!o.duplicate) {
+        if (isTransientDbError(o.error)) transient ??= o.error;
+        else dead.push(deadLetter(at, reasonOfError("message", o.error), item));
+      }
+    });
+    // One status per call: a status that fails is set aside alone.
+    for (const s of change.statuses) {
+      try {
+        result.statuses += await applyStatusUpdates(number, [s.update]);
+      } catch (err) {
+        if (isTransientDbError(err)) transient ??= err;
+        else dead.push(deadLetter(at, reasonOfError("status", err), s.raw));
+      }
     }
   }
-  if (failures.length) {
-    console.error("[webhooks] items failed; Meta will redeliver the batch", failures);
-    throw new Error("webhook items failed");
+  if (dead.length) {
+    await keepDeadLetters(dead);
+    console.warn(`[webhooks] ${dead.length} webhook items set aside in webhook_dead_letters`);
   }
+  // The database itself failed (not the item): 500, Meta redelivers, what was stored is skipped.
+  if (transient) throw new Error("webhook: transient database failure", { cause: transient });
   return result;
 }

@@ -54,6 +54,27 @@ describe("admin templates:sync", () => {
     expect(await db.select().from(templates).where(eq(templates.teamId, team.id))).toHaveLength(2);
   });
 
+  it("parses each Graph template with its schema: a malformed one is reported with its reason, the rest imported, unknown fields kept", async () => {
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    graph.setTemplatePages([
+      [
+        tpl("componentes_rotos", { components: { type: "BODY" } }),
+        tpl("boton_sin_tipo", { components: [{ type: "BODY", text: "Hola" }, { type: "BUTTONS", buttons: [{ text: "Sí" }] }] }),
+        { id: "ext_sin_nombre", name: 42, status: "APPROVED", language: "es" },
+        "not a template",
+        tpl("con_campos_nuevos", { parameter_format: "POSITIONAL", sub_category: "ORDER_DETAILS" }),
+      ],
+    ]);
+    const result = await registry["templates:sync"].run({ number: number.number });
+    expect(result.imported).toEqual(["con_campos_nuevos/es_MX"]);
+    const skipped = result.skipped as { name: string; reason: string }[];
+    expect(skipped.map((s) => s.name)).toEqual(["componentes_rotos", "boton_sin_tipo", "", ""]);
+    expect(skipped.every((s) => s.reason.startsWith("estructura no soportada: "))).toBe(true);
+    expect(skipped[0].reason).toContain("components");
+    expect(skipped[1].reason).toContain("components.1.buttons.0.type");
+  });
+
   it("refuses an unknown number", async () => {
     await expect(registry["templates:sync"].run({ number: "19999999999" })).rejects.toThrow("El número de WhatsApp no está registrado.");
   });

@@ -3,7 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { createWorld, teamDigest, type World } from "../helpers/hardening-world";
 import { DOCUMENTED_STATUSES, ENDPOINTS, ruledBodyProblem, type Endpoint } from "../helpers/hardening-routes";
-import { mutatedBody, mutatedQuery, nastyString, traversalPaths, transport, type RawBody } from "../helpers/hardening-arbitraries";
+import {
+  BAD_COOKIES,
+  MALFORMED_PERCENT,
+  mutatedBody,
+  mutatedQuery,
+  nastyString,
+  poisonedBody,
+  traversalPaths,
+  transport,
+  UNSTORABLE_STRINGS,
+  type RawBody,
+} from "../helpers/hardening-arbitraries";
+import { createCloudNumber, sign } from "../helpers/delivery-factories";
+import { change, envelope, inboundMessage, statusUpdate, wamid } from "../fixtures/webhooks";
 
 /**
  * Property-based bad input against every endpoint: whatever arrives, the answer is a documented
@@ -65,7 +78,7 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
   it.each(jsonEndpoints.map((e) => [e.name, e] as const))("JSON body: %s", async (_name, ep) => {
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(transport(mutatedBody(ep.valid!(w), idStrings())), async (body) => {
+      fc.asyncProperty(transport(fc.oneof({ weight: 3, arbitrary: mutatedBody(ep.valid!(w), idStrings()) }, { weight: 1, arbitrary: poisonedBody(ep.valid!(w)) })), async (body) => {
         const status = await send(ep, { method: ep.method, path: ep.path(w), body });
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }),
@@ -77,7 +90,17 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
   });
 
   it.each(queryEndpoints.map((e) => [e.name, e] as const))("query string: %s", async (_name, ep) => {
-    const raw = fc.constantFrom("page=%ED%A0%80", "page=%", "%zz=1", "per_page=1&per_page=%00", "page=1e3", "per_page=-0", "from_date=2024-02-30");
+    const raw = fc.oneof(
+      fc.constantFrom("page=%ED%A0%80", "page=%", "%zz=1", "per_page=1&per_page=%00", "page=1e3", "per_page=-0", "from_date=2024-02-30"),
+      // Every key of a valid query with a malformed encoding, a NUL or a lone surrogate (CESU-8) as its value.
+      fc
+        .tuple(fc.constantFrom(...Object.keys(ep.valid!(w))), fc.constantFrom(...MALFORMED_PERCENT, "%00", "a%00b", "%ED%A0%80", "x%ED%B0%80y"))
+        .map(([k, bad]) =>
+          Object.entries(ep.valid!(w) as Record<string, string>)
+            .map(([key, v]) => `${encodeURIComponent(key)}=${key === k ? bad : encodeURIComponent(v)}`)
+            .join("&"),
+        ),
+    );
     await fc.assert(
       fc.asyncProperty(fc.oneof(mutatedQuery(ep.valid!(w) as Record<string, string>), raw), async (q) => {
         await send(ep, { method: ep.method, path: `${ep.path(w)}?${q}` });
@@ -87,9 +110,12 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
   });
 
   const segment = fc.oneof(
-    // Not "..", "%2e%2e" (the client resolves them to another URL) nor malformed percent-encoding
-    // (the test server's decodeURIComponent throws before any route runs; see the report).
-    fc.constantFrom("0", "-1", "1.5", "2147483648", "99999999999", "1e3", "0x10", "%20%31", "%00", "%2F", "null", "%C3%A9", "%E2%80%AE"),
+    // Not "..", "%2e%2e": the client resolves them to another URL.
+    fc.constantFrom("0", "-1", "1.5", "2147483648", "99999999999", "1e3", "0x10", "%20%31", "%00", "%2F", "null", "%C3%A9", "%E2%80%AE", "a%00b"),
+    // Malformed percent-encoding (Next itself would answer a bare 500; proxy.ts answers 400 first),
+    // and a lone surrogate, which only travels as CESU-8 bytes that are not UTF-8.
+    fc.constantFrom(...MALFORMED_PERCENT, "%ED%A0%80", "x%ED%B0%80"),
+    fc.string({ unit: fc.constantFrom(..."%0123456789abcdefzZ"), minLength: 1, maxLength: 9 }).filter((x) => x !== "." && x !== ".."),
     fc.integer().map(String),
     nastyString
       .filter((s) => s.length > 0 && s.length < 2000)
@@ -145,7 +171,11 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
       ]);
     const form = fc.tuple(
       fc.constantFrom("file", "FILE", "files", ""),
-      fc.oneof(fc.constant(null), nastyString.map((s) => s.replace(/["\r\n]/g, "")), fc.constantFrom("x.pdf", "../../x.pdf", "x.pdf.exe", "x.png", "%2e%2e.pdf")),
+      fc.oneof(
+        fc.constant(null),
+        nastyString.map((s) => s.replace(/["\r\n]/g, "")),
+        fc.constantFrom("x.pdf", "../../x.pdf", "x.pdf.exe", "x.png", "%2e%2e.pdf", "x\u0000.pdf", "\u0000", "x.pdf\u0000.png", "\uD800.pdf", "a\uDC00b"),
+      ),
       fc.oneof(
         fc.uint8Array({ maxLength: 200 }),
         fc.constant(new TextEncoder().encode("%PDF-1.4 tiny")),
@@ -164,6 +194,24 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
     );
   });
 
+  it("multipart upload: NUL and lone surrogates in the file name of an otherwise valid file", async () => {
+    const ep = ENDPOINTS.find((e) => e.name === "media upload")!;
+    const boundary = "----unstorable";
+    const pdf = new TextEncoder().encode("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
+    const name = fc.tuple(fc.constantFrom(...UNSTORABLE_STRINGS), fc.constantFrom("", "factura", "x.pdf"), fc.boolean()).map(([bad, base, before]) => (before ? `${bad}${base}` : `${base}${bad}`));
+    await fc.assert(
+      fc.asyncProperty(name, async (filename) => {
+        const body = Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
+          Buffer.from(pdf),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        await send(ep, { method: "POST", path: ep.path(w), body: { body, contentType: `multipart/form-data; boundary=${boundary}` } });
+      }),
+      { numRuns: Math.ceil(RUNS / 4) },
+    );
+  });
+
   it("signed webhook: any unsigned or wrongly signed body is refused, never stored", async () => {
     const ep = ENDPOINTS.find((e) => e.name === "webhook receive")!;
     await fc.assert(
@@ -176,6 +224,74 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
         },
       ),
       { numRuns: RUNS },
+    );
+  });
+
+  it("malformed session cookies count as no session on every endpoint (401 or the public route's own answer)", async () => {
+    for (const ep of ENDPOINTS) {
+      const body = ep.input === "json" ? JSON.stringify(ep.valid!(w)) : undefined;
+      for (const cookie of BAD_COOKIES) {
+        const headers: Record<string, string> = { cookie };
+        if (body) headers["content-type"] = "application/json";
+        const res = await fetch(server.url + ep.path(w), { method: ep.method, headers, body });
+        const text = await res.text();
+        const label = `${ep.name} ${cookie.slice(0, 60)}`;
+        expect(res.status, `${res.status} ${text.slice(0, 200)} <- ${label}`).toBeLessThan(500);
+        expect(ruledBodyProblem(res.status, text), label).toBeNull();
+        if (ep.auth === "token") expect(res.status, label).toBe(401);
+      }
+    }
+  });
+
+  it("headers with NUL-like, non-UTF-8 or malformed values never cause a 5xx", async () => {
+    const junk = ["%00", "a%zz", "\xED\xA0\x80", "\xFF\xFE", "%ED%A0%80", "x".repeat(4000)];
+    const send1 = ENDPOINTS.find((e) => e.name === "send")!;
+    for (const value of junk) {
+      for (const [ep, headers] of [
+        [send1, { "idempotency-key": value, "content-type": "application/json" }],
+        [send1, { "content-type": `application/json; charset=${value}` }],
+        [ENDPOINTS.find((e) => e.name === "contacts")!, { "if-none-match": value, "accept-language": value }],
+        [ENDPOINTS.find((e) => e.name === "webhook receive")!, { "x-hub-signature-256": `sha256=${value}`, "content-type": "application/json" }],
+      ] as const) {
+        const body = ep.input === "json" ? { body: JSON.stringify(ep.valid!(w)), contentType: headers["content-type"] ?? null } : undefined;
+        await send(ep, { method: ep.method, path: ep.path(w), body, headers: { ...headers } as Record<string, string> });
+      }
+    }
+  });
+
+  it("signed webhook: NUL, lone surrogates and absurd values anywhere in a genuine batch never cause a 5xx", async () => {
+    const cloud = await createCloudNumber(w.team.id);
+    const ep = ENDPOINTS.find((e) => e.name === "webhook receive")!;
+    const unstorable = fc.oneof(fc.constantFrom("\u0000", "a\u0000b", "\uD800", "x\uDC00y", "\uDBFF"), nastyString);
+    const value = fc.oneof(unstorable, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom("99999999999999999999", "-1", "1e400", "NaN", 1e308, -5));
+    const messageOf = fc.tuple(
+      fc.constantFrom("text", "image", "button", "interactive", "system", "contacts", "location", "unknown"),
+      fc.constantFrom("id", "from", "timestamp", "type", "text", "context", "errors", "image", "extra"),
+      value,
+    ).map(([type, key, v]) => {
+      const m = inboundMessage(type === "interactive" ? "button_reply" : (type as "text"), { from: w.contact.customerNumber! }) as Record<string, unknown>;
+      return { ...m, id: wamid(), [key]: v };
+    });
+    const batch = fc.tuple(fc.array(messageOf, { minLength: 1, maxLength: 4 }), unstorable, fc.option(value)).map(([msgs, name, statusTs]) => {
+      const c = change(cloud.phoneNumberId, {
+        contacts: [{ wa_id: w.contact.customerNumber!, name }],
+        messages: msgs,
+        statuses: statusTs === null ? [] : [{ ...statusUpdate("read", { id: wamid(), to: "1" }), timestamp: statusTs }],
+      });
+      return envelope(c);
+    });
+    await fc.assert(
+      fc.asyncProperty(batch, async (body) => {
+        const raw = JSON.stringify(body);
+        const res = await fetch(server.url + ep.path(w), {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-hub-signature-256": sign(cloud.secrets.appSecret, raw) },
+          body: raw,
+        });
+        const text = await res.text();
+        expect(res.status, `${res.status} ${text.slice(0, 300)} <- ${raw.slice(0, 500)}`).toBe(200);
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
     );
   });
 

@@ -131,3 +131,51 @@ export function mutatedQuery(valid: Record<string, string>): fc.Arbitrary<string
   );
   return pairs.map((p) => p.map(([k, v]) => `${encodeURIComponent(k.replace(/[\uD800-\uDFFF]/g, "?"))}=${encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, "?"))}`).join("&"));
 }
+
+/** Percent-encodings decodeURIComponent refuses (truncated, not hex, not UTF-8). */
+export const MALFORMED_PERCENT = ["%", "%ZZ", "%zz", "%E0%A4%A", "%C3", "a%", "%%", "%G1", "%c3%28", "%F0%9F%98"];
+
+/** Session cookies that must count as no session: malformed encodings, NUL, lone surrogates (CESU-8). */
+export const BAD_COOKIES = [
+  "wa_session=%zz",
+  "wa_session=%",
+  "wa_session=%E0%A4%A",
+  "wa_session=%00",
+  "wa_session=a%00b",
+  "wa_session=%ED%A0%80",
+  "wa_session=%01%00junk",
+  "x=1; wa_session=%C3; y=%zz",
+  "wa_session=",
+  `wa_session=${"%41".repeat(300)}`,
+];
+
+/** NUL and lone surrogates, the strings Postgres text and jsonb cannot hold. */
+export const UNSTORABLE_STRINGS = ["\u0000", "a\u0000b", "\uD800", "x\uDC00y", "\uDBFF", "ok\u0000\uDFFF"];
+
+type PathKey = string | number;
+function stringPaths(v: unknown, at: PathKey[] = []): PathKey[][] {
+  if (typeof v === "string") return [at];
+  if (Array.isArray(v)) return v.flatMap((x, i) => stringPaths(x, [...at, i]));
+  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, x]) => stringPaths(x, [...at, k]));
+  return [];
+}
+function setAt(v: unknown, path: PathKey[], value: unknown): unknown {
+  if (!path.length) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(v)) return v.map((x, i) => (i === head ? setAt(x, rest, value) : x));
+  const o = v as Record<string, unknown>;
+  return { ...o, [head]: setAt(o[head as string], rest, value) };
+}
+
+/** A valid body with NUL or a lone surrogate in one of its strings (at any depth) or in a key. */
+export function poisonedBody(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
+  const poison = fc.constantFrom(...UNSTORABLE_STRINGS);
+  const paths = stringPaths(valid);
+  const inKey = fc.tuple(fc.constantFrom(...Object.keys(valid)), poison).map(([k, x]) => ({ ...valid, [`${k}${x}`]: valid[k] }));
+  if (!paths.length) return inKey;
+  const inValue = fc.tuple(fc.constantFrom(...paths), poison, fc.boolean()).map(([p, x, append]) => {
+    const current = p.reduce<unknown>((o, k) => (o as Record<PathKey, unknown>)[k], valid) as string;
+    return setAt(valid, p, append ? `${current}${x}` : x);
+  });
+  return fc.oneof({ weight: 3, arbitrary: inValue }, { weight: 1, arbitrary: inKey });
+}

@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { NextRequest } from "next/server";
+import { proxy } from "@/proxy";
 
 /**
  * Serves the real `app/api/v1/** /route.ts` handlers over HTTP for the integration tests, with
@@ -42,6 +44,12 @@ const routes: Route[] = Object.entries(modules)
 
 async function dispatch(req: Request): Promise<Response> {
   const { pathname } = new URL(req.url);
+  // Like Next: proxy.ts (matcher /api/:path*) runs before routing; an answer other than next() ends the request.
+  if (pathname.startsWith("/api/")) {
+    // Without the body: the handler still has to read it (proxy.ts never does).
+    const early = await proxy(new NextRequest(req.url, { method: req.method, headers: req.headers }));
+    if (!early.headers.has("x-middleware-next")) return early;
+  }
   for (const route of routes) {
     const m = route.pattern.exec(pathname);
     if (!m) continue;
@@ -55,8 +63,9 @@ async function dispatch(req: Request): Promise<Response> {
         params[k] = route.catchAll.has(k) ? m[i + 1].split("/").map(decodeURIComponent) : decodeURIComponent(m[i + 1]);
       });
     } catch {
-      // Malformed percent-encoding never reaches a handler under Next either: it answers 400.
-      return new Response(JSON.stringify({ message: "Bad Request" }), { status: 400 });
+      // Malformed percent-encoding never reaches a handler under Next 16 either: `next start`
+      // answers this bare 500 (checked with curl), unless proxy.ts answered first.
+      return new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
     }
     return handler(req, { params: Promise.resolve(params) });
   }

@@ -1,58 +1,208 @@
-import type { InboundMessage, StatusUpdate, WebhookChange } from "../types";
+import { z } from "zod";
+import { storableJson, storableText } from "@/lib/http/storable";
+import type { InboundMessage, StatusUpdate } from "../types";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the Meta envelope is untrusted JSON, read defensively */
-const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v));
-const optStr = (v: unknown): string | null => (v === undefined || v === null ? null : String(v));
+/*
+ * Meta's webhook envelope is untrusted JSON: every level is parsed with a zod schema before it is
+ * read. The schemas are loose (z.looseObject): fields and message types we do not know pass
+ * through untouched. An item that fails its schema is set aside with its reason (a dead letter),
+ * never the cause of a 500 nor of the loss of its neighbours.
+ */
+
+/** What the contract stores as text: strings, and numbers or booleans Meta may send instead. */
+const text = z.union([z.string(), z.number(), z.boolean()]).nullish();
+const id = z.union([z.string().min(1), z.number()]).transform(String);
+
+const errorSchema = z.looseObject({
+  code: z.unknown().optional(),
+  title: text,
+  message: text,
+  details: text,
+  error_data: z.looseObject({ details: text }).nullish(),
+});
+const mediaSchema = z.looseObject({ id: text, mime_type: text, sha256: text, caption: text, filename: text, animated: z.unknown().optional() });
+const referralSchema = z.looseObject({
+  source_url: text,
+  source_id: text,
+  source_type: text,
+  headline: text,
+  body: text,
+  media_type: text,
+  image_url: text,
+  video_url: text,
+  thumbnail_url: text,
+  ctwa_clid: text,
+});
+
+export const messageSchema = z.looseObject({
+  id,
+  from: text,
+  from_user_id: text,
+  timestamp: text,
+  type: text,
+  context: z.looseObject({ id: text }).nullish(),
+  text: z.looseObject({ body: text }).nullish(),
+  referral: referralSchema.nullish(),
+  image: mediaSchema.nullish(),
+  audio: mediaSchema.nullish(),
+  video: mediaSchema.nullish(),
+  document: mediaSchema.nullish(),
+  sticker: mediaSchema.nullish(),
+  location: z.looseObject({ latitude: text, longitude: text, name: text, address: text }).nullish(),
+  contacts: z.array(z.unknown()).nullish(),
+  button: z.looseObject({ text, payload: text }).nullish(),
+  interactive: z
+    .looseObject({
+      type: text,
+      list_reply: z.looseObject({ id: text, title: text, description: text }).nullish(),
+      button_reply: z.looseObject({ id: text, title: text }).nullish(),
+      call_permission_reply: z
+        .looseObject({ response: text, is_permanent: z.unknown().optional(), expiration_timestamp: text, response_source: text })
+        .nullish(),
+    })
+    .nullish(),
+  system: z.looseObject({ body: text, new_wa_id: text, wa_id: text, type: text }).nullish(),
+  errors: z.array(errorSchema).nullish(),
+});
+type CloudMessage = z.infer<typeof messageSchema>;
+
+export const statusSchema = z.looseObject({ id, status: z.string().min(1), timestamp: text, errors: z.array(errorSchema).nullish() });
+type CloudStatus = z.infer<typeof statusSchema>;
+
+const contactSchema = z.looseObject({ wa_id: text, user_id: text, profile: z.looseObject({ name: text }).nullish() });
+type CloudContact = z.infer<typeof contactSchema>;
+
+const envelopeSchema = z.looseObject({ object: z.literal("whatsapp_business_account"), entry: z.array(z.unknown()) });
+const entrySchema = z.looseObject({ id: text, changes: z.array(z.unknown()) });
+const changeHeadSchema = z.looseObject({ field: z.string().nullish(), value: z.unknown() });
+const messagesValueSchema = z.looseObject({
+  metadata: z.looseObject({ phone_number_id: id }),
+  contacts: z.array(z.unknown()).nullish(),
+  messages: z.array(z.unknown()).nullish(),
+  statuses: z.array(z.unknown()).nullish(),
+});
+
+/** An item set aside: why, and the item's JSON exactly as received. */
+export type Rejected = { reason: string; raw: unknown; kind?: "rejected" | "clamped" };
+export type ParsedMessage = { msg: InboundMessage; raw: unknown; clampedTimestamp?: unknown };
+export type ParsedChange = {
+  phoneNumberId: string;
+  messages: ParsedMessage[];
+  statuses: { update: StatusUpdate; raw: unknown }[];
+  /** Items of this change that failed their schema (stored against its number when it is ours). */
+  rejected: Rejected[];
+};
+
+/** Earliest accepted message time (WhatsApp did not exist before 2009) and the allowed clock skew. */
+const MIN_TIMESTAMP = Date.UTC(2009, 0, 1) / 1000;
+const MAX_SKEW_SECONDS = 86_400;
+
+/**
+ * A provider timestamp in seconds, or null when it is absent, not a number or outside
+ * [2009-01-01, now + 1 day]: the caller then uses the receipt time.
+ */
+export function saneTimestamp(v: unknown, nowSeconds: number): number | null {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < MIN_TIMESTAMP || n > nowSeconds + MAX_SKEW_SECONDS) return null;
+  return Math.floor(n);
+}
+
+const reasonOf = (where: string, error: z.ZodError) =>
+  `${where}: ${error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join(".") || "(root)"} ${i.message}`)
+    .join("; ")}`;
 
 /**
  * Every change of a signed `whatsapp_business_account` envelope (all entries, all changes, all
- * messages and statuses), normalized. Changes other than `messages` carry nothing for us.
+ * messages and statuses), normalized; changes of other fields carry nothing for us. Strings are
+ * made storable first (NUL removed, lone surrogates → U+FFFD). `rejected` holds what failed its
+ * schema above the level of a change with a known number (the envelope itself, an entry, a change).
  */
-export function parseEnvelope(body: any): WebhookChange[] {
-  const out: WebhookChange[] = [];
-  if (!body || body.object !== "whatsapp_business_account" || !Array.isArray(body.entry)) return out;
-  for (const entry of body.entry) {
-    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
-      const value = change?.value;
-      const phoneNumberId = optStr(value?.metadata?.phone_number_id);
-      if (!phoneNumberId || (change.field && change.field !== "messages")) continue;
-      const contacts: any[] = Array.isArray(value.contacts) ? value.contacts : [];
-      const messages = (Array.isArray(value.messages) ? value.messages : [])
-        .map((m: any) => normalizeMessage(m, contacts))
-        .filter((m: InboundMessage | null): m is InboundMessage => m !== null);
-      const statuses = (Array.isArray(value.statuses) ? value.statuses : [])
-        .map(normalizeStatus)
-        .filter((s: StatusUpdate | null): s is StatusUpdate => s !== null);
-      out.push({ phoneNumberId, messages, statuses });
+export function parseEnvelope(body: unknown, nowSeconds = Math.floor(Date.now() / 1000)): { changes: ParsedChange[]; rejected: Rejected[] } {
+  const changes: ParsedChange[] = [];
+  const rejected: Rejected[] = [];
+  const envelope = envelopeSchema.safeParse(body);
+  if (!envelope.success) return { changes, rejected: [{ reason: reasonOf("envelope", envelope.error), raw: body }] };
+  for (const rawEntry of envelope.data.entry) {
+    const entry = entrySchema.safeParse(rawEntry);
+    if (!entry.success) {
+      rejected.push({ reason: reasonOf("entry", entry.error), raw: rawEntry });
+      continue;
     }
+    for (const rawChange of entry.data.changes) {
+      const head = changeHeadSchema.safeParse(rawChange);
+      if (!head.success) {
+        rejected.push({ reason: reasonOf("change", head.error), raw: rawChange });
+        continue;
+      }
+      if (head.data.field && head.data.field !== "messages") continue;
+      const value = messagesValueSchema.safeParse(head.data.value);
+      if (!value.success) {
+        rejected.push({ reason: reasonOf("change", value.error), raw: rawChange });
+        continue;
+      }
+      changes.push(parseChange(value.data, nowSeconds));
+    }
+  }
+  return { changes, rejected };
+}
+
+function parseChange(value: z.infer<typeof messagesValueSchema>, nowSeconds: number): ParsedChange {
+  const out: ParsedChange = { phoneNumberId: storableText(value.metadata.phone_number_id), messages: [], statuses: [], rejected: [] };
+  const contacts: CloudContact[] = [];
+  for (const raw of value.contacts ?? []) {
+    const c = contactSchema.safeParse(storableJson(raw));
+    if (c.success) contacts.push(c.data);
+    else out.rejected.push({ reason: reasonOf("contact", c.error), raw });
+  }
+  for (const raw of value.messages ?? []) {
+    const m = messageSchema.safeParse(storableJson(raw));
+    if (!m.success) {
+      out.rejected.push({ reason: reasonOf("message", m.error), raw });
+      continue;
+    }
+    const timestamp = saneTimestamp(m.data.timestamp, nowSeconds);
+    const parsed: ParsedMessage = { msg: normalizeMessage(m.data, contacts, timestamp ?? nowSeconds), raw };
+    if (timestamp === null && m.data.timestamp !== undefined && m.data.timestamp !== null) parsed.clampedTimestamp = m.data.timestamp;
+    out.messages.push(parsed);
+  }
+  for (const raw of value.statuses ?? []) {
+    const s = statusSchema.safeParse(storableJson(raw));
+    if (!s.success) {
+      out.rejected.push({ reason: reasonOf("status", s.error), raw });
+      continue;
+    }
+    out.statuses.push({ update: normalizeStatus(s.data, saneTimestamp(s.data.timestamp, nowSeconds) ?? nowSeconds), raw });
   }
   return out;
 }
 
-function normalizeStatus(s: any): StatusUpdate | null {
-  if (!s?.id || !s?.status) return null;
-  const e = Array.isArray(s.errors) ? s.errors[0] : undefined;
+const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v));
+const optStr = (v: unknown): string | null => (v === undefined || v === null ? null : String(v));
+
+function normalizeStatus(s: CloudStatus, timestamp: number): StatusUpdate {
+  const e = s.errors?.[0];
   return {
-    providerMessageId: String(s.id),
-    status: String(s.status),
-    timestamp: Number(s.timestamp) || Math.floor(Date.now() / 1000),
+    providerMessageId: s.id,
+    status: s.status,
+    timestamp,
     error: e ? { code: typeof e.code === "number" ? e.code : null, title: str(e.title || e.message), details: optStr(e.error_data?.details ?? e.message) } : null,
     raw: s,
   };
 }
 
-function normalizeMessage(m: any, contacts: any[]): InboundMessage | null {
-  if (!m?.id) return null;
+function normalizeMessage(m: CloudMessage, contacts: CloudContact[], timestamp: number): InboundMessage {
   const from = optStr(m.from);
   const userId = optStr(m.from_user_id);
-  const contact = contacts.find((c) => (from && c?.wa_id === from) || (userId && c?.user_id === userId)) ?? contacts[0];
+  const contact = contacts.find((c) => (from && str(c.wa_id) === from) || (userId && str(c.user_id) === userId)) ?? contacts[0];
   const { type, payload, mediaId } = payloadOf(m);
   return {
-    providerMessageId: String(m.id),
+    providerMessageId: m.id,
     from: from ?? optStr(contact?.wa_id),
     userId: userId ?? optStr(contact?.user_id),
     profileName: optStr(contact?.profile?.name),
-    timestamp: Number(m.timestamp) || Math.floor(Date.now() / 1000),
+    timestamp,
     type,
     payload,
     contextId: optStr(m.context?.id),
@@ -61,9 +211,11 @@ function normalizeMessage(m: any, contacts: any[]): InboundMessage | null {
 }
 
 type Normalized = { type: string; payload: Record<string, unknown> | unknown[]; mediaId: string | null };
+type Media = z.infer<typeof mediaSchema>;
+type CloudError = z.infer<typeof errorSchema>;
 
 /** The contract's 2.5 payload for each Cloud API message type; `url` of media is filled in by the ingest. */
-function payloadOf(m: any): Normalized {
+function payloadOf(m: CloudMessage): Normalized {
   const t = str(m.type);
   switch (t) {
     case "text": {
@@ -89,7 +241,7 @@ function payloadOf(m: any): Normalized {
         mediaId: null,
       };
     case "contacts":
-      return { type: "contacts", payload: Array.isArray(m.contacts) ? m.contacts : [], mediaId: null };
+      return { type: "contacts", payload: m.contacts ?? [], mediaId: null };
     case "button":
       return { type: "button", payload: { text: str(m.button?.text), payload: str(m.button?.payload) }, mediaId: null };
     case "interactive":
@@ -115,8 +267,8 @@ function payloadOf(m: any): Normalized {
   }
 }
 
-function firstError(m: any) {
-  const e = Array.isArray(m.errors) ? m.errors[0] ?? {} : {};
+function firstError(m: CloudMessage) {
+  const e: CloudError = m.errors?.[0] ?? {};
   return {
     code: typeof e.code === "number" ? e.code : null,
     title: str(e.title),
@@ -125,7 +277,7 @@ function firstError(m: any) {
   };
 }
 
-function referralOf(r: any) {
+function referralOf(r: z.infer<typeof referralSchema>) {
   return {
     source_url: str(r.source_url),
     source_id: str(r.source_id),
@@ -140,17 +292,17 @@ function referralOf(r: any) {
   };
 }
 
-function mediaPayload(type: string, media: any): Normalized {
-  const id = str(media.id);
-  const base: Record<string, unknown> = { url: null, contentType: str(media.mime_type), id };
+function mediaPayload(type: string, media: Media): Normalized {
+  const mediaId = str(media.id);
+  const base: Record<string, unknown> = { url: null, contentType: str(media.mime_type), id: mediaId };
   if (type !== "audio") base.sha256 = str(media.sha256);
   if (type === "image" || type === "video" || type === "document") base.caption = str(media.caption);
   if (type === "video" || type === "document") base.filename = str(media.filename);
   if (type === "sticker") base.animated = media.animated === true;
-  return { type, payload: base, mediaId: id || null };
+  return { type, payload: base, mediaId: mediaId || null };
 }
 
-function interactivePayload(i: any): Normalized {
+function interactivePayload(i: NonNullable<CloudMessage["interactive"]>): Normalized {
   switch (i.type) {
     case "list_reply":
       return {

@@ -1,0 +1,27 @@
+import { and, desc, eq, lt } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { webhookDeadLetters } from "@/db/schema";
+
+export type DeadLetterInput = {
+  teamId: number | null;
+  waNumberId: number | null;
+  kind: "rejected" | "clamped";
+  reason: string;
+  raw: string;
+};
+
+export async function insertDeadLetters(rows: DeadLetterInput[]) {
+  if (!rows.length) return;
+  const db = await getDb();
+  await db.insert(webhookDeadLetters).values(rows);
+}
+
+/** The newest dead letters first, of one team or of every team (`teamId` undefined: operators only). */
+export async function listDeadLetters(opts: { teamId?: number; limit: number; beforeId?: number }) {
+  const db = await getDb();
+  const where = and(
+    opts.teamId === undefined ? undefined : eq(webhookDeadLetters.teamId, opts.teamId),
+    opts.beforeId === undefined ? undefined : lt(webhookDeadLetters.id, opts.beforeId),
+  );
+  return db.select().from(webhookDeadLetters).where(where).orderBy(desc(webhookDeadLetters.id)).limit(opts.limit);
+}
