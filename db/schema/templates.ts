@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, jsonb, pgTable, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 import { waNumbers } from "./wa-numbers";
 import type { TemplateComponent } from "@/lib/templates/schemas";
@@ -13,7 +13,7 @@ export const templates = pgTable(
   {
     id: serial("id").primaryKey(),
     teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    waNumberId: integer("wa_number_id").references(() => waNumbers.id, { onDelete: "cascade" }),
+    waNumberId: integer("wa_number_id"),
     externalId: text("external_id"),
     name: text("name").notNull(),
     language: text("language").notNull(),
@@ -28,5 +28,10 @@ export const templates = pgTable(
   (t) => [
     uniqueIndex("templates_team_name_lang_uq").on(t.teamId, t.name, t.language),
     index("templates_team_idx").on(t.teamId, t.name),
+    unique("templates_team_id_id_uq").on(t.teamId, t.id),
+    // MATCH SIMPLE (the default): a template of every number (wa_number_id null) references nothing.
+    foreignKey({ name: "templates_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );
