@@ -1,7 +1,7 @@
 import { runMigrations } from "@/db/migrate";
 import { getHandle } from "@/db/client";
 import { assertValidConfig, config } from "@/lib/config";
-import { ensureDemoData } from "@/db/seed/startup";
+import { ensureDemoData } from "@/lib/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
 
 /**

@@ -1,7 +1,26 @@
 import { foreignKey, index, integer, jsonb, pgTable, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 import { waNumbers } from "./wa-numbers";
-import type { TemplateComponent } from "@/lib/templates/schemas";
+
+/** Header formats of a template (spec 2.1). */
+export type HeaderFormat = "TEXT" | "IMAGE" | "DOCUMENT" | "VIDEO";
+
+export type TemplateButton = { type: "QUICK_REPLY"; text: string; payload?: string } | { type: "URL"; text: string; url: string };
+
+/**
+ * One component of a template (spec 2.1), as stored in `templates.components`. The API's zod
+ * schema (lib/templates/schemas.ts) validates exactly this shape and fails to compile if the two drift.
+ */
+export type TemplateComponent =
+  | {
+      type: "HEADER";
+      format: HeaderFormat;
+      text?: string;
+      example?: { header_handle?: string[]; header_text?: string[] };
+    }
+  | { type: "BODY"; text: string; example?: { body_text: string[][] } }
+  | { type: "FOOTER"; text: string }
+  | { type: "BUTTONS"; buttons: TemplateButton[] };
 
 /**
  * Message templates (spec 2.1). `waNumberId` null means the template is usable from every
