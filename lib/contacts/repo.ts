@@ -137,6 +137,21 @@ export async function upsertContacts(
   opts: { refresh?: boolean } = {},
 ): Promise<UpsertedContact[]> {
   if (!keys.length) return [];
+  if (keys.some((k) => !k.number && !k.customerId)) {
+    // A key with neither number nor customer_id matches no contact: it is always a new one.
+    const out: UpsertedContact[] = [];
+    for (const k of keys) {
+      if (k.number || k.customerId) out.push(...(await upsertContacts(tx, teamId, [k], opts)));
+      else {
+        const [row] = await tx
+          .insert(contacts)
+          .values({ teamId, name: k.name ?? "" })
+          .returning({ id: contacts.id, customerNumber: contacts.customerNumber, customerId: contacts.customerId, name: contacts.name });
+        out.push({ ...row, created: true });
+      }
+    }
+    return out;
+  }
   const numbers = [...new Set(keys.map((k) => k.number).filter((n): n is string => !!n))];
   const customerIds = [...new Set(keys.map((k) => k.customerId).filter((c): c is string => !!c))];
   const records = keys.map((k) => ({ n: k.number ?? null, c: k.customerId ?? null, name: k.name ?? "" }));
