@@ -26,4 +26,14 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: ["drizzle-orm", "drizzle-orm/*", "@/db/*"] }],
     },
   },
+  {
+    // The data layer knows no services: db/ may read the settings module, nothing else of lib/.
+    files: ["db/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/lib/*", "!@/lib/config", "../lib/*", "../../lib/*"], message: "db/ may import only @/lib/config from lib/." }] },
+      ],
+    },
+  },
 );

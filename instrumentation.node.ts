@@ -1,7 +1,7 @@
 import { runMigrations } from "@/db/migrate";
 import { getHandle } from "@/db/client";
 import { checkSettings, config, InvalidSettingsError } from "@/lib/config";
-import { ensureDemoData } from "@/db/seed/startup";
+import { ensureDemoData } from "@/lib/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
 import { startEventPruner } from "@/lib/events/bus";
 

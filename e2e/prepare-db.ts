@@ -8,7 +8,7 @@ import { and, count, eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { contacts, messages, waNumbers } from "@/db/schema";
-import { seedDemo } from "@/db/seed/demo";
+import { seedDemo } from "@/lib/seed/demo";
 import { DEMO, JS_URL, LONG_CONTACT, XSS_CONTACT, XSS_TEXT } from "./fixtures";
 
 const dir = process.env.PGLITE_DIR;

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
+import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { DataDirBusyError, getDb } from "@/db/client";
-import { agents, waNumbers } from "@/db/schema";
+import { agents, contacts, waNumbers } from "@/db/schema";
 import { runAdmin } from "@/lib/admin/run";
 import { registry } from "@/lib/admin/registry";
 import { hashToken } from "@/lib/auth/tokens";
@@ -174,6 +175,30 @@ describe("admin CLI, in process (same database as the test server)", () => {
     expect((await runAdmin(["agent:create", "--team", t, "--email", email, "--name", "Ana", "--password", "clave-segura"])).output).toEqual({
       error: `Ya existe un agente con el correo ${email.toLowerCase()}.`,
     });
+  });
+
+  it("contact:add refuses a taken number or customer_id, leaves that contact as it was, and creates one of parallel adds", async () => {
+    const t = String((await createTeam()).id);
+    const phone = () => `57300${String(randomInt(0, 1e7)).padStart(7, "0")}`;
+    const number = phone();
+    const first = await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Primera", "--customer-id", `cus_${number}`]);
+    expect(first).toEqual({ code: 0, output: { id: expect.any(Number), name: "Primera", customer_number: number, customer_id: `cus_${number}`, labels: [] } });
+    expect(await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Otra"])).toEqual({
+      code: 1,
+      output: { error: "Ya existe un contacto con ese número." },
+    });
+    expect(await runAdmin(["contact:add", "--team", t, "--number", phone(), "--name", "Otra", "--customer-id", `cus_${number}`])).toEqual({
+      code: 1,
+      output: { error: "Ya existe un contacto con ese customer_id." },
+    });
+    const db = await getDb();
+    const rows = await db.select().from(contacts).where(eq(contacts.teamId, Number(t)));
+    expect(rows.map((r) => [r.customerNumber, r.customerId, r.name])).toEqual([[number, `cus_${number}`, "Primera"]]);
+
+    const fresh = phone();
+    const parallel = await Promise.all(Array.from({ length: 5 }, (_, i) => runAdmin(["contact:add", "--team", t, "--number", fresh, "--name", `P${i}`])));
+    expect(parallel.filter((r) => r.code === 0)).toHaveLength(1);
+    for (const r of parallel.filter((r) => r.code !== 0)) expect(r.output).toEqual({ error: "Ya existe un contacto con ese número." });
   });
 
   it("answers every mistake with one {error} and exit code 1", async () => {

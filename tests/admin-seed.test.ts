@@ -3,7 +3,7 @@ import { and, count, eq } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
 import { getDb } from "@/db/client";
 import { agents, apiTokens, bots, campaigns, contactLabels, contacts, labels, media, messages, templates, waNumbers } from "@/db/schema";
-import { seedDemo } from "@/db/seed/demo";
+import { seedDemo } from "@/lib/seed/demo";
 import { verifyPassword } from "@/lib/auth/password";
 import { hashToken } from "@/lib/auth/tokens";
 import { startServer, type TestServer } from "./helpers/server";

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
 /** Customers. `customerNumber` is digits only; `customerId` is the platform's id for them. */
@@ -17,6 +17,7 @@ export const contacts = pgTable(
     uniqueIndex("contacts_team_number_uq").on(t.teamId, t.customerNumber),
     uniqueIndex("contacts_team_customer_id_uq").on(t.teamId, t.customerId),
     index("contacts_team_name_idx").on(t.teamId, t.name),
+    unique("contacts_team_id_id_uq").on(t.teamId, t.id),
   ],
 );
 
@@ -32,17 +33,29 @@ export const labels = pgTable(
     textColor: text("text_color").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("labels_team_idx").on(t.teamId, t.id)],
+  // (team_id, id) is unique: the target of contact_labels' composite foreign key, and the team's list order.
+  (t) => [unique("labels_team_id_id_uq").on(t.teamId, t.id)],
 );
 
-/** Label assignments; the pair is the key, so an assignment can never be duplicated. */
+/**
+ * Label assignments; the pair is the key, so an assignment can never be duplicated. Both
+ * references include team_id, so a contact can only carry labels of its own team whatever the
+ * query that writes the row checked (migration 0009).
+ */
 export const contactLabels = pgTable(
   "contact_labels",
   {
     teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
-    labelId: integer("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").notNull(),
+    labelId: integer("label_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.contactId, t.labelId] }), index("contact_labels_label_idx").on(t.labelId)],
+  (t) => [
+    primaryKey({ columns: [t.contactId, t.labelId] }),
+    index("contact_labels_label_idx").on(t.labelId),
+    foreignKey({ name: "contact_labels_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete(
+      "cascade",
+    ),
+    foreignKey({ name: "contact_labels_label_fk", columns: [t.teamId, t.labelId], foreignColumns: [labels.teamId, labels.id] }).onDelete("cascade"),
+  ],
 );

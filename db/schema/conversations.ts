@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import type { MessageDirection } from "./messages";
 import { teams } from "./teams";
@@ -24,12 +24,8 @@ export const conversations = pgTable(
     teamId: integer("team_id")
       .notNull()
       .references(() => teams.id, { onDelete: "cascade" }),
-    waNumberId: integer("wa_number_id")
-      .notNull()
-      .references(() => waNumbers.id, { onDelete: "cascade" }),
-    contactId: integer("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
     lastMessageId: integer("last_message_id").notNull(),
     /** The shown last message's own time (inbound times are the provider's, in whole seconds). */
     lastMessageCreatedAt: timestamp("last_message_created_at", { withTimezone: true }).notNull(),
@@ -40,11 +36,20 @@ export const conversations = pgTable(
     /** The newest inbound message, which "mark as read" acknowledges at Meta. */
     lastInboundMessageId: integer("last_inbound_message_id"),
     unreadCount: integer("unread_count").notNull().default(0),
-    assigneeAgentId: integer("assignee_agent_id").references(() => agents.id, { onDelete: "set null" }),
+    assigneeAgentId: integer("assignee_agent_id"),
     status: text("status").$type<ConversationStatus>().notNull().default("open"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // References include team_id (as everywhere between tenant-owned rows), so a query that
+    // forgets its team filter fails instead of linking two teams. The last message has none:
+    // like conversation_days, this row is derived from messages and goes with them.
+    foreignKey({ name: "conversations_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
+      "cascade",
+    ),
+    foreignKey({ name: "conversations_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete("cascade"),
+    // The migration makes this ON DELETE SET NULL (assignee_agent_id): an agent's removal unassigns.
+    foreignKey({ name: "conversations_assignee_fk", columns: [t.teamId, t.assigneeAgentId], foreignColumns: [agents.teamId, agents.id] }),
     uniqueIndex("conversations_key_uq").on(t.teamId, t.waNumberId, t.contactId),
     index("conversations_team_activity_idx").on(t.teamId, t.lastMessageAt.desc(), t.id.desc()),
     index("conversations_number_activity_idx").on(t.teamId, t.waNumberId, t.lastMessageAt.desc(), t.id.desc()),

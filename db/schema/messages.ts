@@ -1,8 +1,10 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { teams } from "./teams";
 import { waNumbers } from "./wa-numbers";
 import { contacts } from "./contacts";
+import { templates } from "./templates";
+import { bots, campaigns } from "./routing";
 
 export const MESSAGE_STATUSES = ["RECEIVED", "QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -17,14 +19,20 @@ export type ProviderError = { code: number | null; title: string; details?: stri
  * worker with a lease (locked_until). The history index
  * (team_id, wa_number_id, contact_id, id) INCLUDE (created_at) is created by a hand-written
  * migration, because drizzle-kit cannot express INCLUDE.
+ *
+ * Every reference to another tenant-owned row includes team_id (migration 0009), so a message
+ * can only point at its own team's number, contact, template, bot, campaign and replied message,
+ * whatever the query that wrote it checked. The primary key is (id, team_id) rather than (id)
+ * so that those composite references to messages need no second unique index on this table
+ * (it serves lookups by id as before: id leads); ids still come from one sequence.
  */
 export const messages = pgTable(
   "messages",
   {
-    id: serial("id").primaryKey(),
+    id: serial("id").notNull(),
     teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    waNumberId: integer("wa_number_id").notNull().references(() => waNumbers.id, { onDelete: "cascade" }),
-    contactId: integer("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
     updateId: uuid("update_id").notNull().defaultRandom(),
     customerNumber: text("customer_number"),
     customerId: text("customer_id"),
@@ -62,6 +70,24 @@ export const messages = pgTable(
     uniqueIndex("messages_provider_id_uq").on(t.waNumberId, t.providerMessageId),
     index("messages_queue_idx").on(t.nextAttemptAt).where(sql`status = 'QUEUED'`),
     index("messages_team_group_idx").on(t.teamId, t.sentGroup),
+    primaryKey({ name: "messages_pkey", columns: [t.id, t.teamId] }),
+    foreignKey({ name: "messages_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
+      "cascade",
+    ),
+    foreignKey({ name: "messages_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete("cascade"),
+    // Nullable references (MATCH SIMPLE: a null id references nothing). Templates, bots and
+    // campaigns are never deleted on their own (only with their team, which takes its messages).
+    foreignKey({ name: "messages_template_fk", columns: [t.teamId, t.templateId], foreignColumns: [templates.teamId, templates.id] }),
+    foreignKey({ name: "messages_campaign_fk", columns: [t.teamId, t.campaignId], foreignColumns: [campaigns.teamId, campaigns.id] }),
+    foreignKey({ name: "messages_bot_fk", columns: [t.teamId, t.botId], foreignColumns: [bots.teamId, bots.id] }),
+    foreignKey({
+      name: "messages_reply_to_fk",
+      columns: [t.replyToMessageId, t.teamId],
+      foreignColumns: [t.id, t.teamId],
+    }),
+    // For the delete side of messages_reply_to_fk (a deleted message's replies are looked up by
+    // it); partial: only inbound replies carry one.
+    index("messages_reply_to_idx").on(t.teamId, t.replyToMessageId).where(sql`reply_to_message_id IS NOT NULL`),
   ],
 );
 
@@ -71,11 +97,16 @@ export const messageEvents = pgTable(
   {
     id: serial("id").primaryKey(),
     teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    messageId: integer("message_id").notNull().references(() => messages.id, { onDelete: "cascade" }),
+    messageId: integer("message_id").notNull(),
     status: text("status").notNull(),
     applied: integer("applied").notNull().default(1),
     raw: jsonb("raw"),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("message_events_message_idx").on(t.messageId)],
+  (t) => [
+    index("message_events_message_idx").on(t.messageId),
+    foreignKey({ name: "message_events_message_fk", columns: [t.messageId, t.teamId], foreignColumns: [messages.id, messages.teamId] }).onDelete(
+      "cascade",
+    ),
+  ],
 );

@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, serial, text, timestamp, index } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, serial, text, timestamp, unique } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
 /**
@@ -17,7 +17,7 @@ export const bots = pgTable(
     webhookSecret: text("webhook_secret"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("bots_team_idx").on(t.teamId)],
+  (t) => [index("bots_team_idx").on(t.teamId), unique("bots_team_id_id_uq").on(t.teamId, t.id)],
 );
 
 export const campaigns = pgTable(
@@ -30,5 +30,5 @@ export const campaigns = pgTable(
     webhookSecret: text("webhook_secret"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("campaigns_team_idx").on(t.teamId)],
+  (t) => [index("campaigns_team_idx").on(t.teamId), unique("campaigns_team_id_id_uq").on(t.teamId, t.id)],
 );

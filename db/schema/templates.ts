@@ -1,7 +1,26 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, jsonb, pgTable, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 import { waNumbers } from "./wa-numbers";
-import type { TemplateComponent } from "@/lib/templates/schemas";
+
+/** Header formats of a template (spec 2.1). */
+export type HeaderFormat = "TEXT" | "IMAGE" | "DOCUMENT" | "VIDEO";
+
+export type TemplateButton = { type: "QUICK_REPLY"; text: string; payload?: string } | { type: "URL"; text: string; url: string };
+
+/**
+ * One component of a template (spec 2.1), as stored in `templates.components`. The API's zod
+ * schema (lib/templates/schemas.ts) validates exactly this shape and fails to compile if the two drift.
+ */
+export type TemplateComponent =
+  | {
+      type: "HEADER";
+      format: HeaderFormat;
+      text?: string;
+      example?: { header_handle?: string[]; header_text?: string[] };
+    }
+  | { type: "BODY"; text: string; example?: { body_text: string[][] } }
+  | { type: "FOOTER"; text: string }
+  | { type: "BUTTONS"; buttons: TemplateButton[] };
 
 /**
  * Message templates (spec 2.1). `waNumberId` null means the template is usable from every
@@ -13,7 +32,7 @@ export const templates = pgTable(
   {
     id: serial("id").primaryKey(),
     teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    waNumberId: integer("wa_number_id").references(() => waNumbers.id, { onDelete: "cascade" }),
+    waNumberId: integer("wa_number_id"),
     externalId: text("external_id"),
     name: text("name").notNull(),
     language: text("language").notNull(),
@@ -28,5 +47,10 @@ export const templates = pgTable(
   (t) => [
     uniqueIndex("templates_team_name_lang_uq").on(t.teamId, t.name, t.language),
     index("templates_team_idx").on(t.teamId, t.name),
+    unique("templates_team_id_id_uq").on(t.teamId, t.id),
+    // MATCH SIMPLE (the default): a template of every number (wa_number_id null) references nothing.
+    foreignKey({ name: "templates_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
+      "cascade",
+    ),
   ],
 );

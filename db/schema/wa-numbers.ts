@@ -1,4 +1,4 @@
-import { integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { integer, pgTable, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
 /**
@@ -24,5 +24,9 @@ export const waNumbers = pgTable(
     nextSendAt: timestamp("next_send_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("wa_numbers_number_uq").on(t.number), uniqueIndex("wa_numbers_phone_number_id_uq").on(t.phoneNumberId)],
+  (t) => [
+    uniqueIndex("wa_numbers_number_uq").on(t.number),
+    uniqueIndex("wa_numbers_phone_number_id_uq").on(t.phoneNumberId),
+    unique("wa_numbers_team_id_id_uq").on(t.teamId, t.id),
+  ],
 );

@@ -1,11 +1,14 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { teams } from "./teams";
+import { messages } from "./messages";
 
 /**
  * Outgoing events to a bot's or campaign's webhook URL (`message.received`, `message.status`).
  * A durable queue like outbound messages: pending rows are claimed with a lease and retried with
- * backoff; every attempt's outcome stays inspectable.
+ * backoff; every attempt's outcome stays inspectable. `message_id` is the team's own message
+ * (composite foreign key); `target_id` names a bot or a campaign by `target_kind`, which no
+ * foreign key can express.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
@@ -30,5 +33,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_queue_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index("webhook_deliveries_target_idx").on(t.teamId, t.targetKind, t.targetId, t.id),
+    foreignKey({ name: "webhook_deliveries_message_fk", columns: [t.messageId, t.teamId], foreignColumns: [messages.id, messages.teamId] }).onDelete(
+      "cascade",
+    ),
+    // For the delete side of that key: a deleted message's deliveries are found by it.
+    index("webhook_deliveries_message_idx").on(t.messageId),
   ],
 );

@@ -1,6 +1,7 @@
 import { z } from "@/lib/http/zod-es";
 import { hashPassword } from "@/lib/auth/password";
-import { AdminError, uniqueViolation } from "./errors";
+import { uniqueViolation } from "@/db/errors";
+import { AdminError } from "./errors";
 import { intFlag, textFlag } from "./flags";
 import { findAgentByEmail, insertAgent } from "./repo";
 import { requireTeam } from "./teams";

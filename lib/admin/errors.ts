@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { DataDirBusyError } from "@/db/client";
+import { uniqueViolation } from "@/db/errors";
 import { ApiError } from "@/lib/http/errors";
 import { InvalidSettingsError } from "@/lib/config";
 
@@ -29,12 +30,4 @@ export function adminErrorMessage(err: unknown): string {
 
 function quoted(message: string): string {
   return /'([^']+)'/.exec(message)?.[1] ?? message;
-}
-
-/** Whether `err` (or a cause drizzle wrapped it in) is a Postgres unique violation. */
-export function uniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === "23505") return true;
-  }
-  return false;
 }

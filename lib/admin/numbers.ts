@@ -1,7 +1,8 @@
 import { z } from "@/lib/http/zod-es";
 import { addNumber } from "@/lib/numbers/service";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
-import { AdminError, uniqueViolation } from "./errors";
+import { uniqueViolation } from "@/db/errors";
+import { AdminError } from "./errors";
 import { intFlag, textFlag } from "./flags";
 import { requireTeam } from "./teams";
 import type { AdminCommand } from "./types";

@@ -1,4 +1,4 @@
-import { seedDemo } from "@/db/seed/demo";
+import { seedDemo } from "@/lib/seed/demo";
 import { config } from "@/lib/config";
 import type { AdminCommand } from "./types";
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, like, or, sql, type SQL } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { contactLabels, contacts, labels } from "@/db/schema";
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -106,28 +106,117 @@ export async function deleteAssignments(tx: DbOrTx, teamId: number, contactId: n
     );
 }
 
-export async function insertContact(values: typeof contacts.$inferInsert): Promise<ContactRow> {
-  const db = await getDb();
-  const [row] = await db.insert(contacts).values(values).returning();
-  return row;
-}
-
-export async function findContactByNumberOrCustomerId(teamId: number, number: string, customerId: string | null) {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(contacts)
-    .where(
-      and(
-        eq(contacts.teamId, teamId),
-        or(eq(contacts.customerNumber, number), customerId ? eq(contacts.customerId, customerId) : undefined),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
 export async function transaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
   const db = await getDb();
   return db.transaction((tx) => fn(tx));
+}
+
+export type ContactKey = { number: string | null; customerId?: string | null; name?: string | null };
+export type UpsertedContact = { id: number; customerNumber: string | null; customerId: string | null; name: string; created: boolean };
+
+type UpsertRow = { id: number | string; customer_number: string | null; customer_id: string | null; name: string; created: boolean };
+
+/**
+ * The one way contacts come into being (single and bulk sends, inbound messages, the admin CLI):
+ * the team's contact for each key, found by number (else by customer_id) or created, in the
+ * order of `keys`. `created` tells which rows this call inserted. With `refresh`, an existing
+ * contact takes the key's non-empty name and any number or customer_id it was missing.
+ *
+ * Correct under concurrency in READ COMMITTED: the insert (ON CONFLICT DO NOTHING, on every
+ * unique index) waits for a concurrent transaction inserting the same number or customer_id
+ * and then skips it; the read of existing rows in the same statement uses the statement's
+ * snapshot and may miss that row, so what is missing is read again in a second statement, whose
+ * snapshot sees it. DO NOTHING (unlike a no-op DO UPDATE) neither rewrites nor locks existing
+ * rows. New keys are inserted in the caller's order: callers pass sorted numbers so that
+ * concurrent writers wait on each other in one order.
+ */
+export async function upsertContacts(
+  tx: DbOrTx,
+  teamId: number,
+  keys: ContactKey[],
+  opts: { refresh?: boolean } = {},
+): Promise<UpsertedContact[]> {
+  if (!keys.length) return [];
+  if (keys.some((k) => !k.number && !k.customerId)) {
+    // A key with neither number nor customer_id matches no contact: it is always a new one.
+    const out: UpsertedContact[] = [];
+    for (const k of keys) {
+      if (k.number || k.customerId) out.push(...(await upsertContacts(tx, teamId, [k], opts)));
+      else {
+        const [row] = await tx
+          .insert(contacts)
+          .values({ teamId, name: k.name ?? "" })
+          .returning({ id: contacts.id, customerNumber: contacts.customerNumber, customerId: contacts.customerId, name: contacts.name });
+        out.push({ ...row, created: true });
+      }
+    }
+    return out;
+  }
+  const numbers = [...new Set(keys.map((k) => k.number).filter((n): n is string => !!n))];
+  const customerIds = [...new Set(keys.map((k) => k.customerId).filter((c): c is string => !!c))];
+  const records = keys.map((k) => ({ n: k.number ?? null, c: k.customerId ?? null, name: k.name ?? "" }));
+  const rows = rowsOf<UpsertRow>(
+    await tx.execute(sql`
+      WITH ins AS (
+        INSERT INTO ${contacts} (team_id, customer_number, customer_id, name)
+        SELECT ${teamId}::int, e.v->>'n', e.v->>'c', e.v->>'name'
+        FROM jsonb_array_elements(${JSON.stringify(records)}::jsonb) WITH ORDINALITY AS e(v, ord)
+        ORDER BY e.ord
+        ON CONFLICT DO NOTHING
+        RETURNING id, customer_number, customer_id, name, true AS created)
+      SELECT id, customer_number, customer_id, name, created FROM ins
+      UNION ALL
+      SELECT id, customer_number, customer_id, name, false FROM ${contacts}
+      WHERE team_id = ${teamId} AND (${anyOf(sql`customer_number`, numbers)} OR ${anyOf(sql`customer_id`, customerIds)})`),
+  ).map(toUpserted);
+  let found = keys.map((k) => match(rows, k));
+  const missing = keys.filter((_, i) => !found[i]);
+  if (missing.length) {
+    // Inserted by a transaction that committed after the statement above took its snapshot.
+    const again = rowsOf<UpsertRow>(
+      await tx.execute(sql`
+        SELECT id, customer_number, customer_id, name, false AS created FROM ${contacts}
+        WHERE team_id = ${teamId}
+          AND (${anyOf(sql`customer_number`, numbers)} OR ${anyOf(sql`customer_id`, customerIds)})`),
+    ).map(toUpserted);
+    found = keys.map((k, i) => found[i] ?? match(again, k));
+  }
+  const result: UpsertedContact[] = [];
+  for (const [i, k] of keys.entries()) {
+    const row = found[i];
+    if (!row) throw new Error("upsertContacts: a contact neither inserted nor found");
+    result.push(opts.refresh && !row.created ? await refreshContact(tx, teamId, row, k) : row);
+  }
+  return result;
+}
+
+/** `column = ANY(values)`, the values shipped as one jsonb parameter (an index condition on the unique index). */
+function anyOf(column: SQL, values: string[]): SQL {
+  if (!values.length) return sql`false`;
+  return sql`${column} = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`;
+}
+
+function toUpserted(r: UpsertRow): UpsertedContact {
+  return { id: Number(r.id), customerNumber: r.customer_number, customerId: r.customer_id, name: r.name, created: r.created === true };
+}
+
+function match(rows: UpsertedContact[], k: ContactKey): UpsertedContact | undefined {
+  return (
+    (k.number ? rows.find((r) => r.customerNumber === k.number) : undefined) ??
+    (k.customerId ? rows.find((r) => r.customerId === k.customerId) : undefined)
+  );
+}
+
+async function refreshContact(tx: DbOrTx, teamId: number, row: UpsertedContact, k: ContactKey): Promise<UpsertedContact> {
+  const patch: Partial<typeof contacts.$inferInsert> = {};
+  if (k.name && k.name !== row.name) patch.name = k.name;
+  if (!row.customerId && k.customerId) patch.customerId = k.customerId;
+  if (!row.customerNumber && k.number) patch.customerNumber = k.number;
+  if (!Object.keys(patch).length) return row;
+  const [updated] = await tx
+    .update(contacts)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(and(eq(contacts.teamId, teamId), eq(contacts.id, row.id)))
+    .returning({ id: contacts.id, customerNumber: contacts.customerNumber, customerId: contacts.customerId, name: contacts.name });
+  return updated ? { ...updated, created: false } : row;
 }

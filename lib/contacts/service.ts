@@ -9,14 +9,13 @@ import type { LabelDto } from "@/lib/labels/schemas";
 import {
   assignedLabelIds,
   deleteAssignments,
-  findContactByNumberOrCustomerId,
   insertAssignments,
-  insertContact,
   labelsOfContacts,
   listContactRows,
   lockContact,
   lockTeamLabelIds,
   transaction,
+  upsertContacts,
 } from "./repo";
 import {
   CONTACT_LABEL_CAP,
@@ -108,28 +107,13 @@ export async function createContact({ ctx, input }: { ctx: AuthContext; input: C
   const number = sanitizeNumber(parsed.customer_number);
   if (!isValidNumber(number)) throw ApiError.invalid("customer_number", CONTACT_NUMBER_INVALID);
   const customerId = parsed.customer_id ?? null;
-  const clash = await findContactByNumberOrCustomerId(ctx.teamId, number, customerId);
-  if (clash) throw duplicateError(clash.customerNumber === number ? "customer_number" : "customer_id");
-  let row;
-  try {
-    row = await insertContact({ teamId: ctx.teamId, name: parsed.name, customerNumber: number, customerId });
-  } catch (err) {
-    // A concurrent insert of the same contact passed the check above; the unique index decides.
-    const constraint = uniqueViolation(err);
-    if (!constraint) throw err;
-    throw duplicateError(constraint.includes("customer_id") ? "customer_id" : "customer_number");
-  }
+  // The contact is created unless the team already has one with that number or customer_id
+  // (also when a concurrent insert of it won): that one is left as it is and named in the error.
+  const [row] = await transaction((tx) => upsertContacts(tx, ctx.teamId, [{ number, customerId, name: parsed.name }]));
+  if (!row.created) throw duplicateError(row.customerNumber === number ? "customer_number" : "customer_id");
   return { id: row.id, name: row.name, customer_number: row.customerNumber, customer_id: row.customerId, labels: [] } satisfies ContactDto;
 }
 
 function duplicateError(field: "customer_number" | "customer_id") {
   return ApiError.invalid(field, field === "customer_number" ? CONTACT_NUMBER_TAKEN : CONTACT_CUSTOMER_ID_TAKEN);
-}
-
-/** The violated constraint's name when `err` (or its cause, as drizzle wraps it) is a unique violation. */
-function uniqueViolation(err: unknown): string | undefined {
-  for (let e = err as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === "23505") return e.constraint_name ?? e.constraint ?? "";
-  }
-  return undefined;
 }

@@ -1,32 +1,14 @@
 import { getTableColumns, SQL, sql } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
-import { rowsOf, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { messages } from "@/db/schema";
 
-export type BulkContact = { id: number; customerNumber: string | null; customerId: string | null };
-
 /*
- * Both statements ship their rows as ONE jsonb parameter expanded by Postgres
+ * The insert ships its rows as ONE jsonb parameter expanded by Postgres
  * (jsonb_array_elements_text / jsonb_to_recordset): a VALUES list of 1,000 rows × 25 columns
  * costs the driver and the planner 25,000 bind parameters, about 4× the time of the whole
  * JSON route (measured on Postgres 15: 1,000 messages in ~800 ms with VALUES).
  */
-
-/**
- * The team's contacts for these (distinct) numbers, new ones created, in one statement. The
- * no-op DO UPDATE makes RETURNING include rows that already existed, and, unlike DO NOTHING plus
- * a SELECT, waits for a concurrent insert of the same number instead of missing it.
- */
-export async function upsertContacts(tx: DbOrTx, teamId: number, numbers: string[]): Promise<Map<string, BulkContact>> {
-  if (!numbers.length) return new Map();
-  const res = await tx.execute(sql`
-    INSERT INTO contacts (team_id, customer_number)
-    SELECT ${teamId}::int, n FROM jsonb_array_elements_text(${JSON.stringify(numbers)}::jsonb) AS n
-    ON CONFLICT (team_id, customer_number) DO UPDATE SET customer_number = excluded.customer_number
-    RETURNING id, customer_number, customer_id`);
-  const rows = rowsOf<{ id: number; customer_number: string; customer_id: string | null }>(res);
-  return new Map(rows.map((r) => [r.customer_number, { id: Number(r.id), customerNumber: r.customer_number, customerId: r.customer_id }]));
-}
 
 /**
  * Inserts message rows (all with the same keys, as queuedMessage builds them) in one statement.

@@ -5,7 +5,8 @@ import { ApiError, type FieldErrors } from "@/lib/http/errors";
 import { zodFieldErrors } from "@/lib/http/respond";
 import { claimOrReplay, findReplay, type Idempotency } from "@/lib/idempotency/service";
 import { toTemplateDto } from "@/lib/templates/service";
-import { insertMessages, upsertContacts } from "./send-bulk-repo";
+import { upsertContacts } from "@/lib/contacts/repo";
+import { insertMessages } from "./send-bulk-repo";
 import type { SendBulkInput, SendBulkRecipient, SendBulkResponse, SendBulkResult } from "./send-bulk-schemas";
 import { sendBulkRecipient } from "./send-bulk-schemas";
 import { resolveMedia } from "./send-media";
@@ -66,7 +67,8 @@ export async function sendBulk({
     }
     // Sorted, so concurrent bulk sends to overlapping numbers lock contacts in one order.
     const numbers = [...new Set(accepted.map((a) => a.recipient.destination))].sort();
-    const contactsByNumber = await upsertContacts(tx, ctx.teamId, numbers);
+    const upserted = await upsertContacts(tx, ctx.teamId, numbers.map((number) => ({ number })));
+    const contactsByNumber = new Map(numbers.map((n, i) => [n, upserted[i]]));
     const target = { number, template, media, shared: input };
     await insertMessages(
       tx,

@@ -11,7 +11,8 @@ import type { messages } from "@/db/schema";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
 import { resolveParams } from "./send-params";
-import { botExists, campaignExists, findOrCreateContact, insertMessage } from "./send-repo";
+import { upsertContacts } from "@/lib/contacts/repo";
+import { botExists, campaignExists, insertMessage } from "./send-repo";
 import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
 import { buildTemplatePayload } from "./template-payload";
 
@@ -108,7 +109,7 @@ export async function sendTemplate({
   // message is one statement, and a contact created for a send that then failed is still
   // that customer's contact. With a key, claiming it and writing commit together.
   const write = async (tx: DbOrTx) => {
-    const contact = await findOrCreateContact(tx, ctx.teamId, input.destination);
+    const [contact] = await upsertContacts(tx, ctx.teamId, [{ number: input.destination }]);
     // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
     // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
     // locked_until, sends through the number's channel and moves the status on; a crashed worker's

@@ -1,5 +1,8 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
+import type { HeaderFormat, TemplateButton, TemplateComponent } from "@/db/schema/templates";
+
+export type { HeaderFormat, TemplateComponent };
 
 /** Template structure of spec 2.1, shared by the API, the admin CLI, the form and OpenAPI. */
 export const templateButtonSchema = z.union([
@@ -8,7 +11,6 @@ export const templateButtonSchema = z.union([
 ]);
 
 export const headerFormatSchema = z.enum(["TEXT", "IMAGE", "DOCUMENT", "VIDEO"]);
-export type HeaderFormat = z.infer<typeof headerFormatSchema>;
 
 export const templateComponentSchema = z.discriminatedUnion("type", [
   z.object({
@@ -25,7 +27,14 @@ export const templateComponentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("FOOTER"), text: z.string() }),
   z.object({ type: z.literal("BUTTONS"), buttons: z.array(templateButtonSchema) }),
 ]);
-export type TemplateComponent = z.infer<typeof templateComponentSchema>;
+// The stored types live with the schema (db/schema/templates.ts); these zod schemas describe the
+// same shapes: the checks below (each type assignable to the other) fail to compile when a field
+// is added as required, removed, renamed or retyped on one side only.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type _HeaderFormatInSync = Assert<Same<z.infer<typeof headerFormatSchema>, HeaderFormat>>;
+type _ButtonInSync = Assert<Same<z.infer<typeof templateButtonSchema>, TemplateButton>>;
+type _ComponentInSync = Assert<Same<z.infer<typeof templateComponentSchema>, TemplateComponent>>;
+type Assert<T extends true> = T;
 
 export const templateSchema = z
   .object({

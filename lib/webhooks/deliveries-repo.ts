@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { bots, campaigns, webhookDeliveries } from "@/db/schema";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -25,6 +25,11 @@ export async function loadDeliveries(ids: number[]): Promise<DeliveryRow[]> {
   if (!ids.length) return [];
   const db = await getDb();
   return db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
+}
+
+/** Queues one delivery, inside the caller's transaction (lib/webhooks/events.ts enqueueEvent). */
+export async function insertDelivery(tx: DbOrTx, values: typeof webhookDeliveries.$inferInsert): Promise<void> {
+  await tx.insert(webhookDeliveries).values(values);
 }
 
 const owned = (c: DeliveryClaim) =>

@@ -1,7 +1,8 @@
 import type { DbOrTx } from "@/db/client";
-import { webhookDeliveries, type messages } from "@/db/schema";
+import type { messages } from "@/db/schema";
 import { toHistoryRecord } from "@/lib/messages/record";
 import type { Route } from "@/lib/routing/service";
+import { insertDelivery } from "./deliveries-repo";
 
 type MessageRow = typeof messages.$inferSelect;
 
@@ -19,7 +20,7 @@ export async function enqueueEvent(
 ) {
   const target = route.target;
   if (!target?.webhookUrl) return;
-  await tx.insert(webhookDeliveries).values({
+  await insertDelivery(tx, {
     teamId,
     targetKind: target.kind,
     targetId: target.id,

@@ -1,6 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { contacts, messages } from "@/db/schema";
+import { upsertContacts } from "@/lib/contacts/repo";
 
 export async function inboundExists(tx: DbOrTx, waNumberId: number, providerMessageId: string) {
   const [row] = await tx
@@ -13,39 +14,11 @@ export async function inboundExists(tx: DbOrTx, waNumberId: number, providerMess
 
 /**
  * The customer's contact, created or refreshed: found by number, else by customer_id; the
- * profile name and a missing customer_id/number are filled in. A concurrent first message from
- * the same customer is settled by the unique indexes (ON CONFLICT DO NOTHING, then read).
+ * profile name and a missing customer_id/number are filled in (lib/contacts/repo.ts upsertContacts).
  */
 export async function upsertContact(tx: DbOrTx, teamId: number, c: { number: string | null; customerId: string | null; name: string | null }) {
-  const byNumber = c.number
-    ? (await tx.select().from(contacts).where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, c.number))).limit(1))[0]
-    : undefined;
-  const found =
-    byNumber ??
-    (c.customerId
-      ? (await tx.select().from(contacts).where(and(eq(contacts.teamId, teamId), eq(contacts.customerId, c.customerId))).limit(1))[0]
-      : undefined);
-  if (found) {
-    const patch: Partial<typeof contacts.$inferInsert> = {};
-    if (c.name && c.name !== found.name) patch.name = c.name;
-    if (!found.customerId && c.customerId) patch.customerId = c.customerId;
-    if (!found.customerNumber && c.number) patch.customerNumber = c.number;
-    if (!Object.keys(patch).length) return found;
-    const [row] = await tx.update(contacts).set({ ...patch, updatedAt: sql`now()` }).where(eq(contacts.id, found.id)).returning();
-    return row ?? found;
-  }
-  const [row] = await tx
-    .insert(contacts)
-    .values({ teamId, customerNumber: c.number, customerId: c.customerId, name: c.name ?? "" })
-    .onConflictDoNothing()
-    .returning();
-  if (row) return row;
-  const [again] = await tx
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.teamId, teamId), c.number ? eq(contacts.customerNumber, c.number) : eq(contacts.customerId, c.customerId ?? "")))
-    .limit(1);
-  return again;
+  const [row] = await upsertContacts(tx, teamId, [c], { refresh: true });
+  return row;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { contactLabels, labels } from "@/db/schema";
+import { contactLabels, contacts, labels } from "@/db/schema";
 import { CONTACT_LABEL_CAP, LABEL_NOT_ASSIGNED } from "@/lib/contacts/schemas";
 import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
 import { startServer, type TestServer } from "../helpers/server";
@@ -102,5 +102,35 @@ describe("concurrency", () => {
     // And the set still obeys the rules: a further add of a deleted label is refused.
     const late = await api.post(path, { label_ids: [c.id] });
     expect(late.body).toEqual({ message: LABEL_NOT_FOUND, errors: { label_ids: [LABEL_NOT_FOUND] } });
+  });
+  it("parallel single sends, bulk sends and inbound messages for the same new numbers make one contact each", async () => {
+    const s = await sendingTeam();
+    const api = apiClient(server.url, s.team.token);
+    const base = 573100000000 + Math.floor(Math.random() * 9_000_000) * 10;
+    const numbers = Array.from({ length: 8 }, (_, i) => String(base + i));
+    const single = (n: string) => api.post("/api/v1/message_templates/send", { ...sendBody(s), destination: n });
+    const { header_param, body_params } = sendBody(s);
+    const bulk = (ns: string[]) =>
+      api.post("/api/v1/message_templates/send_bulk", {
+        wa_number: s.number.number,
+        template_name: s.template.name,
+        recipients: ns.map((destination) => ({ destination, header_param, body_params })),
+      });
+    const inbound = (n: string) =>
+      api.post("/api/v1/sandbox/inbound", { wa_number: s.number.number, from: n, type: "text", payload: { text: "hola" }, profile_name: "Cliente" });
+    const requests = Array.from({ length: 6 }, (_, round) => [
+      ...numbers.map((n) => single(n)),
+      bulk(round % 2 ? numbers : [...numbers].reverse()),
+      ...numbers.map((n) => inbound(n)),
+    ]).flat();
+    const results = await Promise.all(requests);
+    for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
+
+    const db = await getDb();
+    const rows = await db.select().from(contacts).where(eq(contacts.teamId, s.team.id));
+    expect(rows.map((r) => r.customerNumber).sort()).toEqual(numbers);
+    // The inbound messages refreshed each contact (customer_id and profile name), whoever created it.
+    for (const r of rows) expect(r).toMatchObject({ customerId: r.customerNumber, name: "Cliente" });
+    expect(await countMessages(s.team.id)).toBe(6 * (numbers.length * 3));
   });
 });

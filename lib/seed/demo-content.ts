@@ -1,6 +1,6 @@
 import type { TemplateComponent } from "@/lib/templates/schemas";
 
-/** Static content of the demo team; db/seed/demo.ts inserts it. */
+/** Static content of the demo team; lib/seed/demo.ts inserts it. */
 
 export const DEMO_TEAM = "Demo";
 export const DEMO_NUMBER = "573001234567";
