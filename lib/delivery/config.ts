@@ -34,6 +34,16 @@ export const deliveryConfig = {
   get concurrency(): number {
     return num("WORKER_CONCURRENCY", 256);
   },
+  /**
+   * Seconds a message whose lease expired with no recorded answer (its send may have reached
+   * Meta) waits for a status webhook carrying its update_id before it is sent again
+   * (DELIVERY_UNCERTAIN_GRACE_S, default 60; 0 resends as soon as the lease expires).
+   */
+  get uncertainGraceS(): number {
+    const raw = process.env.DELIVERY_UNCERTAIN_GRACE_S;
+    const n = Number(raw);
+    return raw !== undefined && raw !== "" && Number.isFinite(n) && n >= 0 ? n : 60;
+  },
   get sandboxStepMs(): number {
     return num("SANDBOX_STEP_MS", 1500);
   },

@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { getDb } from "@/db/client";
 import type { ProviderError } from "@/db/schema";
 import { withSecrets } from "@/lib/channels/credentials";
-import { adapterFor } from "@/lib/channels/registry";
+import { adapterFor, walkingProviders } from "@/lib/channels/registry";
 import type { ChannelNumber, OutboundTemplate, SendOutcome } from "@/lib/channels/types";
 import { claimDeliveries, targetSecret } from "@/lib/webhooks/deliveries-repo";
 import { deliverOne } from "@/lib/webhooks/deliver";
@@ -11,6 +11,7 @@ import { deliveryConfig } from "./config";
 import { batchLookups, buildOutbound, type Lookups } from "./outbound";
 import {
   claimMessages,
+  claimStoppedWalks,
   findNumbersByIds,
   leaseSlots,
   loadMessages,
@@ -22,7 +23,7 @@ import {
   type MessageRow,
 } from "./repo";
 import { sendedBatcher } from "./sended-batch";
-import { emitStatusChange } from "./status";
+import { applyStatusUpdates, emitStatusChange } from "./status";
 
 export type WorkerOptions = {
   /** Idle wait between polls (WORKER_POLL_MS, default 1000). */
@@ -41,6 +42,10 @@ export type WorkerOptions = {
   /** Seconds of sends per number one claim may take (default 1). */
   claimAheadSec?: number;
   sandboxStepMs?: number;
+  /** How long a message whose send may have reached the provider waits for its status webhook (DELIVERY_UNCERTAIN_GRACE_S). */
+  uncertainGraceMs?: number;
+  /** How often stopped in-process status walks (the sandbox's, after a restart) are looked for (default 30 s; also at start). */
+  walkSweepMs?: number;
   webhookTimeoutMs?: number;
   webhookMaxAttempts?: number;
   /** Serve only these teams (a dedicated worker for a large tenant; tests on a shared database). */
@@ -96,6 +101,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     pacingHeadroom: options.pacingHeadroom ?? 0.05,
     claimAheadSec: options.claimAheadSec ?? 1,
     sandboxStepMs: options.sandboxStepMs ?? deliveryConfig.sandboxStepMs,
+    uncertainGraceMs: options.uncertainGraceMs ?? deliveryConfig.uncertainGraceS * 1000,
+    walkSweepMs: options.walkSweepMs ?? 30_000,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
     webhookMaxAttempts: options.webhookMaxAttempts ?? 10,
   };
@@ -130,7 +137,9 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   async function settleFailure(c: Claim, teamId: number, numberDigits: string, f: Extract<SendOutcome, { ok: false }>) {
     if (killed) return;
     if (f.retryable && c.attempts < o.maxAttempts) {
-      await reschedule(c, backoffMs(c.attempts, o.backoffBaseMs, o.backoffCapMs, f.retryAfterMs), f.error);
+      // A send that may have reached the provider waits for its status webhook, as after a crash.
+      const delay = backoffMs(c.attempts, o.backoffBaseMs, o.backoffCapMs, f.retryAfterMs);
+      await reschedule(c, f.uncertain ? Math.max(delay, o.uncertainGraceMs) : delay, f.error);
     } else {
       await fail(c, teamId, numberDigits, f.error);
     }
@@ -269,10 +278,11 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const row = await sended.add({ c, teamId: m.teamId, providerMessageId: outcome.providerMessageId }, number.number);
     if (killed) return;
     if (!row) {
-      console.warn(`[worker] message ${c.id} was accepted (${outcome.providerMessageId}) after its claim was lost`);
+      // Its lease was lost, or its status webhook came first and adopted this very wamid (status.ts).
+      console.warn(`[worker] message ${c.id} was accepted (${outcome.providerMessageId}) after its claim was settled elsewhere`);
       return;
     }
-    adapter.afterAccepted?.(number, outcome.providerMessageId, o.sandboxStepMs);
+    adapter.afterAccepted?.(number, outcome.providerMessageId, { report: applyStatusUpdates, stepMs: o.sandboxStepMs });
   }
 
   /**
@@ -320,7 +330,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const freeMsgs = o.concurrency - msgsInFlight;
     if (freeMsgs >= refillAt) {
       const claimedAt = Date.now();
-      const claims = (await claimMessages(freeMsgs, o.leaseMs, o.claimAheadSec, options.teamIds)).map((c) => ({ ...c, leaseEnd: claimedAt + o.leaseMs }));
+      const claims = (await claimMessages(freeMsgs, o.leaseMs, o.claimAheadSec, options.teamIds, o.uncertainGraceMs)).map((c) => ({ ...c, leaseEnd: claimedAt + o.leaseMs }));
       full ||= claims.length === freeMsgs;
       if (claims.length) {
         msgsInFlight += claims.length;
@@ -347,9 +357,28 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     return full;
   }
 
+  /**
+   * In-process status walks (the sandbox's) live in timers: a crash or restart stops them. Walks
+   * with no step for a while are taken over here, each from the status it reached.
+   */
+  let nextWalkSweep = 0;
+  async function resumeWalks() {
+    if (Date.now() < nextWalkSweep) return;
+    nextWalkSweep = Date.now() + o.walkSweepMs;
+    const staleMs = 3 * o.sandboxStepMs + 2000;
+    const stopped = await claimStoppedWalks(walkingProviders, 1000, staleMs, staleMs, options.teamIds);
+    if (!stopped.length || killed) return;
+    const numbers = new Map((await findNumbersByIds([...new Set(stopped.map((w) => w.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
+    for (const w of stopped) {
+      const number = numbers.get(w.waNumberId);
+      if (number) adapterFor(number.provider).afterAccepted?.(number, w.providerMessageId, { report: applyStatusUpdates, stepMs: o.sandboxStepMs, reached: w.status });
+    }
+  }
+
   async function loop() {
     while (running) {
       let full = false;
+      await resumeWalks().catch((err) => console.error("[worker] resuming status walks failed", err));
       try {
         full = await pollOnce();
       } catch (err) {

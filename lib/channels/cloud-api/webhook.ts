@@ -37,6 +37,7 @@ function normalizeStatus(s: any): StatusUpdate | null {
     status: String(s.status),
     timestamp: Number(s.timestamp) || Math.floor(Date.now() / 1000),
     error: e ? { code: typeof e.code === "number" ? e.code : null, title: str(e.title || e.message), details: optStr(e.error_data?.details ?? e.message) } : null,
+    callbackData: optStr(s.biz_opaque_callback_data),
     raw: s,
   };
 }
