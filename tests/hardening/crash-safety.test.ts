@@ -201,12 +201,14 @@ describe("crash safety", { timeout: 240_000 }, () => {
       return { s, updateIds, killedAt };
     }
 
+    /** The recipient index a send to the Graph API was for (its body parameter `burst-<i>`). */
+    const indexOf = (body: unknown) => Number(/burst-(\d+)/.exec(JSON.stringify(body))?.[1] ?? -1);
     /** update_id → how many times the (fake) Graph API was asked to send it. */
-    const sendsByUpdate = (phoneNumberId: string) => {
+    const sendsByUpdate = (phoneNumberId: string, updateIds: string[]) => {
       const n = new Map<string, number>();
       for (const r of graph.sends(phoneNumberId)) {
-        const id = r.body?.biz_opaque_callback_data;
-        if (typeof id === "string") n.set(id, (n.get(id) ?? 0) + 1);
+        const id = updateIds[indexOf(r.body)];
+        if (id) n.set(id, (n.get(id) ?? 0) + 1);
       }
       return n;
     };
@@ -249,13 +251,13 @@ describe("crash safety", { timeout: 240_000 }, () => {
         (setup) => (killAt.sends = graph.sends(setup.phoneNumberId).length) >= 150,
         (base, setup) => hookTo(base, setup.appSecret),
       ).finally(() => graph.setDelay(0));
-      const sentBefore = new Set(sendsByUpdate(s.phoneNumberId).keys());
+      const sentBefore = new Set(sendsByUpdate(s.phoneNumberId, updateIds).keys());
       const second = await startApi({ ...WORKER_ENV, CRASH_TEAM_ID: String(s.teamId), ...env }, database);
       const base2 = `http://127.0.0.1:${second.ready.port}`;
       hookTo(base2, s.appSecret);
       const inFlight = second.ready.uncertain.filter((id) => sentBefore.has(id));
       // Of those, the ones Graph had already answered when the kill came: lost in our commit window.
-      const answeredAt = new Map(graph.sends(s.phoneNumberId).map((r) => [r.body?.biz_opaque_callback_data, r.at + ANSWER_MS]));
+      const answeredAt = new Map(graph.sends(s.phoneNumberId).map((r) => [updateIds[indexOf(r.body)], r.at + ANSWER_MS]));
       const answeredUncommitted = inFlight.filter((id) => (answeredAt.get(id) ?? Infinity) < killedAt).length;
       const final = await until(
         () => statusesOf(base2, s.token, updateIds),
@@ -263,7 +265,7 @@ describe("crash safety", { timeout: 240_000 }, () => {
         120_000,
       );
       await new Promise((r) => setTimeout(r, 1000));
-      const counts = sendsByUpdate(s.phoneNumberId);
+      const counts = sendsByUpdate(s.phoneNumberId, updateIds);
       second.child.kill("SIGTERM");
       await exited(second.child);
       graph.statusWebhooks(null);
