@@ -257,7 +257,8 @@ describe("crash safety", { timeout: 240_000 }, () => {
       hookTo(base2, s.appSecret);
       const inFlight = second.ready.uncertain.filter((id) => sentBefore.has(id));
       // Of those, the ones Graph had already answered when the kill came: lost in our commit window.
-      const answeredAt = new Map(graph.sends(s.phoneNumberId).map((r) => [updateIds[indexOf(r.body)], r.at + ANSWER_MS]));
+      const answeredAt = new Map<string, number>();
+      for (const r of graph.sends(s.phoneNumberId)) if (!answeredAt.has(updateIds[indexOf(r.body)])) answeredAt.set(updateIds[indexOf(r.body)], r.at + ANSWER_MS);
       const answeredUncommitted = inFlight.filter((id) => (answeredAt.get(id) ?? Infinity) < killedAt).length;
       const final = await until(
         () => statusesOf(base2, s.token, updateIds),
