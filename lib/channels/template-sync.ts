@@ -2,6 +2,7 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { addTemplate } from "@/lib/templates/service";
 import { templateInputSchema, type TemplateInputRaw } from "@/lib/templates/schemas";
+import type { GraphSettings } from "./cloud-api/client";
 import { fetchTemplates, type GraphTemplate } from "./cloud-api/templates";
 import { withSecrets } from "./credentials";
 import { findNumberByDigits } from "./repo";
@@ -49,14 +50,14 @@ function toInput(t: GraphTemplate, waNumber: string): TemplateInputRaw {
  * of the number's team. Re-running refreshes them (same name and language). Templates our
  * structure cannot hold (e.g. a LOCATION header) are reported, not imported.
  */
-export async function syncTemplates({ input }: { input: { number: string } }) {
+export async function syncTemplates({ input, graph }: { input: { number: string }; graph: GraphSettings }) {
   const row = await findNumberByDigits(input.number);
   if (!row) throw ApiError.invalid("number", "El número de WhatsApp no está registrado.");
   if (row.provider !== "cloud_api" || !row.businessAccountId) {
     throw ApiError.invalid("number", "El número no es de Cloud API o no tiene business_account_id.");
   }
   const ctx: AuthContext = { teamId: row.teamId, actor: { kind: "token", tokenId: 0 } };
-  const all = await fetchTemplates(withSecrets(row));
+  const all = await fetchTemplates(graph, withSecrets(row));
   const imported: string[] = [];
   const skipped: { name: string; language: string; reason: string }[] = [];
   for (const t of all) {

@@ -81,6 +81,8 @@ export interface ChannelAdapter {
   sendTemplate(number: ChannelNumber, message: OutboundTemplate): Promise<SendOutcome>;
   /** Uploads a header attachment; returns the id the send refers to, or a send failure. */
   uploadMedia(number: ChannelNumber, file: MediaFile): Promise<{ ok: true; id: string } | Extract<SendOutcome, { ok: false }>>;
+  /** An inbound attachment, streamed from the provider (channels that have them); null when unavailable. */
+  downloadMedia?(number: ChannelNumber, mediaId: string): Promise<{ body: ReadableStream<Uint8Array>; contentType: string } | null>;
   /**
    * Called once the accepted send is committed, and again for a walk a restart interrupted (the
    * sandbox walks its statuses from here). Adapters with one report their statuses in-process.

@@ -1,3 +1,5 @@
+import type { GraphSettings } from "@/lib/channels/cloud-api/client";
+
 /** Delivery settings from the environment (README "Delivery"); worker options override them. */
 const num = (name: string, fallback: number) => {
   const n = Number(process.env[name]);
@@ -48,3 +50,8 @@ export const deliveryConfig = {
     return num("SANDBOX_STEP_MS", 1500);
   },
 };
+
+/** The Graph API settings the Cloud API adapter is handed (channels read no settings themselves). */
+export function graphSettings(): GraphSettings {
+  return { baseUrl: deliveryConfig.graphBaseUrl, version: deliveryConfig.graphVersion, timeoutMs: deliveryConfig.graphTimeoutMs };
+}

@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { getDb } from "@/db/client";
 import type { ProviderError } from "@/db/schema";
 import { withSecrets } from "@/lib/channels/credentials";
-import { adapterFor, walkingProviders } from "@/lib/channels/registry";
+import { adapterFor, walkingProviders } from "./channels";
 import type { ChannelNumber, OutboundTemplate, SendOutcome } from "@/lib/channels/types";
 import { claimDeliveries, targetSecret } from "@/lib/webhooks/deliveries-repo";
 import { deliverOne } from "@/lib/webhooks/deliver";

@@ -1,5 +1,5 @@
 import type { ChannelNumber } from "../types";
-import { graphFetch } from "./client";
+import { graphFetch, type GraphSettings } from "./client";
 
 export type GraphTemplate = {
   id?: string;
@@ -11,11 +11,11 @@ export type GraphTemplate = {
 };
 
 /** Every template of the number's business account, following `paging.next` to the end. */
-export async function fetchTemplates(number: ChannelNumber): Promise<GraphTemplate[]> {
+export async function fetchTemplates(graph: GraphSettings, number: ChannelNumber): Promise<GraphTemplate[]> {
   const out: GraphTemplate[] = [];
   let next: string | undefined = `${number.businessAccountId}/message_templates?fields=id,name,status,category,language,components&limit=100`;
   for (let page = 0; next && page < 1000; page++) {
-    const res: Awaited<ReturnType<typeof graphFetch<{ data?: GraphTemplate[]; paging?: { next?: string } }>>> = await graphFetch(number, next);
+    const res: Awaited<ReturnType<typeof graphFetch<{ data?: GraphTemplate[]; paging?: { next?: string } }>>> = await graphFetch(graph, number, next);
     if (!res.ok) throw new Error(`Graph API: ${res.error.code ?? ""} ${res.error.title}`.trim());
     out.push(...(res.body.data ?? []));
     next = res.body.paging?.next;
