@@ -167,7 +167,7 @@ describe("crash safety", { timeout: 240_000 }, () => {
       database: string,
       env: Record<string, string>,
       to: "number" | "sandboxNumber",
-      killWhen: (s: Setup) => boolean | Promise<boolean>,
+      killWhen: (s: Setup, base: string, updateIds: string[]) => boolean | Promise<boolean>,
       onReady: (base: string, s: Setup) => void = () => {},
     ) {
       const first = await startApi({ CRASH_SETUP: "1", ...WORKER_ENV, ...env }, database);
@@ -194,7 +194,7 @@ describe("crash safety", { timeout: 240_000 }, () => {
       const updateIds: string[] = (await res.json()).data.results.map((r: { update_id: string }) => r.update_id);
       expect(updateIds).toHaveLength(BURST);
       const deadline = Date.now() + 60_000;
-      while (!(await killWhen(s)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while (!(await killWhen(s, base, updateIds)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       const killedAt = Date.now();
       first.child.kill("SIGKILL");
       await exited(first.child);
@@ -231,7 +231,14 @@ describe("crash safety", { timeout: 240_000 }, () => {
       const lane = async () => {
         while (next < ids.length) {
           const i = next++;
-          const res = await fetch(`${base}/api/v1/updates/${ids[i]}`, { headers: { authorization: `Bearer ${token}` } });
+          // A server busy draining a burst may be slow to accept: a refused or timed-out connect is retried.
+          let res: Response | undefined;
+          for (let attempt = 1; !res; attempt++) {
+            res = await fetch(`${base}/api/v1/updates/${ids[i]}`, { headers: { authorization: `Bearer ${token}` } }).catch((err) => {
+              if (attempt >= 5) throw err;
+              return undefined;
+            });
+          }
           expect(res.status).toBe(200);
           out[i] = (await res.json()).data;
         }
@@ -323,10 +330,11 @@ describe("crash safety", { timeout: 240_000 }, () => {
     it("sandbox messages walking their statuses at the kill all reach READED after the restart", async () => {
       // A sandbox send cannot be adopted (no webhooks): no grace needed for its claims.
       const env = { SANDBOX_STEP_MS: "400", DELIVERY_UNCERTAIN_GRACE_S: "0" };
-      const { s, updateIds } = await burstAndKill("sandbox", env, "sandboxNumber", async () => {
-        // Part of the burst is walking (SENDED/SENT/DELIVERED) by now.
-        await new Promise((r) => setTimeout(r, 1200));
-        return true;
+      // Killed once the first sends are walking (SENT or DELIVERED), none of them finished.
+      const { s, updateIds } = await burstAndKill("sandbox", env, "sandboxNumber", async (setup, base, ids) => {
+        await new Promise((r) => setTimeout(r, 100));
+        const first = await statusesOf(base, setup.token, ids.slice(0, 8));
+        return first.some((m) => m.status === "SENT" || m.status === "DELIVERED");
       });
       const second = await startApi({ ...WORKER_ENV, ...env, CRASH_TEAM_ID: String(s.teamId) }, "sandbox");
       const base = `http://127.0.0.1:${second.ready.port}`;
