@@ -60,6 +60,7 @@ const schema = {
   WORKER_CONCURRENCY: positiveInt(256),
   DELIVERY_MAX_ATTEMPTS: positiveInt(8),
   SANDBOX_STEP_MS: positiveInt(1500),
+  DELIVERY_UNCERTAIN_GRACE_S: z.preprocess(unset, z.coerce.number().min(0).finite().default(60)),
   GRAPH_API_BASE_URL: z.preprocess(unset, httpUrl.default("https://graph.facebook.com")),
   GRAPH_API_VERSION: z.preprocess(unset, z.string().regex(/^v\d+\.\d+$/, "debe tener la forma v21.0").default("v21.0")),
   GRAPH_TIMEOUT_MS: positiveInt(15_000),
@@ -175,6 +176,10 @@ export const config = {
   },
   get sandboxStepMs(): number {
     return read("SANDBOX_STEP_MS");
+  },
+  /** Seconds a send that may have reached Meta waits for its status webhook before it is resent. */
+  get deliveryUncertainGraceS(): number {
+    return read("DELIVERY_UNCERTAIN_GRACE_S");
   },
   get graphBaseUrl(): string {
     return read("GRAPH_API_BASE_URL").replace(/\/$/, "");

@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { ChannelAdapter, ChannelNumber } from "./types";
-import { applyStatusUpdates } from "@/lib/delivery/status";
+import type { ChannelAdapter, ChannelNumber, StatusWalk } from "./types";
 
 const WALK = ["sent", "delivered", "read"] as const;
+/** The walk's next step from each status it may have stopped at. */
+const NEXT_STEP: Record<string, number> = { SENDED: 0, SENT: 1, DELIVERED: 2 };
 const timers = new Set<NodeJS.Timeout>();
 let cancelled = false;
 
 /**
  * The embedded channel: accepts every send with a fake wamid, then reports sent → delivered →
- * read one step apart through `applyStatusUpdates`, the very function the Cloud API webhook
- * uses. The walk lives in this process's timers: a restart mid-walk leaves the message at its
- * last status (acceptable for a demo channel; nothing is lost that a customer could see).
+ * read one step apart through the status sink it is handed (the delivery module's status path,
+ * the very one the Cloud API webhook uses). The walk lives in this process's timers; a walk that
+ * a restart interrupted is handed back here by the worker (`reached` = where it stopped).
  */
 export const sandboxAdapter: ChannelAdapter = {
   async sendTemplate() {
@@ -19,12 +20,14 @@ export const sandboxAdapter: ChannelAdapter = {
   async uploadMedia() {
     return { ok: true, id: `sandbox-media-${randomUUID()}` };
   },
-  afterAccepted(number: ChannelNumber, providerMessageId: string, stepMs = 1500) {
+  afterAccepted(number: ChannelNumber, providerMessageId: string, { report, stepMs = 1500, reached = "SENDED" }: StatusWalk) {
+    const first = NEXT_STEP[reached];
+    if (first === undefined) return;
     const step = (i: number) => {
       const t = setTimeout(async () => {
         timers.delete(t);
         try {
-          await applyStatusUpdates(number, [
+          await report(number, [
             { providerMessageId, status: WALK[i], timestamp: Math.floor(Date.now() / 1000), raw: { sandbox: true, status: WALK[i] } },
           ]);
         } catch (err) {
@@ -36,9 +39,12 @@ export const sandboxAdapter: ChannelAdapter = {
       timers.add(t);
     };
     cancelled = false;
-    step(0);
+    step(first);
   },
 };
+
+/** Providers whose statuses are walked in-process (and must be resumed after a restart). */
+export const WALKING_PROVIDERS = ["sandbox"];
 
 /** Stops pending walks (worker shutdown, tests). */
 export function cancelSandboxWalks() {

@@ -2,6 +2,7 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { addTemplate } from "@/lib/templates/service";
 import { templateInputSchema, type TemplateInputRaw } from "@/lib/templates/schemas";
+import type { GraphSettings } from "./cloud-api/client";
 import { fetchTemplates, graphTemplateSchema, type GraphTemplate } from "./cloud-api/templates";
 import { withSecrets } from "./credentials";
 import { findNumberByDigits } from "./repo";
@@ -48,22 +49,22 @@ function toInput(t: GraphTemplate, waNumber: string): TemplateInputRaw {
  * of the number's team. Re-running refreshes them (same name and language). Templates our
  * structure cannot hold (e.g. a LOCATION header) are reported, not imported.
  */
-export async function syncTemplates({ input }: { input: { number: string } }) {
+export async function syncTemplates({ input, graph }: { input: { number: string }; graph: GraphSettings }) {
   const row = await findNumberByDigits(input.number);
   if (!row) throw ApiError.invalid("number", "El número de WhatsApp no está registrado.");
   if (row.provider !== "cloud_api" || !row.businessAccountId) {
     throw ApiError.invalid("number", "El número no es de Cloud API o no tiene business_account_id.");
   }
   const ctx: AuthContext = { teamId: row.teamId, actor: { kind: "token", tokenId: 0 } };
-  const all = await fetchTemplates(withSecrets(row));
+  const all = await fetchTemplates(graph, withSecrets(row));
   const imported: string[] = [];
   const skipped: { name: string; language: string; reason: string }[] = [];
   for (const raw of all) {
     // Untrusted Graph JSON: a template that is not the documented shape is reported, not read.
-    const graph = graphTemplateSchema.safeParse(raw);
-    if (!graph.success) {
+    const fromGraph = graphTemplateSchema.safeParse(raw);
+    if (!fromGraph.success) {
       const r = (raw ?? {}) as { name?: unknown; language?: unknown };
-      const issue = graph.error.issues[0];
+      const issue = fromGraph.error.issues[0];
       skipped.push({
         name: typeof r.name === "string" ? r.name : "",
         language: typeof r.language === "string" ? r.language : "",
@@ -71,7 +72,7 @@ export async function syncTemplates({ input }: { input: { number: string } }) {
       });
       continue;
     }
-    const t = graph.data;
+    const t = fromGraph.data;
     const label = { name: t.name, language: t.language };
     if (t.status !== "APPROVED") {
       skipped.push({ ...label, reason: `status ${t.status}` });

@@ -17,11 +17,20 @@ export type OutboundTemplate = {
   body: { name?: string; text: string }[];
   /** Quick-reply button payloads by button index. */
   quickReplies: { index: number; payload: string }[];
+  /** Echoed back by the provider in every status of this send (the message's update_id). */
+  callbackData?: string;
 };
 
 export type SendOutcome =
   | { ok: true; providerMessageId: string }
-  | { ok: false; retryable: boolean; error: ProviderError; retryAfterMs?: number };
+  | {
+      ok: false;
+      retryable: boolean;
+      error: ProviderError;
+      retryAfterMs?: number;
+      /** The request may have reached the provider (a timeout, a connection lost mid-request). */
+      uncertain?: boolean;
+    };
 
 export type MediaFile = { bytes: Uint8Array; contentType: string; filename: string; sha256: string };
 
@@ -45,13 +54,31 @@ export type StatusUpdate = {
   status: "sent" | "delivered" | "read" | "failed" | string;
   timestamp: number;
   error?: { code: number | null; title: string; details?: string | null } | null;
+  /** What the send carried as callback data (our update_id), when the provider echoes it. */
+  callbackData?: string | null;
   raw: unknown;
+};
+
+/** Where an adapter reports the statuses it produces itself (the delivery module's status path). */
+export type StatusSink = (number: ChannelNumber, updates: StatusUpdate[]) => Promise<unknown>;
+
+/** What an adapter that walks statuses in-process needs: where to report them, and how fast. */
+export type StatusWalk = {
+  report: StatusSink;
+  stepMs?: number;
+  /** The status the message already reached (a walk resumed after a restart); SENDED when new. */
+  reached?: string;
 };
 
 export interface ChannelAdapter {
   sendTemplate(number: ChannelNumber, message: OutboundTemplate): Promise<SendOutcome>;
   /** Uploads a header attachment; returns the id the send refers to, or a send failure. */
   uploadMedia(number: ChannelNumber, file: MediaFile): Promise<{ ok: true; id: string } | Extract<SendOutcome, { ok: false }>>;
-  /** Called once the accepted send is committed (the sandbox walks its statuses from here). */
-  afterAccepted?(number: ChannelNumber, providerMessageId: string, stepMs?: number): void;
+  /** An inbound attachment, streamed from the provider (channels that have them); null when unavailable. */
+  downloadMedia?(number: ChannelNumber, mediaId: string): Promise<{ body: ReadableStream<Uint8Array>; contentType: string } | null>;
+  /**
+   * Called once the accepted send is committed, and again for a walk a restart interrupted (the
+   * sandbox walks its statuses from here). Adapters with one report their statuses in-process.
+   */
+  afterAccepted?(number: ChannelNumber, providerMessageId: string, walk: StatusWalk): void;
 }

@@ -50,6 +50,7 @@ export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapte
     language: m.templateLanguage ?? template.language,
     body: [],
     quickReplies: [],
+    callbackData: m.updateId,
   };
   if (!out.to) return permanent("The contact has no phone number");
   for (const c of template.components) {

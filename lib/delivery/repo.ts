@@ -13,8 +13,14 @@ export type Claim = { id: number; attempts: number; leaseEnd?: number };
  * Per number, a claim takes at most about `aheadSec` seconds of sends (messages_per_second ×
  * aheadSec, minus slots already reserved ahead), so one slow number's backlog cannot fill a
  * worker while other numbers wait; saturated numbers are skipped in the scan itself.
+ *
+ * A message whose lease expired (rather than being released or settled, which clear it) is one
+ * whose send may have reached the provider: the claim is committed before the send, and only the
+ * accepted answer's commit records it. Such a message is claimed again only `uncertainGraceMs`
+ * after its lease ran out, time for a status webhook carrying its update_id to adopt the wamid
+ * (status.ts) instead of sending it a second time.
  */
-export async function claimMessages(limit: number, leaseMs: number, aheadSec: number, teamIds?: number[]): Promise<Claim[]> {
+export async function claimMessages(limit: number, leaseMs: number, aheadSec: number, teamIds?: number[], uncertainGraceMs = 0): Promise<Claim[]> {
   const db = await getDb();
   const teams = teamIds?.length ? sql`AND m.team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
   const res = await db.execute(sql`
@@ -22,7 +28,7 @@ export async function claimMessages(limit: number, leaseMs: number, aheadSec: nu
       SELECT m.id, m.wa_number_id, m.next_attempt_at
       FROM messages m
       WHERE m.status = 'QUEUED' AND m.next_attempt_at <= now()
-        AND (m.locked_until IS NULL OR m.locked_until < now()) ${teams}
+        AND (m.locked_until IS NULL OR m.locked_until < now() - ${Math.round(uncertainGraceMs)} * interval '1 millisecond') ${teams}
         AND NOT EXISTS (SELECT 1 FROM wa_numbers w WHERE w.id = m.wa_number_id
                         AND w.next_send_at > now() + ${aheadSec} * interval '1 second')
       ORDER BY m.next_attempt_at
@@ -154,6 +160,39 @@ export async function markSendedMany(tx: DbOrTx, items: Sended[]): Promise<Messa
     );
   }
   return rows;
+}
+
+export type StoppedWalk = { id: number; waNumberId: number; status: MessageStatus; providerMessageId: string };
+
+/**
+ * Accepted sends of in-process channels (the sandbox) whose status walk stopped: no step for
+ * `staleMs` (a restart, a crash), not yet READED. Each is leased to this worker for `leaseMs`
+ * (locked_until, otherwise unused past QUEUED; the walk's next step clears it), so two workers
+ * never resume the same walk.
+ */
+export async function claimStoppedWalks(providers: string[], limit: number, staleMs: number, leaseMs: number, teamIds?: number[]): Promise<StoppedWalk[]> {
+  if (!providers.length) return [];
+  const db = await getDb();
+  const teams = teamIds?.length ? sql`AND m.team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const res = await db.execute(sql`
+    WITH stopped AS (
+      SELECT m.id FROM messages m
+      WHERE m.wa_number_id IN (SELECT w.id FROM wa_numbers w WHERE w.provider IN (${sql.join(providers.map((p) => sql`${p}`), sql`, `)}))
+        AND m.direction = 'OUTBOUND' AND m.status IN ('SENDED', 'SENT', 'DELIVERED') AND m.provider_message_id IS NOT NULL
+        AND m.status_updated_at < now() - ${Math.round(staleMs)} * interval '1 millisecond'
+        AND (m.locked_until IS NULL OR m.locked_until < now()) ${teams}
+      LIMIT ${limit}
+      FOR UPDATE OF m SKIP LOCKED
+    )
+    UPDATE messages m SET locked_until = now() + ${Math.round(leaseMs)} * interval '1 millisecond'
+    FROM stopped s WHERE m.id = s.id
+    RETURNING m.id, m.wa_number_id, m.status, m.provider_message_id`);
+  return rowsOf<{ id: number; wa_number_id: number; status: MessageStatus; provider_message_id: string }>(res).map((r) => ({
+    id: Number(r.id),
+    waNumberId: Number(r.wa_number_id),
+    status: r.status,
+    providerMessageId: r.provider_message_id,
+  }));
 }
 
 export async function findNumbersByIds(ids: number[]) {

@@ -1,11 +1,14 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
-import { messageEvents, messages, type MessageStatus } from "@/db/schema";
+import type { messages, MessageStatus } from "@/db/schema";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
 import { resolveRoute } from "@/lib/routing/service";
 import { enqueueEvent, statusEventData } from "@/lib/webhooks/events";
+import { adoptProviderId, findByProviderId, findUnconfirmedSend, moveStatus, recordStatusEvent } from "./status-repo";
 
 const MAP: Record<string, MessageStatus> = { sent: "SENT", delivered: "DELIVERED", read: "READED", failed: "FAILED" };
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A status older than this is no longer looked up again in-process (nor held back for a live claim). */
+const FRESH_S = 120;
 
 /**
  * From which statuses each one may be reached (DESIGN §6: SENDED < SENT < DELIVERED < READED,
@@ -22,60 +25,55 @@ const ALLOWED_FROM: Record<string, MessageStatus[]> = {
  * The one status path: Cloud API webhooks and the sandbox walk both land here. Each update is
  * a guarded UPDATE (so concurrent or reordered callbacks can never move a message backwards),
  * its event row, and — when applied — a `message.status` event for the routed target, all in
- * one transaction. Unknown wamids (another tool's sends, or ours not yet committed) are retried
- * twice in-process, then dropped.
+ * one transaction.
+ *
+ * A status whose wamid we do not know yet but whose callback data is one of our update_ids
+ * belongs to a send whose answer was never committed (a crash between Meta's accept and our
+ * commit, or a timeout after the send reached Meta): its wamid is adopted (QUEUED → SENDED),
+ * so the send is not repeated when its lease expires (the claim waits DELIVERY_UNCERTAIN_GRACE_S
+ * for exactly this). While a worker's claim still holds it, the first look leaves it to that
+ * worker (its commit usually lands within the second); the in-process retries adopt it.
+ * Statuses of neither kind (another tool's sends) are retried twice in-process, then dropped.
  */
-export async function applyStatusUpdates(number: ChannelNumber, updates: StatusUpdate[], retryUnknownAfterMs = [1000, 5000]) {
+export async function applyStatusUpdates(number: ChannelNumber, updates: StatusUpdate[], retryUnknownAfterMs = [1000, 5000], retry = false) {
   const db = await getDb();
   let applied = 0;
   const unknown: StatusUpdate[] = [];
+  const fresh = (u: StatusUpdate) => Date.now() / 1000 - u.timestamp < FRESH_S;
   for (const u of updates) {
-    const result = await db.transaction((tx) => applyOne(tx, number, u));
+    const result = await db.transaction((tx) => applyOne(tx, number, u, retry || !fresh(u) || !retryUnknownAfterMs.length));
     if (result === "applied") applied++;
     if (result === "unknown") unknown.push(u);
   }
   // Meta may call back "sent" before the worker has committed the wamid it was just given.
   // A fresh unknown status is looked up again a little later (best effort, in this process).
-  const fresh = unknown.filter((u) => Date.now() / 1000 - u.timestamp < 120);
-  if (fresh.length && retryUnknownAfterMs.length) {
+  const again = unknown.filter(fresh);
+  if (again.length && retryUnknownAfterMs.length) {
     const [delay, ...rest] = retryUnknownAfterMs;
     setTimeout(() => {
-      applyStatusUpdates(number, fresh, rest).catch((err) => console.error("[status] retry failed", err));
+      applyStatusUpdates(number, again, rest, true).catch((err) => console.error("[status] retry failed", err));
     }, delay).unref?.();
   }
   return applied;
 }
 
-async function applyOne(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate): Promise<"applied" | "ignored" | "unknown"> {
-  const [current] = await tx
-    .select()
-    .from(messages)
-    .where(and(eq(messages.waNumberId, number.id), eq(messages.providerMessageId, u.providerMessageId), eq(messages.teamId, number.teamId)))
-    .limit(1);
+async function applyOne(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate, adoptLeased: boolean): Promise<"applied" | "ignored" | "unknown"> {
+  let current = await findByProviderId(tx, number, u.providerMessageId);
+  if (!current && u.callbackData && UUID_RE.test(u.callbackData)) {
+    const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase(), adoptLeased);
+    const adopted = unconfirmed && (await adoptProviderId(tx, unconfirmed.id, u.providerMessageId));
+    if (adopted) {
+      await emitStatusChange(tx, adopted, "QUEUED", number.number);
+      current = adopted;
+    }
+  }
   if (!current) return "unknown";
   if (current.direction !== "OUTBOUND") return "ignored";
   const next = MAP[u.status];
   const allowed = next ? ALLOWED_FROM[next] : undefined;
-  let updated: typeof current | undefined;
-  if (next && allowed) {
-    [updated] = await tx
-      .update(messages)
-      .set({
-        status: next,
-        statusUpdatedAt: sql`now()`,
-        lockedUntil: null,
-        ...(next === "FAILED" ? { error: u.error ?? { code: null, title: "failed" } } : {}),
-      })
-      .where(and(eq(messages.id, current.id), inArray(messages.status, allowed)))
-      .returning();
-  }
-  await tx.insert(messageEvents).values({
-    teamId: current.teamId,
-    messageId: current.id,
-    status: next ?? u.status,
-    applied: updated ? 1 : 0,
-    raw: u.raw as Record<string, unknown>,
-  });
+  const updated =
+    next && allowed ? await moveStatus(tx, current.id, next, allowed, next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined) : undefined;
+  await recordStatusEvent(tx, { teamId: current.teamId, messageId: current.id, status: next ?? u.status, applied: !!updated, raw: u.raw });
   if (updated) {
     const route = await resolveRoute(tx, current.teamId, current, "outbound");
     await enqueueEvent(tx, route, current.teamId, "message.status", current.id, statusEventData(updated, number.number, current.status));

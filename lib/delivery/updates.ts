@@ -1,8 +1,8 @@
 import type { AuthContext } from "@/lib/auth/context";
 import { withSecrets } from "@/lib/channels/credentials";
-import { downloadMedia } from "@/lib/channels/cloud-api/media";
 import { ApiError } from "@/lib/http/errors";
 import { toHistoryRecord } from "@/lib/messages/record";
+import { adapterFor } from "./channels";
 import { eventsOf, findUpdate, findUpdateIdOf } from "./updates-repo";
 import type { UpdateDto } from "./updates-schemas";
 
@@ -43,8 +43,9 @@ export async function getUpdateMedia({ ctx, input }: { ctx: AuthContext; input: 
   const { message: m, number } = await requireUpdate(ctx, input.update_id);
   const payload = m.payload as Record<string, unknown> | null;
   const mediaId = payload && !Array.isArray(payload) && typeof payload.id === "string" ? payload.id : null;
-  if (m.direction !== "INBOUND" || number.provider !== "cloud_api" || !mediaId) throw ApiError.notFound(UPDATE_NOT_FOUND);
-  const media = await downloadMedia(withSecrets(number), mediaId);
+  const adapter = adapterFor(number.provider);
+  if (m.direction !== "INBOUND" || !adapter.downloadMedia || !mediaId) throw ApiError.notFound(UPDATE_NOT_FOUND);
+  const media = await adapter.downloadMedia(withSecrets(number), mediaId);
   if (!media) throw new ApiError(502, "No se pudo obtener el archivo del canal.");
   return media;
 }

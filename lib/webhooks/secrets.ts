@@ -1,5 +1,5 @@
 import { credentialsGeneration, withSecrets } from "@/lib/channels/credentials";
-import { deliveryConfig } from "@/lib/delivery/config";
+import { config } from "@/lib/config";
 import type { ChannelNumber, WaNumberRow } from "@/lib/channels/types";
 import { cloudNumbers, secretsVersion } from "./repo";
 
@@ -55,20 +55,20 @@ async function refresh(generation: number): Promise<ChannelNumber[]> {
 
 /** A number's app secret: its own, else the deployment-wide WHATSAPP_APP_SECRET. */
 export function effectiveAppSecret(n: Pick<ChannelNumber, "secrets"> | WaNumberRow & { secrets?: ChannelNumber["secrets"] }): string | undefined {
-  return n.secrets?.appSecret || deliveryConfig.appSecret;
+  return n.secrets?.appSecret || config.whatsappAppSecret;
 }
 
 /** Every secret a genuine webhook could be signed with; most deployments have one Meta app. */
 export async function candidateAppSecrets(fresh = false): Promise<string[]> {
   const set = new Set<string>();
-  if (deliveryConfig.appSecret) set.add(deliveryConfig.appSecret);
+  if (config.whatsappAppSecret) set.add(config.whatsappAppSecret);
   for (const n of await cloudSecrets(fresh)) if (n.secrets.appSecret) set.add(n.secrets.appSecret);
   return [...set];
 }
 
 export async function candidateVerifyTokens(fresh = false): Promise<string[]> {
   const set = new Set<string>();
-  if (deliveryConfig.verifyToken) set.add(deliveryConfig.verifyToken);
+  if (config.whatsappVerifyToken) set.add(config.whatsappVerifyToken);
   for (const n of await cloudSecrets(fresh)) if (n.secrets.verifyToken) set.add(n.secrets.verifyToken);
   return [...set];
 }

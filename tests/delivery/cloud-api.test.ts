@@ -86,6 +86,8 @@ describe("cloud_api delivery", () => {
           { type: "button", sub_type: "quick_reply", index: "0", parameters: [{ type: "payload", payload: "THANKS" }] },
         ],
       },
+      // Echoed by every status webhook of the send (see "a send whose answer was lost").
+      biz_opaque_callback_data: msg.updateId,
     });
     expect(sent.providerMessageId).toMatch(/^wamid\.FAKE/);
     expect(sent.attempts).toBe(1);
@@ -144,7 +146,8 @@ describe("cloud_api delivery", () => {
     const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
     // The first answer would come 0.5 s after this file's 2 s timeout.
     graph.script({ status: 200, delayMs: 2500 });
-    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 1500, backoffCapMs: 1500, teamIds: [team.id] });
+    // A timed-out send may have reached Meta: it waits the uncertain grace (short here) for its status.
+    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 1500, backoffCapMs: 1500, uncertainGraceMs: 1500, teamIds: [team.id] });
     workers.push(w);
     w.start();
     const waiting = await waitFor(() => messageById(msg.id), (m) => m.status === "QUEUED" && m.error !== null);
@@ -232,5 +235,54 @@ describe("cloud_api delivery", () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("a send whose answer was lost (a timeout after Graph accepted it) takes its wamid from the signed status webhook and is not sent again", async () => {
+    const { team, number, contact, template } = await setup();
+    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    // Graph accepts the send only after this file's 2 s timeout, then calls back like Meta.
+    graph.statusWebhooks({ url: `${server.url}/api/v1/webhooks/whatsapp`, appSecret: () => number.secrets.appSecret });
+    graph.script({ status: 200, delayMs: 2500 });
+    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 20, uncertainGraceMs: 30_000, teamIds: [team.id] });
+    workers.push(w);
+    w.start();
+    try {
+      const adopted = await waitFor(() => messageById(msg.id), (m) => m.status === "SENT", 15_000, 100);
+      expect(adopted.providerMessageId).toMatch(/^wamid\.FAKE/);
+      // The timeout made the outcome uncertain: no retry within the grace, and none needed after.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(graph.sends(number.phoneNumberId)).toHaveLength(1);
+      expect(graph.sends(number.phoneNumberId)[0].body.biz_opaque_callback_data).toBe(msg.updateId);
+      const events = await eventsOfMessage(msg.id);
+      expect(events.map((e) => [e.status, e.applied])).toEqual([
+        ["SENDED", 1],
+        ["SENT", 1],
+      ]);
+      expect(events[0].raw).toEqual({ provider_message_id: adopted.providerMessageId, adopted: "status webhook" });
+    } finally {
+      await w.stop();
+      graph.statusWebhooks(null);
+    }
+  });
+
+  it("adopts a wamid only for the number's own queued send: another team's update_id, or a send already recorded, is left alone", async () => {
+    const a = await setup();
+    const b = await setup();
+    const mine = await createQueuedMessage({ teamId: a.team.id, waNumberId: a.number.id, contact: a.contact, template: a.template });
+    const theirs = await createQueuedMessage({ teamId: b.team.id, waNumberId: b.number.id, contact: b.contact, template: b.template });
+    const status = (id: string, updateId: string) => ({ ...statusUpdate("sent", { id, to: a.contact.customerNumber! }), biz_opaque_callback_data: updateId });
+    // Signed by A's app for A's number, but naming B's message: nothing moves.
+    const foreign = await postWebhook(server.url, envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.FOREIGN1", theirs.updateId)] })), a.number.secrets.appSecret);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body.data.statuses).toBe(0);
+    expect((await messageById(theirs.id)).status).toBe("QUEUED");
+    // A's own: adopted.
+    const own = await postWebhook(server.url, envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.OWN1", mine.updateId)] })), a.number.secrets.appSecret);
+    expect(own.body.data.statuses).toBe(1);
+    expect(await messageById(mine.id)).toMatchObject({ status: "SENT", providerMessageId: "wamid.OWN1" });
+    // A second wamid for the same send (it was sent twice) does not replace the first.
+    const again = await postWebhook(server.url, envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.OWN2", mine.updateId)] })), a.number.secrets.appSecret);
+    expect(again.body.data.statuses).toBe(0);
+    expect((await messageById(mine.id)).providerMessageId).toBe("wamid.OWN1");
   });
 });

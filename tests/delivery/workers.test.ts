@@ -84,7 +84,8 @@ describe("delivery worker", () => {
     // B's own leases are long (as in production): a short one could expire mid-send on a loaded
     // machine and let B claim its own message again, which is the at-least-once window, not
     // what this test is about.
-    start({ teamIds: [team.id], leaseMs: 15_000 });
+    // (A's expired leases wait the uncertain grace for a status webhook first; none comes here.)
+    start({ teamIds: [team.id], leaseMs: 15_000, uncertainGraceMs: 500 });
     await waitFor(() => statusesOf(ids), (ms) => ms.every((m) => m.status === "SENDED"), 60_000, 100);
     const final = await Promise.all(ids.map(messageById));
     const counts = receivedCounts(number.phoneNumberId);

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -7,7 +8,21 @@ import type { AddressInfo } from "node:net";
  * (multipart), GET /{version}/{media_id} + the download URL it returns, and
  * GET /{version}/{waba_id}/message_templates with cursor paging. Every request is recorded with
  * its arrival time; answers can be scripted (429, 5xx, Graph error codes, delays).
+ *
+ * With `statusWebhooks` set it also behaves like Meta after accepting a send: it POSTs a status
+ * notification ("sent" by default) for the new wamid to the callback URL, signed
+ * `X-Hub-Signature-256: sha256=HMAC_SHA256(app secret, raw body)`, echoing the send's
+ * `biz_opaque_callback_data`, and retries a post that fails (no server, non-2xx) until it
+ * succeeds, to whatever the callback URL is by then, like Meta's webhook retries.
  */
+export type StatusWebhooks = {
+  /** Callback URL (read at each attempt, so a restarted server can be pointed at). */
+  url: string;
+  appSecret: (phoneNumberId: string) => string;
+  statuses?: string[];
+  delayMs?: number;
+  retryMs?: number;
+};
 export type Recorded = { at: number; method: string; path: string; headers: http.IncomingHttpHeaders; body: any; raw: Buffer };
 export type Scripted = { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> };
 
@@ -35,6 +50,82 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
   const templatePages: unknown[][] = [];
   let seq = 0;
   let defaultDelayMs = 0;
+  let hooks: StatusWebhooks | null = null;
+  let closed = false;
+  const hookStats = { posted: 0, failedAttempts: 0, pending: 0 };
+  const retryTimers = new Set<NodeJS.Timeout>();
+
+  /** Meta's status notification (one status per post), as the Cloud API documents it. */
+  function statusEnvelope(phoneNumberId: string, wamid: string, status: string, to: string, callbackData: unknown) {
+    return {
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: "WABA-FAKE",
+          changes: [
+            {
+              field: "messages",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { display_phone_number: "15550000000", phone_number_id: phoneNumberId },
+                statuses: [
+                  {
+                    id: wamid,
+                    status,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    recipient_id: to,
+                    ...(typeof callbackData === "string" ? { biz_opaque_callback_data: callbackData } : {}),
+                    ...(status === "sent"
+                      ? {
+                          conversation: { id: `conv-${wamid}`, origin: { type: "marketing" } },
+                          pricing: { billable: true, pricing_model: "PMP", category: "marketing" },
+                        }
+                      : {}),
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  function postStatus(phoneNumberId: string, raw: string) {
+    hookStats.pending++;
+    const attempt = async () => {
+      if (closed || !hooks) return void hookStats.pending--;
+      const cfg = hooks;
+      try {
+        const signature = createHmac("sha256", cfg.appSecret(phoneNumberId)).update(raw).digest("hex");
+        const res = await fetch(cfg.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${signature}` },
+          body: raw,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer().catch(() => undefined);
+        if (res.ok) {
+          hookStats.posted++;
+          hookStats.pending--;
+          return;
+        }
+      } catch {
+        // No server there (yet): retried below.
+      }
+      hookStats.failedAttempts++;
+      const t = setTimeout(() => {
+        retryTimers.delete(t);
+        void attempt();
+      }, cfg.retryMs ?? 250);
+      retryTimers.add(t);
+    };
+    const t = setTimeout(() => {
+      retryTimers.delete(t);
+      void attempt();
+    }, hooks?.delayMs ?? 0);
+    retryTimers.add(t);
+  }
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -67,11 +158,16 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
         if (delay) await new Promise((r) => setTimeout(r, delay));
         if (next && next.status !== 200) return send(next.status, next.body, next.headers);
         const wamid = `wamid.FAKE${++seq}`;
-        return send(200, {
+        send(200, {
           messaging_product: "whatsapp",
           contacts: [{ input: body?.to, wa_id: body?.to }],
           messages: [{ id: wamid, message_status: "accepted" }],
         });
+        // Accepted: Meta reports the send's statuses whether or not the caller got the answer.
+        for (const status of hooks?.statuses ?? ["sent"]) {
+          if (hooks) postStatus(id, JSON.stringify(statusEnvelope(id, wamid, status, String(body?.to ?? ""), body?.biz_opaque_callback_data)));
+        }
+        return;
       }
       if (req.method === "POST" && edge === "media") {
         const mediaId = `media${++seq}`;
@@ -104,10 +200,16 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
     /** Next answers of POST /messages, in order (then success again). */
     script: (...answers: Scripted[]) => script.push(...answers),
     setDelay: (ms: number) => (defaultDelayMs = ms),
+    /** Post signed status webhooks after each accepted send (null: stop; pending posts are dropped). */
+    statusWebhooks: (cfg: StatusWebhooks | null) => (hooks = cfg),
+    /** Status posts answered 2xx, failed attempts (retried), and posts still waiting to land. */
+    webhookStats: () => ({ ...hookStats }),
     addMedia: (id: string, bytes: Buffer, mime: string) => media.set(id, { bytes, mime }),
     setTemplatePages: (pages: unknown[][]) => templatePages.splice(0, templatePages.length, ...pages),
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
+        for (const t of retryTimers) clearTimeout(t);
         server.close(() => resolve());
         server.closeAllConnections();
       }),

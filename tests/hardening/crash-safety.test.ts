@@ -26,9 +26,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type Ready = { port: number; setup: { teamId: number; token: string; number: string; phoneNumberId: string; template: string } | null };
+type Setup = { teamId: number; token: string; number: string; phoneNumberId: string; appSecret: string; sandboxNumber: string; template: string };
+type Ready = { port: number; setup: Setup | null; uncertain: string[]; walking: number };
 
-function startApi(extra: Record<string, string>): Promise<{ child: ChildProcess; ready: Ready }> {
+/** `database`: the PGlite folder of one test (each test crashes its own server). */
+function startApi(extra: Record<string, string>, database = "pglite"): Promise<{ child: ChildProcess; ready: Ready }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? "test-encryption-key",
@@ -41,7 +43,7 @@ function startApi(extra: Record<string, string>): Promise<{ child: ChildProcess;
     GRAPH_TIMEOUT_MS: "20000",
     ...extra,
   };
-  if (!process.env.DATABASE_URL) env.PGLITE_DIR = path.join(dir, "pglite");
+  if (!process.env.DATABASE_URL) env.PGLITE_DIR = path.join(dir, database);
   // node itself (not the tsx binary, which would run a second process that SIGKILL cannot reach).
   const child = spawn(process.execPath, ["--import", "tsx", "tests/hardening/crash-server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
@@ -153,5 +155,200 @@ describe("crash safety", { timeout: 240_000 }, () => {
 
     second.child.kill("SIGTERM");
     await exited(second.child);
+  });
+
+  describe("SIGKILL while the worker sends a burst", () => {
+    const BURST = 600;
+    // Leases cover the slot wait plus the Graph timeout: short here, so the test need not wait long.
+    const WORKER_ENV = { CRASH_WORKER: "1", GRAPH_TIMEOUT_MS: "5000" };
+
+    /** Queues a burst (one send_bulk) and SIGKILLs the server once the Graph API has seen `killAfter` of its sends. */
+    async function burstAndKill(
+      database: string,
+      env: Record<string, string>,
+      to: "number" | "sandboxNumber",
+      killWhen: (s: Setup, base: string, updateIds: string[]) => boolean | Promise<boolean>,
+      onReady: (base: string, s: Setup) => void = () => {},
+    ) {
+      const first = await startApi({ CRASH_SETUP: "1", ...WORKER_ENV, ...env }, database);
+      const s = first.ready.setup!;
+      const base = `http://127.0.0.1:${first.ready.port}`;
+      onReady(base, s);
+      const res = await fetch(`${base}/api/v1/message_templates/send_bulk`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          wa_number: s[to],
+          template_name: s.template,
+          recipients: Array.from({ length: BURST }, (_, i) => ({
+            destination: `5731${String(i).padStart(8, "0")}`,
+            header_param: { key: "1", value: "Ana" },
+            body_params: [
+              { key: "1", value: `burst-${i}` },
+              { key: "2", value: "lunes" },
+            ],
+          })),
+        }),
+      });
+      expect(res.status).toBe(200);
+      const updateIds: string[] = (await res.json()).data.results.map((r: { update_id: string }) => r.update_id);
+      expect(updateIds).toHaveLength(BURST);
+      const deadline = Date.now() + 60_000;
+      while (!(await killWhen(s, base, updateIds)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const killedAt = Date.now();
+      first.child.kill("SIGKILL");
+      await exited(first.child);
+      return { s, updateIds, killedAt };
+    }
+
+    /** The recipient index a send to the Graph API was for (its body parameter `burst-<i>`). */
+    const indexOf = (body: unknown) => Number(/burst-(\d+)/.exec(JSON.stringify(body))?.[1] ?? -1);
+    /** update_id → how many times the (fake) Graph API was asked to send it. */
+    const sendsByUpdate = (phoneNumberId: string, updateIds: string[]) => {
+      const n = new Map<string, number>();
+      for (const r of graph.sends(phoneNumberId)) {
+        const id = updateIds[indexOf(r.body)];
+        if (id) n.set(id, (n.get(id) ?? 0) + 1);
+      }
+      return n;
+    };
+
+    async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
+      const deadline = Date.now() + ms;
+      let v = await read();
+      while (!done(v) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 1000));
+        v = await read();
+      }
+      return v;
+    }
+
+    type Update = { update_id: string; status: string; provider_message_id: string | null; events: { status: string; raw: any }[] };
+    /** Every message's GET /updates/{id}, 8 requests at a time (600 at once time out on a busy machine). */
+    async function statusesOf(base: string, token: string, ids: string[]): Promise<Update[]> {
+      const out: Update[] = new Array(ids.length);
+      let next = 0;
+      const lane = async () => {
+        while (next < ids.length) {
+          const i = next++;
+          // A server busy draining a burst may be slow to accept: a refused or timed-out connect is retried.
+          let res: Response | undefined;
+          for (let attempt = 1; !res; attempt++) {
+            res = await fetch(`${base}/api/v1/updates/${ids[i]}`, { headers: { authorization: `Bearer ${token}` } }).catch((err) => {
+              if (attempt >= 5) throw err;
+              return undefined;
+            });
+          }
+          expect(res.status).toBe(200);
+          out[i] = (await res.json()).data;
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, lane));
+      return out;
+    }
+
+    /**
+     * The crash, then a restart: what the Graph API had been sent before the restart, which of
+     * those sends' answers were never committed (in flight at the kill), and each send's final count.
+     */
+    async function crashAndRecover(database: string, env: Record<string, string>, webhooks: boolean) {
+      // Like Meta's, the fake's answer takes a while: the kill finds sends in flight.
+      const ANSWER_MS = 150;
+      graph.setDelay(ANSWER_MS);
+      // Meta posts each accepted send's status to the callback URL, retrying while it is down.
+      const hookTo = (base: string, secret: string) =>
+        webhooks && graph.statusWebhooks({ url: `${base}/api/v1/webhooks/whatsapp`, appSecret: () => secret, retryMs: 250 });
+      const killAt = { sends: 0 };
+      const { s, updateIds, killedAt } = await burstAndKill(
+        database,
+        env,
+        "number",
+        (setup) => (killAt.sends = graph.sends(setup.phoneNumberId).length) >= 150,
+        (base, setup) => hookTo(base, setup.appSecret),
+      ).finally(() => graph.setDelay(0));
+      const sentBefore = new Set(sendsByUpdate(s.phoneNumberId, updateIds).keys());
+      const second = await startApi({ ...WORKER_ENV, CRASH_TEAM_ID: String(s.teamId), ...env }, database);
+      const base2 = `http://127.0.0.1:${second.ready.port}`;
+      hookTo(base2, s.appSecret);
+      const inFlight = second.ready.uncertain.filter((id) => sentBefore.has(id));
+      // Of those, the ones Graph had already answered when the kill came: lost in our commit window.
+      const answeredAt = new Map<string, number>();
+      for (const r of graph.sends(s.phoneNumberId)) if (!answeredAt.has(updateIds[indexOf(r.body)])) answeredAt.set(updateIds[indexOf(r.body)], r.at + ANSWER_MS);
+      const answeredUncommitted = inFlight.filter((id) => (answeredAt.get(id) ?? Infinity) < killedAt).length;
+      const final = await until(
+        () => statusesOf(base2, s.token, updateIds),
+        (all) => all.every((m) => m.status !== "QUEUED"),
+        120_000,
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      const counts = sendsByUpdate(s.phoneNumberId, updateIds);
+      second.child.kill("SIGTERM");
+      await exited(second.child);
+      graph.statusWebhooks(null);
+      return { s, updateIds, final, counts, sentBefore, inFlight, answeredUncommitted, killAt };
+    }
+
+    it("status webhooks carrying the update_id adopt every send in flight at the kill: none is sent twice", async () => {
+      // A long grace: the restarted server must learn of the in-flight sends from their webhooks.
+      const r = await crashAndRecover("adopt", { DELIVERY_UNCERTAIN_GRACE_S: "30" }, true);
+      const dupes = [...r.counts].filter(([, n]) => n > 1);
+      console.info(
+        `[crash-safety] cloud burst of ${BURST}, SIGKILL after ${r.killAt.sends} sends reached Graph: ${r.sentBefore.size} sent before the restart, ` +
+          `${r.inFlight.length} of them in flight (accepted, answer never committed; ${r.answeredUncommitted} already answered at the kill); ${dupes.length} sent twice`,
+      );
+      // The kill landed mid-burst with sends in flight, or this test would show nothing.
+      expect(r.inFlight.length).toBeGreaterThan(0);
+      expect(r.sentBefore.size).toBeLessThan(BURST);
+      for (const m of r.final) expect(m.status, m.update_id).not.toBe("QUEUED");
+      for (const id of r.updateIds) expect(r.counts.get(id), `${id} sends`).toBe(1);
+      // Each in-flight send got its wamid from its status webhook, not from a second send.
+      const byId = new Map(r.final.map((m) => [m.update_id, m]));
+      for (const id of r.inFlight) {
+        const m = byId.get(id)!;
+        expect(m.provider_message_id, id).toMatch(/^wamid\.FAKE/);
+        expect(m.events.find((e) => e.status === "SENDED")?.raw?.adopted, id).toBe("status webhook");
+      }
+    });
+
+    it("with no status webhooks at all, only sends in flight at the kill are sent again, once", async () => {
+      const r = await crashAndRecover("no-hooks", { DELIVERY_UNCERTAIN_GRACE_S: "1" }, false);
+      const dupes = [...r.counts].filter(([, n]) => n > 1);
+      console.info(
+        `[crash-safety] cloud burst of ${BURST} without status webhooks, SIGKILL after ${r.killAt.sends} sends: ` +
+          `${r.inFlight.length} in flight (${r.answeredUncommitted} already answered at the kill), ${dupes.length} sent twice`,
+      );
+      expect(r.inFlight.length).toBeGreaterThan(0);
+      for (const m of r.final) expect(m.status, m.update_id).not.toBe("QUEUED");
+      const inFlight = new Set(r.inFlight);
+      for (const id of r.updateIds) expect(r.counts.get(id) ?? 0, `${id} sends`).toBeGreaterThanOrEqual(1);
+      for (const [id, n] of dupes) {
+        expect(inFlight.has(id), `${id} sent ${n} times but was not in flight at the kill`).toBe(true);
+        expect(n, id).toBe(2);
+      }
+    });
+
+    it("sandbox messages walking their statuses at the kill all reach READED after the restart", async () => {
+      // A sandbox send cannot be adopted (no webhooks): no grace needed for its claims.
+      const env = { SANDBOX_STEP_MS: "400", DELIVERY_UNCERTAIN_GRACE_S: "0" };
+      // Killed once the first sends are walking (SENT or DELIVERED), none of them finished.
+      const { s, updateIds } = await burstAndKill("sandbox", env, "sandboxNumber", async (setup, base, ids) => {
+        await new Promise((r) => setTimeout(r, 100));
+        const first = await statusesOf(base, setup.token, ids.slice(0, 8));
+        return first.some((m) => m.status === "SENT" || m.status === "DELIVERED");
+      });
+      const second = await startApi({ ...WORKER_ENV, ...env, CRASH_TEAM_ID: String(s.teamId) }, "sandbox");
+      const base = `http://127.0.0.1:${second.ready.port}`;
+      const walking = second.ready.walking;
+      const final = await until(
+        () => statusesOf(base, s.token, updateIds),
+        (all) => all.every((m) => m.status === "READED"),
+        90_000,
+      );
+      console.info(`[crash-safety] sandbox burst of ${BURST}: ${walking} between SENDED and READED at the kill; ${final.filter((m) => m.status === "READED").length} READED after the restart`);
+      second.child.kill("SIGTERM");
+      await exited(second.child);
+      expect(walking).toBeGreaterThan(0);
+      for (const m of final) expect(m.status, m.update_id).toBe("READED");
+    });
   });
 });

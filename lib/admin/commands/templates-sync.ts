@@ -1,6 +1,7 @@
 import { z } from "@/lib/http/zod-es";
 import { sanitizeNumber } from "@/lib/phone";
 import { syncTemplates } from "@/lib/channels/template-sync";
+import { graphSettings } from "@/lib/delivery/config";
 import { textFlag } from "../flags";
 import type { AdminCommand } from "../types";
 
@@ -9,6 +10,6 @@ export const templatesSync: AdminCommand = {
   options: { number: { type: "string" } },
   run: async (flags) => {
     const f = z.object({ number: textFlag("number").transform(sanitizeNumber) }).parse(flags);
-    return syncTemplates({ input: f });
+    return syncTemplates({ input: f, graph: graphSettings() });
   },
 };

@@ -1,4 +1,3 @@
-import { deliveryConfig } from "@/lib/delivery/config";
 import type { ChannelNumber, SendOutcome } from "../types";
 import { request, type Dispatcher } from "undici";
 import { classifyGraphError, isTimeout, networkFailure } from "./errors";
@@ -6,8 +5,11 @@ import { classifyGraphError, isTimeout, networkFailure } from "./errors";
 type Failure = Extract<SendOutcome, { ok: false }>;
 export type GraphResult<T> = { ok: true; body: T } | Failure;
 
-export function graphUrl(path: string): string {
-  return `${deliveryConfig.graphBaseUrl}/${deliveryConfig.graphVersion}/${path.replace(/^\//, "")}`;
+/** Where the Graph API is and how long a call may take: handed in by the caller (delivery settings). */
+export type GraphSettings = { baseUrl: string; version: string; timeoutMs: number };
+
+export function graphUrl(graph: GraphSettings, path: string): string {
+  return `${graph.baseUrl}/${graph.version}/${path.replace(/^\//, "")}`;
 }
 
 /**
@@ -17,13 +19,14 @@ export function graphUrl(path: string): string {
  * per message (bench/README.md, finding 4). Multipart uploads keep fetch for its FormData encoder.
  */
 export async function graphFetch<T>(
+  graph: GraphSettings,
   number: ChannelNumber,
   pathOrUrl: string,
   init: { method?: string; json?: unknown; form?: FormData } = {},
 ): Promise<GraphResult<T>> {
   const headers: Record<string, string> = { authorization: `Bearer ${number.secrets.accessToken ?? ""}` };
-  const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : graphUrl(pathOrUrl);
-  const timeoutMs = deliveryConfig.graphTimeoutMs;
+  const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : graphUrl(graph, pathOrUrl);
+  const timeoutMs = graph.timeoutMs;
   let status: number;
   let retryAfter: string | null;
   let read: () => Promise<unknown>;

@@ -44,7 +44,16 @@ export function isTimeout(err: unknown): boolean {
   return e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT";
 }
 
+/** Errors raised before a byte of the request could have left: the send certainly did not happen. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
 export function networkFailure(err: unknown): Failure {
-  const e = err as Error;
-  return { ok: false, retryable: true, error: { code: null, title: isTimeout(err) ? "Timeout" : `Network error: ${e?.message ?? String(err)}` } };
+  const e = err as Error & { code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  return {
+    ok: false,
+    retryable: true,
+    error: { code: null, title: isTimeout(err) ? "Timeout" : `Network error: ${e?.message ?? String(err)}` },
+    uncertain: !(code && NOT_SENT.has(code)),
+  };
 }

@@ -1,12 +1,12 @@
 import type { ChannelNumber } from "../types";
-import { graphFetch } from "./client";
+import { graphFetch, type GraphSettings } from "./client";
 
 /**
  * Downloads an inbound attachment: GET /{media-id} gives a short-lived URL, which is fetched
  * with the same token. Returned as a stream so the proxy route never buffers large videos.
  */
-export async function downloadMedia(number: ChannelNumber, mediaId: string) {
-  const meta = await graphFetch<{ url?: string; mime_type?: string }>(number, encodeURIComponent(mediaId));
+export async function downloadMedia(graph: GraphSettings, number: ChannelNumber, mediaId: string) {
+  const meta = await graphFetch<{ url?: string; mime_type?: string }>(graph, number, encodeURIComponent(mediaId));
   if (!meta.ok || !meta.body?.url) return null;
   const res = await fetch(meta.body.url, {
     headers: { authorization: `Bearer ${number.secrets.accessToken ?? ""}` },

@@ -26,5 +26,7 @@ export function templateBody(m: OutboundTemplate) {
     to: m.to,
     type: "template",
     template: { name: m.name, language: { code: m.language }, components },
+    // Echoed in every status webhook of this send: how a send whose answer was lost is recognised.
+    ...(m.callbackData ? { biz_opaque_callback_data: m.callbackData } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChannelNumber } from "../types";
-import { graphFetch } from "./client";
+import { graphFetch, type GraphSettings } from "./client";
 
 const text = z.union([z.string(), z.number()]).transform(String).optional();
 
@@ -33,11 +33,11 @@ const pageSchema = z.looseObject({
  * returned as received: the caller parses each with `graphTemplateSchema`, so one malformed
  * template is reported on its own instead of failing the sync.
  */
-export async function fetchTemplates(number: ChannelNumber): Promise<unknown[]> {
+export async function fetchTemplates(graph: GraphSettings, number: ChannelNumber): Promise<unknown[]> {
   const out: unknown[] = [];
   let next: string | undefined = `${number.businessAccountId}/message_templates?fields=id,name,status,category,language,components&limit=100`;
   for (let page = 0; next && page < 1000; page++) {
-    const res: Awaited<ReturnType<typeof graphFetch<unknown>>> = await graphFetch<unknown>(number, next);
+    const res: Awaited<ReturnType<typeof graphFetch<unknown>>> = await graphFetch<unknown>(graph, number, next);
     if (!res.ok) throw new Error(`Graph API: ${res.error.code ?? ""} ${res.error.title}`.trim());
     const body = pageSchema.safeParse(res.body);
     if (!body.success) throw new Error("Graph API: the template list page is not the documented shape");

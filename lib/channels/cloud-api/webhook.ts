@@ -188,6 +188,7 @@ function normalizeStatus(s: CloudStatus, timestamp: number): StatusUpdate {
     status: s.status,
     timestamp,
     error: e ? { code: typeof e.code === "number" ? e.code : null, title: str(e.title || e.message), details: optStr(e.error_data?.details ?? e.message) } : null,
+    callbackData: optStr(s.biz_opaque_callback_data),
     raw: s,
   };
 }

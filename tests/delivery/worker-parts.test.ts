@@ -1,0 +1,256 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { messages, waNumbers } from "@/db/schema";
+import { withSecrets } from "@/lib/channels/credentials";
+import { sandboxAdapter } from "@/lib/channels/sandbox";
+import { createClaimLoop } from "@/lib/delivery/claim-loop";
+import { createPacer } from "@/lib/delivery/pacing";
+import { claimMessages, findNumbersByIds, type Claim } from "@/lib/delivery/repo";
+import { createSettler } from "@/lib/delivery/settle";
+import { createContact, createTeam, createTemplate } from "../helpers/factories";
+import { createCloudNumber, createQueuedMessage, createSandboxNumber, eventsOfMessage, messageById, waitFor } from "../helpers/delivery-factories";
+
+/**
+ * The worker's three parts on their own (lib/delivery/claim-loop.ts, pacing.ts, settle.ts).
+ * The claim loop is driven by this test's own claim and run functions (it only schedules);
+ * pacing and settling run against the database, as in the worker.
+ */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function queued(count: number, opts: { mps?: number; sandbox?: boolean } = {}) {
+  const team = await createTeam();
+  const number = opts.sandbox
+    ? await createSandboxNumber(team.id, { messagesPerSecond: opts.mps ?? 80 })
+    : await createCloudNumber(team.id, { messagesPerSecond: opts.mps ?? 80 });
+  const contact = await createContact(team.id);
+  const template = await createTemplate(team.id);
+  const rows = [];
+  for (let i = 0; i < count; i++) rows.push(await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template }));
+  const [row] = await findNumbersByIds([number.id]);
+  return { team, number: withSecrets(row), rows };
+}
+
+/** Claims the team's due messages as the worker does (its clock before asking sets leaseEnd). */
+async function claim(teamId: number, n: number, leaseMs: number): Promise<Claim[]> {
+  const at = Date.now();
+  return (await claimMessages(n, leaseMs, 60, [teamId])).map((c) => ({ ...c, leaseEnd: at + leaseMs })).sort((x, y) => x.id - y.id);
+}
+
+describe("claim loop", () => {
+  /** A queue of `total` fake claims, each held by the run function until the test releases it. */
+  function harness(total: number, concurrency: number, pollMs = 50) {
+    let next = 1;
+    const asked: number[] = [];
+    const held = new Map<number, () => void>();
+    let maxInHand = 0;
+    const stop = new AbortController();
+    const loop = createClaimLoop<never>({
+      pollMs,
+      concurrency,
+      webhookConcurrency: 0,
+      signal: stop.signal,
+      claimMessages: async (limit) => {
+        asked.push(limit);
+        const claims: Claim[] = [];
+        while (claims.length < limit && next <= total) claims.push({ id: next++, attempts: 1 });
+        return claims;
+      },
+      runMessages: async (claims, done) => {
+        maxInHand = Math.max(maxInHand, loop.inHand().messages);
+        await Promise.all(claims.map((c) => new Promise<void>((r) => held.set(c.id, () => (held.delete(c.id), done(c.id), r())))));
+      },
+      claimHooks: async () => [],
+      runHook: async () => {},
+    });
+    return { loop, asked, held, stop, maxInHand: () => maxInHand, release: (n: number) => [...held.values()].slice(0, n).forEach((f) => f()) };
+  }
+
+  it("keeps at most `concurrency` messages in hand and tops up only once half of them are free", async () => {
+    const h = harness(100, 4);
+    h.loop.start();
+    await waitFor(() => h.held.size, (n) => n === 4);
+    expect(h.asked).toEqual([4]);
+    h.release(1);
+    await sleep(200);
+    // Three in hand: one free slot is not worth a claim of its own.
+    expect(h.asked).toEqual([4]);
+    expect(h.loop.inHand().messages).toBe(3);
+    h.release(1);
+    await waitFor(() => h.held.size, (n) => n === 4);
+    expect(h.asked).toEqual([4, 2]);
+    expect(h.maxInHand()).toBeLessThanOrEqual(4);
+    h.release(4);
+    await waitFor(() => h.asked.length, (n) => n >= 3);
+    h.stop.abort();
+    const stopped = h.loop.stop();
+    h.release(10);
+    await stopped;
+  });
+
+  it("polls again at once after a full claim, and waits the poll interval after a short one", async () => {
+    const h = harness(0, 4, 400);
+    h.loop.start();
+    await sleep(100);
+    // The first claim found nothing: the loop is idle for the 400 ms interval.
+    expect(h.asked.length).toBe(1);
+    await waitFor(() => h.asked.length, (n) => n >= 2, 2000, 10);
+    h.stop.abort();
+    await h.loop.stop();
+
+    const full = harness(1000, 2, 400);
+    // Every claim comes back full and is settled at once: the loop claims again without waiting.
+    full.loop.start();
+    const t0 = Date.now();
+    while (Date.now() - t0 < 300) {
+      full.release(2);
+      await sleep(5);
+    }
+    expect(full.asked.length).toBeGreaterThan(3);
+    full.stop.abort();
+    const stopped = full.loop.stop();
+    full.release(2);
+    await stopped;
+  });
+
+  it("stop() resolves only once every batch handed on has finished; halt() returns at once", async () => {
+    const h = harness(2, 2);
+    h.loop.start();
+    await waitFor(() => h.held.size, (n) => n === 2);
+    h.stop.abort();
+    let stopped = false;
+    const done = h.loop.stop().then(() => (stopped = true));
+    await sleep(100);
+    expect(stopped).toBe(false);
+    h.release(2);
+    await done;
+    expect(h.loop.inHand().messages).toBe(0);
+
+    const k = harness(2, 2);
+    k.loop.start();
+    await waitFor(() => k.held.size, (n) => n === 2);
+    k.loop.halt();
+    await sleep(100);
+    expect(k.asked).toEqual([2]);
+    k.release(2);
+  });
+});
+
+describe("pacing", () => {
+  const pacer = () => createPacer({ pacingHeadroom: 0.5, holdMs: () => 3000, afterSlotMs: () => 2000, killed: () => false });
+
+  it("reserves consecutive slots (1 + headroom)/mps apart on the number's shared schedule, each lease stretched over its slot", async () => {
+    const { team, number } = await queued(3, { mps: 10 });
+    const claims = await claim(team.id, 3, 1000);
+    expect(claims).toHaveLength(3);
+    const p = pacer();
+    const slotted = await p.reserve(claims.map((c) => ({ c, number })));
+    expect(slotted.map((s) => s.r.c.id)).toEqual(claims.map((c) => c.id));
+    const steps = slotted.slice(1).map((s, i) => s.slotAt - slotted[i].slotAt);
+    for (const step of steps) expect(step).toBeCloseTo(150, 3);
+    expect(slotted[0].slotAt).toBeGreaterThanOrEqual(Date.now() - 1000);
+    // The shared schedule now ends after the last slot: the next reservation (any worker's) starts there.
+    const [row] = await (await getDb()).select().from(waNumbers).where(eq(waNumbers.id, number.id));
+    expect(row.nextSendAt!.getTime()).toBeCloseTo(slotted[2].slotAt + 150, -1);
+    expect(p.scheduleEndOf(number.id)).toBeCloseTo(slotted[2].slotAt + 150, 3);
+    // A 1 s claim cannot cover a send that needs 2 s after its slot: each lease reaches slot + hold.
+    for (const s of slotted) expect((await messageById(s.r.c.id)).lockedUntil!.getTime()).toBeGreaterThanOrEqual(s.slotAt + 3000 - 5);
+  });
+
+  it("leaves out a claim another worker took over meanwhile", async () => {
+    const { team, number, rows } = await queued(2, { mps: 10 });
+    const claims = await claim(team.id, 2, 1000);
+    // Re-claimed elsewhere: its attempts (the fence) moved on.
+    await (await getDb()).update(messages).set({ attempts: 5 }).where(eq(messages.id, rows[1].id));
+    const slotted = await pacer().reserve(claims.map((c) => ({ c, number })));
+    expect(slotted.map((s) => s.r.c.id)).toEqual([rows[0].id]);
+  });
+
+  it("a send that wakes past its slot takes a fresh one; a stopping worker does not wait at all", async () => {
+    const { team, number } = await queued(1, { mps: 10 });
+    const [c] = await claim(team.id, 1, 30_000);
+    const p = pacer();
+    const stop = new AbortController();
+    const before = Date.now();
+    expect(await p.waitTurn({ c, number }, before - 1000, stop.signal, () => "running")).toBe("send");
+    // The stale slot was not used: a fresh one was reserved on the number's schedule.
+    expect(p.scheduleEndOf(number.id)).toBeGreaterThan(before);
+    expect(await p.waitTurn({ c, number }, Date.now() + 60_000, AbortSignal.abort(), () => "stopping")).toBe("stopping");
+    expect(await p.waitTurn({ c, number }, Date.now() + 60_000, AbortSignal.abort(), () => "killed")).toBe("killed");
+  });
+});
+
+describe("settling", () => {
+  const settler = (o: { killed?: boolean } = {}) =>
+    createSettler({ maxAttempts: 3, backoffBaseMs: 100, backoffCapMs: 100, uncertainGraceMs: 60_000, sandboxStepMs: 100, killed: () => o.killed ?? false });
+  const failure = (uncertain = false) => ({ ok: false as const, retryable: true, error: { code: null, title: uncertain ? "Timeout" : "HTTP 500" }, uncertain });
+
+  it("a retryable failure goes back to the queue after its backoff; one that may have reached the provider waits the uncertain grace", async () => {
+    const { team, number, rows } = await queued(2);
+    const [a, b] = await claim(team.id, 2, 30_000);
+    const s = settler();
+    const t = Date.now();
+    await s.failure(a, team.id, number.number, failure());
+    await s.failure(b, team.id, number.number, failure(true));
+    const [ra, rb] = [await messageById(rows[0].id), await messageById(rows[1].id)];
+    expect(ra).toMatchObject({ status: "QUEUED", lockedUntil: null, error: { code: null, title: "HTTP 500" } });
+    expect(ra.nextAttemptAt!.getTime()).toBeLessThan(t + 5000);
+    expect(rb).toMatchObject({ status: "QUEUED", lockedUntil: null, error: { code: null, title: "Timeout" } });
+    expect(rb.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(t + 59_000);
+  });
+
+  it("a permanent failure, or a retryable one on the last attempt, is FAILED with its event", async () => {
+    const { team, number, rows } = await queued(1);
+    const [c] = await claim(team.id, 1, 30_000);
+    await settler().failure({ ...c }, team.id, number.number, { ok: false, retryable: false, error: { code: 131026, title: "Message undeliverable" } });
+    expect(await messageById(rows[0].id)).toMatchObject({ status: "FAILED", error: { code: 131026, title: "Message undeliverable" } });
+    expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["FAILED"]);
+
+    const last = await queued(1);
+    const [d] = await claim(last.team.id, 1, 30_000);
+    await settler().failure({ ...d, attempts: 3 }, last.team.id, last.number.number, failure());
+    // The fence: attempts 3 is not this claim's, so nothing moves…
+    expect((await messageById(last.rows[0].id)).status).toBe("QUEUED");
+    await (await getDb()).update(messages).set({ attempts: 3 }).where(eq(messages.id, last.rows[0].id));
+    await settler().failure({ ...d, attempts: 3 }, last.team.id, last.number.number, failure());
+    // …and on its own last attempt the retryable error is final.
+    expect((await messageById(last.rows[0].id)).status).toBe("FAILED");
+  });
+
+  it("an accepted send is SENDED once with the provider's id, and the sandbox walk reports through the status path to READED", async () => {
+    const { team, number, rows } = await queued(1, { sandbox: true });
+    const [c] = await claim(team.id, 1, 30_000);
+    const s = settler();
+    expect(await s.accepted(c, team.id, number, sandboxAdapter, "wamid.sandbox.unit-1")).toBe(true);
+    expect(await messageById(rows[0].id)).toMatchObject({ status: "SENDED", providerMessageId: "wamid.sandbox.unit-1", lockedUntil: null });
+    // The same claim again (settled elsewhere first): not SENDED twice.
+    expect(await s.accepted(c, team.id, number, sandboxAdapter, "wamid.sandbox.unit-2")).toBe(false);
+    const done = await waitFor(() => messageById(rows[0].id), (m) => m.status === "READED", 5000);
+    expect(done.providerMessageId).toBe("wamid.sandbox.unit-1");
+    expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["SENDED", "SENT", "DELIVERED", "READED"]);
+  });
+
+  it("a killed worker settles nothing", async () => {
+    const { team, number, rows } = await queued(1);
+    const [c] = await claim(team.id, 1, 30_000);
+    await settler({ killed: true }).failure(c, team.id, number.number, failure());
+    expect(await messageById(rows[0].id)).toMatchObject({ status: "QUEUED", error: null });
+    expect((await messageById(rows[0].id)).lockedUntil).not.toBeNull();
+  });
+
+  it("resumes a status walk that stopped (a restart), from the status it reached, in one worker only", async () => {
+    const { team, rows } = await queued(1, { sandbox: true });
+    const db = await getDb();
+    await db
+      .update(messages)
+      .set({ status: "SENT", providerMessageId: "wamid.sandbox.stopped", statusUpdatedAt: new Date(Date.now() - 3600_000) })
+      .where(eq(messages.id, rows[0].id));
+    const s = settler();
+    expect(await s.resumeWalks([team.id])).toBe(1);
+    // Leased to the first: a second sweep (another worker) leaves it alone.
+    expect(await settler().resumeWalks([team.id])).toBe(0);
+    const done = await waitFor(() => messageById(rows[0].id), (m) => m.status === "READED", 5000);
+    expect(done.lockedUntil).toBeNull();
+    expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["DELIVERED", "READED"]);
+  });
+});
