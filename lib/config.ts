@@ -38,6 +38,13 @@ export const config = {
   get seedDemo(): boolean {
     return process.env.SEED_DEMO !== "0";
   },
+  /**
+   * Lets bot and campaign webhook URLs reach loopback, private, link-local and reserved addresses
+   * (default off: only public addresses; `1` for tests and local development).
+   */
+  get allowPrivateWebhookUrls(): boolean {
+    return process.env.ALLOW_PRIVATE_WEBHOOK_URLS === "1";
+  },
 };
 
 /**
