@@ -1,7 +1,27 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
-import type { Agent, Bot, Campaign, Contact, HistoryPage, Label, List, Message, One, Template, WaNumber } from "./types";
+
+export type { LabelInput, SandboxReplyInput };
+import type {
+  AgentResponse,
+  BotList,
+  CampaignList,
+  ContactList,
+  HistoryPage,
+  Label,
+  LabelInput,
+  LabelList,
+  LabelResponse,
+  LabelUpdate,
+  LoginInput,
+  SandboxReplyInput,
+  SandboxReplyResponse,
+  SendTemplateResponse,
+  TemplateList,
+  UploadMediaResponse,
+  WaNumberList,
+} from "./types";
 
 /** TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. */
 export const keys = {
@@ -16,14 +36,14 @@ export const keys = {
 };
 
 export function useMe() {
-  return useQuery({ queryKey: keys.me, queryFn: () => apiFetch<One<Agent>>("/api/v1/auth/me").then((r) => r.data), retry: false });
+  return useQuery({ queryKey: keys.me, queryFn: () => apiFetch<AgentResponse>("/api/v1/auth/me").then((r) => r.data), retry: false });
 }
 
 export function useLogin() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; password: string }) =>
-      apiFetch<One<Agent>>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
+    mutationFn: (input: LoginInput) =>
+      apiFetch<AgentResponse>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
     onSuccess: (agent) => {
       qc.clear();
       qc.setQueryData(keys.me, agent);
@@ -40,23 +60,23 @@ export function useLogout() {
 }
 
 export function useWaNumbers() {
-  return useQuery({ queryKey: keys.numbers, queryFn: () => apiFetch<List<WaNumber>>("/api/v1/wa_numbers?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: keys.numbers, queryFn: () => apiFetch<WaNumberList>("/api/v1/wa_numbers?per_page=100").then((r) => r.data) });
 }
 
 export function useTemplates(waNumber: string) {
   return useQuery({
     queryKey: keys.templates(waNumber),
-    queryFn: () => apiFetch<List<Template>>(`/api/v1/message_templates${qs({ wa_number: waNumber, per_page: 100 })}`).then((r) => r.data),
+    queryFn: () => apiFetch<TemplateList>(`/api/v1/message_templates${qs({ wa_number: waNumber, per_page: 100 })}`).then((r) => r.data),
     enabled: !!waNumber,
   });
 }
 
 export function useBots() {
-  return useQuery({ queryKey: keys.bots, queryFn: () => apiFetch<List<Bot>>("/api/v1/bots?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: keys.bots, queryFn: () => apiFetch<BotList>("/api/v1/bots?per_page=100").then((r) => r.data) });
 }
 
 export function useCampaigns() {
-  return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<List<Campaign>>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<CampaignList>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
 }
 
 /** Every label of the team: the list caps per_page at 20, so the pages are walked. */
@@ -66,7 +86,7 @@ export function useLabels() {
     queryFn: async () => {
       const all: Label[] = [];
       for (let page = 1; page <= 50; page++) {
-        const r = await apiFetch<List<Label>>(`/api/v1/contacts/labels${qs({ page, per_page: 20 })}`);
+        const r = await apiFetch<LabelList>(`/api/v1/contacts/labels${qs({ page, per_page: 20 })}`);
         all.push(...r.data);
         if (page >= r.pagination.total_pages) break;
       }
@@ -78,12 +98,10 @@ export function useLabels() {
 export function useContacts(search: string, page: number, perPage = 20) {
   return useQuery({
     queryKey: keys.contacts(search, page),
-    queryFn: () => apiFetch<List<Contact>>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
+    queryFn: () => apiFetch<ContactList>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
     placeholderData: keepPreviousData,
   });
 }
-
-export type LabelInput = { title: string; description?: string | null; bg_color: string; text_color: string };
 
 export function useLabelMutations() {
   const qc = useQueryClient();
@@ -93,12 +111,12 @@ export function useLabelMutations() {
   };
   return {
     create: useMutation({
-      mutationFn: (input: LabelInput) => apiFetch<One<Label>>("/api/v1/contacts/labels", { method: "POST", body: input }),
+      mutationFn: (input: LabelInput) => apiFetch<LabelResponse>("/api/v1/contacts/labels", { method: "POST", body: input }),
       onSuccess: done,
     }),
     update: useMutation({
-      mutationFn: ({ id, ...input }: Partial<LabelInput> & { id: number }) =>
-        apiFetch<One<Label>>(`/api/v1/contacts/labels/${id}`, { method: "PATCH", body: input }),
+      mutationFn: ({ id, ...input }: LabelUpdate & { id: number }) =>
+        apiFetch<LabelResponse>(`/api/v1/contacts/labels/${id}`, { method: "PATCH", body: input }),
       onSuccess: done,
     }),
     remove: useMutation({
@@ -133,7 +151,7 @@ export function useUploadMedia() {
     mutationFn: (file: File) => {
       const fd = new FormData();
       fd.set("file", file);
-      return apiFetch<One<{ media_path: string }>>("/api/v1/media-upload", { method: "POST", formData: fd }).then((r) => r.data);
+      return apiFetch<UploadMediaResponse>("/api/v1/media-upload", { method: "POST", formData: fd }).then((r) => r.data);
     },
   });
 }
@@ -141,18 +159,16 @@ export function useUploadMedia() {
 export function useSendTemplate() {
   return useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      apiFetch<One<{ update_id: string }>>("/api/v1/message_templates/send", { method: "POST", body }),
+      apiFetch<SendTemplateResponse>("/api/v1/message_templates/send", { method: "POST", body }),
   });
 }
-
-export type SandboxReplyInput = { wa_number: string; from: string; type: string; payload: Record<string, unknown> };
 
 /** A customer's reply injected into a sandbox number (what a real customer's would do), then the history refreshed. */
 export function useSandboxReply() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: SandboxReplyInput) =>
-      apiFetch<One<{ update_id: string; routed_to: Message["routed_to"] }>>("/api/v1/sandbox/inbound", { method: "POST", body }),
+      apiFetch<SandboxReplyResponse>("/api/v1/sandbox/inbound", { method: "POST", body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["history"] }),
   });
 }
