@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { apiFetch } from "./fetch";
+import { keys } from "./hooks";
 import type { Contact, ContactLabelsResponse, ContactList, Label } from "./types";
 
 type Vars = { contact: Contact; label: Label };
@@ -13,7 +14,7 @@ type Snapshot = { previous: [QueryKey, ContactList | undefined][] };
 export function useContactLabel(kind: "add" | "remove") {
   const qc = useQueryClient();
   const patch = (contactId: number, fn: (labels: Label[]) => Label[]) => {
-    qc.setQueriesData<ContactList>({ queryKey: ["contacts"] }, (old) =>
+    qc.setQueriesData<ContactList>({ queryKey: keys.contactsAll }, (old) =>
       old ? { ...old, data: old.data.map((c) => (c.id === contactId ? { ...c, labels: fn(c.labels) } : c)) } : old,
     );
   };
@@ -24,8 +25,8 @@ export function useContactLabel(kind: "add" | "remove") {
         body: { label_ids: [label.id] },
       }),
     onMutate: async ({ contact, label }) => {
-      await qc.cancelQueries({ queryKey: ["contacts"] });
-      const previous = qc.getQueriesData<ContactList>({ queryKey: ["contacts"] });
+      await qc.cancelQueries({ queryKey: keys.contactsAll });
+      const previous = qc.getQueriesData<ContactList>({ queryKey: keys.contactsAll });
       patch(contact.id, (labels) =>
         kind === "add" ? (labels.some((l) => l.id === label.id) ? labels : [...labels, label]) : labels.filter((l) => l.id !== label.id),
       );
@@ -34,10 +35,10 @@ export function useContactLabel(kind: "add" | "remove") {
     onError: (_err, _vars, snap) => {
       for (const [key, data] of snap?.previous ?? []) qc.setQueryData(key, data);
       // A refused label may have been deleted meanwhile: the picker must stop offering it.
-      qc.invalidateQueries({ queryKey: ["labels"] });
+      qc.invalidateQueries({ queryKey: keys.labels });
     },
     onSuccess: (res, { contact }) => patch(contact.id, () => res.data),
     // Another tab or agent may have changed the contact meanwhile: settle on the server's truth.
-    onSettled: () => qc.invalidateQueries({ queryKey: ["contacts"] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.contactsAll }),
   });
 }

@@ -23,7 +23,10 @@ import type {
   WaNumberList,
 } from "./types";
 
-/** TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. */
+/**
+ * TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. Every query key, and every
+ * prefix an invalidation matches, comes from `keys`: a key holds every parameter of its request.
+ */
 export const keys = {
   me: ["me"] as const,
   numbers: ["wa_numbers"] as const,
@@ -31,7 +34,11 @@ export const keys = {
   bots: ["bots"] as const,
   campaigns: ["campaigns"] as const,
   labels: ["labels"] as const,
-  contacts: (search: string, page: number) => ["contacts", search, page] as const,
+  /** Every contacts list, whatever its search and paging (for invalidations and optimistic patches). */
+  contactsAll: ["contacts"] as const,
+  contacts: (search: string, page: number, perPage: number) => ["contacts", search, page, perPage] as const,
+  /** Every conversation history. */
+  historyAll: ["history"] as const,
   history: (p: HistoryParams) => ["history", p] as const,
 };
 
@@ -97,7 +104,7 @@ export function useLabels() {
 
 export function useContacts(search: string, page: number, perPage = 20) {
   return useQuery({
-    queryKey: keys.contacts(search, page),
+    queryKey: keys.contacts(search, page, perPage),
     queryFn: () => apiFetch<ContactList>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
     placeholderData: keepPreviousData,
   });
@@ -107,7 +114,7 @@ export function useLabelMutations() {
   const qc = useQueryClient();
   const done = () => {
     qc.invalidateQueries({ queryKey: keys.labels });
-    qc.invalidateQueries({ queryKey: ["contacts"] });
+    qc.invalidateQueries({ queryKey: keys.contactsAll });
   };
   return {
     create: useMutation({
@@ -156,10 +163,19 @@ export function useUploadMedia() {
   });
 }
 
+/**
+ * A sent template joins its conversation at once: every history is refetched when next shown (and
+ * the contacts lists, as a send to a new number creates its contact).
+ */
 export function useSendTemplate() {
+  const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       apiFetch<SendTemplateResponse>("/api/v1/message_templates/send", { method: "POST", body }),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: keys.historyAll });
+      qc.invalidateQueries({ queryKey: keys.contactsAll });
+    },
   });
 }
 
@@ -169,6 +185,6 @@ export function useSandboxReply() {
   return useMutation({
     mutationFn: (body: SandboxReplyInput) =>
       apiFetch<SandboxReplyResponse>("/api/v1/sandbox/inbound", { method: "POST", body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["history"] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.historyAll }),
   });
 }
