@@ -220,6 +220,13 @@ export const config = {
   get passwordHashConcurrency(): number {
     return read("PASSWORD_HASH_CONCURRENCY");
   },
+  /**
+   * Lets bot and campaign webhook URLs reach loopback, private, link-local and reserved addresses
+   * (default off: only public addresses; `1` for tests and local development).
+   */
+  get allowPrivateWebhookUrls(): boolean {
+    return process.env.ALLOW_PRIVATE_WEBHOOK_URLS === "1";
+  },
 };
 
 export class InvalidSettingsError extends Error {

@@ -1,9 +1,12 @@
 "use client";
-import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
 import { useLogin } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
+import type { LoginInput } from "@/lib/api-client/types";
+import { loginRequestSchema, type LoginRequest } from "@/lib/auth/session-schemas";
 import { useT } from "@/lib/i18n";
+import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
 import { Button, Field, inputClass } from "@/components/ui";
 import { LanguageSwitch } from "@/components/layout/language-switch";
 
@@ -20,16 +23,16 @@ export function LoginForm({ demoHint }: { demoHint: boolean }) {
   const t = useT();
   const router = useRouter();
   const login = useLogin();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  // Checked in the browser with the route's own schema (messages in the UI's language), then by the server.
+  const resolver = useLocalizedResolver(loginRequestSchema, { email: t("login.email"), password: t("login.password") });
+  const { register, handleSubmit, setValue, formState } = useForm<LoginInput, unknown, LoginRequest>({ resolver, defaultValues: { email: "", password: "" } });
   const err = login.error instanceof ApiRequestError ? login.error : null;
-  const fieldError = (f: string) => err?.errors[f]?.[0];
-  const general = err && !fieldError("email") && !fieldError("password") ? err.message : undefined;
+  const fieldError = (f: "email" | "password") => formState.errors[f]?.message ?? err?.errors[f]?.[0];
+  const general = err && !err.errors.email && !err.errors.password ? err.message : undefined;
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
+  const onSubmit = handleSubmit(({ email, password }) => {
     login.mutate({ email, password }, { onSuccess: () => router.replace(safeNext()) });
-  }
+  });
 
   return (
     <div className="w-full max-w-sm rounded-xl bg-white p-6 shadow-lg">
@@ -49,8 +52,7 @@ export function LoginForm({ demoHint }: { demoHint: boolean }) {
             autoComplete="username"
             required
             className={inputClass}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            {...register("email")}
             aria-invalid={!!fieldError("email")}
             aria-describedby={fieldError("email") ? "email-error" : undefined}
           />
@@ -62,8 +64,7 @@ export function LoginForm({ demoHint }: { demoHint: boolean }) {
             autoComplete="current-password"
             required
             className={inputClass}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            {...register("password")}
             aria-invalid={!!fieldError("password")}
             aria-describedby={fieldError("password") ? "password-error" : undefined}
           />
@@ -84,8 +85,8 @@ export function LoginForm({ demoHint }: { demoHint: boolean }) {
             type="button"
             className="mt-1 font-medium text-wa-green-dark underline"
             onClick={() => {
-              setEmail(DEMO.email);
-              setPassword(DEMO.password);
+              setValue("email", DEMO.email, { shouldValidate: formState.isSubmitted });
+              setValue("password", DEMO.password, { shouldValidate: formState.isSubmitted });
             }}
           >
             {t("login.demoFill")}

@@ -4,10 +4,9 @@ import Link from "next/link";
 import type { Contact, Label } from "@/lib/api-client/types";
 import { useContactLabel } from "@/lib/api-client/contact-labels";
 import { useT } from "@/lib/i18n";
+import { MAX_LABELS_PER_CONTACT } from "@/lib/limits";
 import { LabelChip } from "@/components/labels/label-chip";
 import { cx } from "@/components/ui";
-
-export const MAX_LABELS = 5;
 
 /** One contact with its label chips: remove with one click, add from the picker below. */
 export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels: Label[] }) {
@@ -16,7 +15,7 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
   const remove = useContactLabel("remove");
   const [open, setOpen] = useState(false);
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
-  const atCap = contact.labels.length >= MAX_LABELS;
+  const atCap = contact.labels.length >= MAX_LABELS_PER_CONTACT;
   const available = allLabels.filter((l) => !contact.labels.some((c) => c.id === l.id));
   const report = { onSuccess: (r: { message: string }) => setAnswer({ ok: true, text: r.message }), onError: (e: Error) => setAnswer({ ok: false, text: e.message }) };
   const source = contact.customer_number ?? contact.customer_id ?? "";
@@ -69,7 +68,7 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
         <div id={pickerId} className="mt-2 rounded-md border border-slate-200 bg-slate-50 p-2" data-testid="label-picker">
           {atCap ? (
             <p className="text-sm text-amber-900" data-testid="label-cap">
-              {t("contacts.cap")}
+              {t("contacts.cap", { max: MAX_LABELS_PER_CONTACT })}
             </p>
           ) : available.length === 0 ? (
             <p className="text-sm text-slate-600">{t("contacts.pickerEmpty")}</p>

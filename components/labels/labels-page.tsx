@@ -1,9 +1,12 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import type { Label } from "@/lib/api-client/types";
 import { useLabelMutations, useLabels, type LabelInput } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
+import { createLabelBody, type CreateLabelInput } from "@/lib/labels/schemas";
 import { useT } from "@/lib/i18n";
+import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
 import { Button, Card, EmptyState, ErrorBox, Field, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
 import { contrast, LabelChip } from "./label-chip";
 
@@ -96,32 +99,42 @@ type FormProps = {
 
 function LabelForm({ idPrefix, initial, submitText, pending, error, onSubmit, onCancel }: FormProps) {
   const t = useT();
-  const blank = { title: "", description: "", bg_color: "#dcfce7", text_color: "#14532d" };
-  const [v, setV] = useState({ ...blank, ...(initial ? { ...initial, description: initial.description ?? "" } : {}) });
-  const errs = error instanceof ApiRequestError ? error.errors : {};
-  const general = error && !Object.keys(errs).length ? error.message : undefined;
+  const blank: LabelInput = { title: "", description: "", bg_color: "#dcfce7", text_color: "#14532d" };
+  // Checked in the browser with the route's own schema (messages in the UI's language), then by the server.
+  const resolver = useLocalizedResolver(createLabelBody, {
+    title: t("labels.titleField"),
+    description: t("labels.description"),
+    bg_color: t("labels.bg"),
+    text_color: t("labels.text"),
+  });
+  const { register, handleSubmit, reset, control, formState } = useForm<LabelInput, unknown, CreateLabelInput>({
+    resolver,
+    defaultValues: initial
+      ? { title: initial.title, description: initial.description ?? "", bg_color: initial.bg_color, text_color: initial.text_color }
+      : blank,
+  });
+  const v = useWatch({ control }) as LabelInput;
+  const serverErrs = error instanceof ApiRequestError ? error.errors : {};
+  const fieldError = (f: keyof LabelInput) => formState.errors[f]?.message ?? serverErrs[f]?.[0];
+  const general = error && !Object.keys(serverErrs).length ? error.message : undefined;
   const id = (f: string) => `${idPrefix}-${f}`;
-  const aria = (f: string) => ({ "aria-invalid": !!errs[f], "aria-describedby": errs[f] ? `${id(f)}-error` : undefined });
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    onSubmit({ title: v.title, description: v.description || null, bg_color: v.bg_color, text_color: v.text_color }, () => setV(blank));
-  }
+  const aria = (f: keyof LabelInput) => ({ "aria-invalid": !!fieldError(f), "aria-describedby": fieldError(f) ? `${id(f)}-error` : undefined });
+  const submit = handleSubmit((values) => onSubmit(values, () => reset(blank)));
 
   return (
     <form onSubmit={submit} className="space-y-3" noValidate>
-      <Field id={id("title")} label={t("labels.titleField")} error={errs.title?.[0]}>
-        <input id={id("title")} className={inputClass} value={v.title} onChange={(e) => setV({ ...v, title: e.target.value })} {...aria("title")} />
+      <Field id={id("title")} label={t("labels.titleField")} error={fieldError("title")}>
+        <input id={id("title")} className={inputClass} {...register("title")} {...aria("title")} />
       </Field>
-      <Field id={id("description")} label={t("labels.description")} error={errs.description?.[0]}>
-        <input id={id("description")} className={inputClass} value={v.description} onChange={(e) => setV({ ...v, description: e.target.value })} {...aria("description")} />
+      <Field id={id("description")} label={t("labels.description")} error={fieldError("description")}>
+        <input id={id("description")} className={inputClass} {...register("description")} {...aria("description")} />
       </Field>
       <div className="grid grid-cols-2 gap-3">
-        <Field id={id("bg_color")} label={t("labels.bg")} error={errs.bg_color?.[0]}>
-          <input id={id("bg_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" value={v.bg_color} onChange={(e) => setV({ ...v, bg_color: e.target.value })} {...aria("bg_color")} />
+        <Field id={id("bg_color")} label={t("labels.bg")} error={fieldError("bg_color")}>
+          <input id={id("bg_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" {...register("bg_color")} {...aria("bg_color")} />
         </Field>
-        <Field id={id("text_color")} label={t("labels.text")} error={errs.text_color?.[0]}>
-          <input id={id("text_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" value={v.text_color} onChange={(e) => setV({ ...v, text_color: e.target.value })} {...aria("text_color")} />
+        <Field id={id("text_color")} label={t("labels.text")} error={fieldError("text_color")}>
+          <input id={id("text_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" {...register("text_color")} {...aria("text_color")} />
         </Field>
       </div>
       <p className="flex items-center gap-2 text-xs text-slate-600">

@@ -1,10 +1,11 @@
 "use client";
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { apiFetch } from "./fetch";
-import type { Contact, Label, List, One } from "./types";
+import { keys } from "./hooks";
+import type { Contact, ContactLabelsResponse, ContactList, Label } from "./types";
 
 type Vars = { contact: Contact; label: Label };
-type Snapshot = { previous: [QueryKey, List<Contact> | undefined][] };
+type Snapshot = { previous: [QueryKey, ContactList | undefined][] };
 
 /**
  * Adds or removes one label on a contact with an optimistic cache update: the chip appears or
@@ -13,19 +14,19 @@ type Snapshot = { previous: [QueryKey, List<Contact> | undefined][] };
 export function useContactLabel(kind: "add" | "remove") {
   const qc = useQueryClient();
   const patch = (contactId: number, fn: (labels: Label[]) => Label[]) => {
-    qc.setQueriesData<List<Contact>>({ queryKey: ["contacts"] }, (old) =>
+    qc.setQueriesData<ContactList>({ queryKey: keys.contactsAll }, (old) =>
       old ? { ...old, data: old.data.map((c) => (c.id === contactId ? { ...c, labels: fn(c.labels) } : c)) } : old,
     );
   };
-  return useMutation<One<Label[]>, Error, Vars, Snapshot>({
+  return useMutation<ContactLabelsResponse, Error, Vars, Snapshot>({
     mutationFn: ({ contact, label }) =>
-      apiFetch<One<Label[]>>(`/api/v1/contacts/${contact.id}/labels`, {
+      apiFetch<ContactLabelsResponse>(`/api/v1/contacts/${contact.id}/labels`, {
         method: kind === "add" ? "POST" : "PUT",
         body: { label_ids: [label.id] },
       }),
     onMutate: async ({ contact, label }) => {
-      await qc.cancelQueries({ queryKey: ["contacts"] });
-      const previous = qc.getQueriesData<List<Contact>>({ queryKey: ["contacts"] });
+      await qc.cancelQueries({ queryKey: keys.contactsAll });
+      const previous = qc.getQueriesData<ContactList>({ queryKey: keys.contactsAll });
       patch(contact.id, (labels) =>
         kind === "add" ? (labels.some((l) => l.id === label.id) ? labels : [...labels, label]) : labels.filter((l) => l.id !== label.id),
       );
@@ -34,10 +35,10 @@ export function useContactLabel(kind: "add" | "remove") {
     onError: (_err, _vars, snap) => {
       for (const [key, data] of snap?.previous ?? []) qc.setQueryData(key, data);
       // A refused label may have been deleted meanwhile: the picker must stop offering it.
-      qc.invalidateQueries({ queryKey: ["labels"] });
+      qc.invalidateQueries({ queryKey: keys.labels });
     },
     onSuccess: (res, { contact }) => patch(contact.id, () => res.data),
     // Another tab or agent may have changed the contact meanwhile: settle on the server's truth.
-    onSettled: () => qc.invalidateQueries({ queryKey: ["contacts"] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.contactsAll }),
   });
 }

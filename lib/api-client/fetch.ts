@@ -1,5 +1,7 @@
+import type { FieldErrors } from "./types";
+
 /** Typed fetch for /api/v1 from the browser: same-origin cookie session, the ruled error body. */
-export type FieldErrors = Record<string, string[]>;
+export type { FieldErrors };
 
 export class ApiRequestError extends Error {
   constructor(

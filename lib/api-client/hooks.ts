@@ -1,9 +1,32 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
-import type { Agent, Bot, Campaign, Contact, HistoryPage, Label, List, Message, One, Template, WaNumber } from "./types";
 
-/** TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. */
+export type { LabelInput, SandboxReplyInput };
+import type {
+  AgentResponse,
+  BotList,
+  CampaignList,
+  ContactList,
+  HistoryPage,
+  Label,
+  LabelInput,
+  LabelList,
+  LabelResponse,
+  LabelUpdate,
+  LoginInput,
+  SandboxReplyInput,
+  SandboxReplyResponse,
+  SendTemplateResponse,
+  TemplateList,
+  UploadMediaResponse,
+  WaNumberList,
+} from "./types";
+
+/**
+ * TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. Every query key, and every
+ * prefix an invalidation matches, comes from `keys`: a key holds every parameter of its request.
+ */
 export const keys = {
   me: ["me"] as const,
   numbers: ["wa_numbers"] as const,
@@ -11,19 +34,23 @@ export const keys = {
   bots: ["bots"] as const,
   campaigns: ["campaigns"] as const,
   labels: ["labels"] as const,
-  contacts: (search: string, page: number) => ["contacts", search, page] as const,
+  /** Every contacts list, whatever its search and paging (for invalidations and optimistic patches). */
+  contactsAll: ["contacts"] as const,
+  contacts: (search: string, page: number, perPage: number) => ["contacts", search, page, perPage] as const,
+  /** Every conversation history. */
+  historyAll: ["history"] as const,
   history: (p: HistoryParams) => ["history", p] as const,
 };
 
 export function useMe() {
-  return useQuery({ queryKey: keys.me, queryFn: () => apiFetch<One<Agent>>("/api/v1/auth/me").then((r) => r.data), retry: false });
+  return useQuery({ queryKey: keys.me, queryFn: () => apiFetch<AgentResponse>("/api/v1/auth/me").then((r) => r.data), retry: false });
 }
 
 export function useLogin() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; password: string }) =>
-      apiFetch<One<Agent>>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
+    mutationFn: (input: LoginInput) =>
+      apiFetch<AgentResponse>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
     onSuccess: (agent) => {
       qc.clear();
       qc.setQueryData(keys.me, agent);
@@ -40,23 +67,23 @@ export function useLogout() {
 }
 
 export function useWaNumbers() {
-  return useQuery({ queryKey: keys.numbers, queryFn: () => apiFetch<List<WaNumber>>("/api/v1/wa_numbers?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: keys.numbers, queryFn: () => apiFetch<WaNumberList>("/api/v1/wa_numbers?per_page=100").then((r) => r.data) });
 }
 
 export function useTemplates(waNumber: string) {
   return useQuery({
     queryKey: keys.templates(waNumber),
-    queryFn: () => apiFetch<List<Template>>(`/api/v1/message_templates${qs({ wa_number: waNumber, per_page: 100 })}`).then((r) => r.data),
+    queryFn: () => apiFetch<TemplateList>(`/api/v1/message_templates${qs({ wa_number: waNumber, per_page: 100 })}`).then((r) => r.data),
     enabled: !!waNumber,
   });
 }
 
 export function useBots() {
-  return useQuery({ queryKey: keys.bots, queryFn: () => apiFetch<List<Bot>>("/api/v1/bots?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: keys.bots, queryFn: () => apiFetch<BotList>("/api/v1/bots?per_page=100").then((r) => r.data) });
 }
 
 export function useCampaigns() {
-  return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<List<Campaign>>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<CampaignList>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
 }
 
 /** Every label of the team: the list caps per_page at 20, so the pages are walked. */
@@ -66,7 +93,7 @@ export function useLabels() {
     queryFn: async () => {
       const all: Label[] = [];
       for (let page = 1; page <= 50; page++) {
-        const r = await apiFetch<List<Label>>(`/api/v1/contacts/labels${qs({ page, per_page: 20 })}`);
+        const r = await apiFetch<LabelList>(`/api/v1/contacts/labels${qs({ page, per_page: 20 })}`);
         all.push(...r.data);
         if (page >= r.pagination.total_pages) break;
       }
@@ -77,28 +104,26 @@ export function useLabels() {
 
 export function useContacts(search: string, page: number, perPage = 20) {
   return useQuery({
-    queryKey: keys.contacts(search, page),
-    queryFn: () => apiFetch<List<Contact>>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
+    queryKey: keys.contacts(search, page, perPage),
+    queryFn: () => apiFetch<ContactList>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
     placeholderData: keepPreviousData,
   });
 }
-
-export type LabelInput = { title: string; description?: string | null; bg_color: string; text_color: string };
 
 export function useLabelMutations() {
   const qc = useQueryClient();
   const done = () => {
     qc.invalidateQueries({ queryKey: keys.labels });
-    qc.invalidateQueries({ queryKey: ["contacts"] });
+    qc.invalidateQueries({ queryKey: keys.contactsAll });
   };
   return {
     create: useMutation({
-      mutationFn: (input: LabelInput) => apiFetch<One<Label>>("/api/v1/contacts/labels", { method: "POST", body: input }),
+      mutationFn: (input: LabelInput) => apiFetch<LabelResponse>("/api/v1/contacts/labels", { method: "POST", body: input }),
       onSuccess: done,
     }),
     update: useMutation({
-      mutationFn: ({ id, ...input }: Partial<LabelInput> & { id: number }) =>
-        apiFetch<One<Label>>(`/api/v1/contacts/labels/${id}`, { method: "PATCH", body: input }),
+      mutationFn: ({ id, ...input }: LabelUpdate & { id: number }) =>
+        apiFetch<LabelResponse>(`/api/v1/contacts/labels/${id}`, { method: "PATCH", body: input }),
       onSuccess: done,
     }),
     remove: useMutation({
@@ -133,26 +158,33 @@ export function useUploadMedia() {
     mutationFn: (file: File) => {
       const fd = new FormData();
       fd.set("file", file);
-      return apiFetch<One<{ media_path: string }>>("/api/v1/media-upload", { method: "POST", formData: fd }).then((r) => r.data);
+      return apiFetch<UploadMediaResponse>("/api/v1/media-upload", { method: "POST", formData: fd }).then((r) => r.data);
     },
   });
 }
 
+/**
+ * A sent template joins its conversation at once: every history is refetched when next shown (and
+ * the contacts lists, as a send to a new number creates its contact).
+ */
 export function useSendTemplate() {
+  const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: Record<string, unknown>) =>
-      apiFetch<One<{ update_id: string }>>("/api/v1/message_templates/send", { method: "POST", body }),
+      apiFetch<SendTemplateResponse>("/api/v1/message_templates/send", { method: "POST", body }),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: keys.historyAll });
+      qc.invalidateQueries({ queryKey: keys.contactsAll });
+    },
   });
 }
-
-export type SandboxReplyInput = { wa_number: string; from: string; type: string; payload: Record<string, unknown> };
 
 /** A customer's reply injected into a sandbox number (what a real customer's would do), then the history refreshed. */
 export function useSandboxReply() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: SandboxReplyInput) =>
-      apiFetch<One<{ update_id: string; routed_to: Message["routed_to"] }>>("/api/v1/sandbox/inbound", { method: "POST", body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["history"] }),
+      apiFetch<SandboxReplyResponse>("/api/v1/sandbox/inbound", { method: "POST", body }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.historyAll }),
   });
 }

@@ -1,42 +1,49 @@
-import type { TemplateComponent } from "@/lib/templates/schemas";
+import type { z } from "zod";
+import type { errorSchema, paginationSchema } from "@/lib/http/list-query";
+import type { agentResponseSchema, agentSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
+import type { listWaNumbersResponse, waNumberSchema } from "@/lib/numbers/schemas";
+import type { listTemplatesResponse, templateListItemSchema } from "@/lib/templates/schemas";
+import type { createLabelBody, labelResponse, labelSchema, listLabelsResponse, updateLabelBody } from "@/lib/labels/schemas";
+import type { contactLabelsResponse, contactSchema, listContactsResponse } from "@/lib/contacts/schemas";
+import type { botSchema, listBotsResponse } from "@/lib/bots/schemas";
+import type { campaignSchema, listCampaignsResponse } from "@/lib/campaigns/schemas";
+import type { historyEntrySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
+import type { sendTemplateResponse } from "@/lib/messages/send-schemas";
+import type { uploadMediaResponse } from "@/lib/media/schemas";
+import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/webhooks/schemas";
 
-/** Shapes of /api/v1 answers as the dashboard reads them (contract sections 2 and 4). */
-export type Pagination = { total_items: number; items_per_page: number; current_page: number; total_pages: number };
-export type List<T> = { message: string; data: T[]; pagination: Pagination };
-export type One<T> = { message: string; data: T };
+/**
+ * Shapes of /api/v1 answers as the dashboard reads them: inferred from the server's own zod
+ * response schemas (the ones the OpenAPI document is built from), never restated. Type-only
+ * imports: nothing of the server reaches the browser bundle.
+ */
+export type Pagination = z.infer<typeof paginationSchema>;
+export type FieldErrors = NonNullable<z.infer<typeof errorSchema>["errors"]>;
 
-export type Agent = { id: number; name: string; email: string; team_id: number };
-export type WaNumber = { id: number; number: string; display_name: string; provider: string };
-export type Template = {
-  id: string;
-  name: string;
-  status: string;
-  category: string;
-  language: string;
-  rejected_reason: string;
-  components: TemplateComponent[];
-  default_media_path?: string | null;
-};
-export type Label = { id: number; title: string; description: string | null; bg_color: string; text_color: string };
-export type Contact = { id: number; name: string | null; customer_number: string | null; customer_id: string | null; labels: Label[] };
-export type Bot = { id: number; name: string };
-export type Campaign = { id: number; name: string };
-export type Message = {
-  id: number;
-  customer_number: string | null;
-  customer_id: string | null;
-  sender: string | null;
-  direction: string | null;
-  type: string | null;
-  status: string | null;
-  created_at: string | null;
-  timestamp: number | null;
-  payload: unknown;
-  agent_id: number | null;
-  agent_name: string | null;
-  update_id?: string;
-  error?: { code?: number | null; title?: string; details?: string | null } | null;
-  /** Where an inbound reply was routed (ruling 8): a bot or a campaign, and why. */
-  routed_to?: { kind: "bot" | "campaign"; id: number | null; reason: string } | null;
-};
-export type HistoryPage = { message: string; data: Message[]; pagination: Pagination | null };
+export type Agent = z.infer<typeof agentSchema>;
+export type WaNumber = z.infer<typeof waNumberSchema>;
+export type Template = z.infer<typeof templateListItemSchema>;
+export type Label = z.infer<typeof labelSchema>;
+export type Contact = z.infer<typeof contactSchema>;
+export type Bot = z.infer<typeof botSchema>;
+export type Campaign = z.infer<typeof campaignSchema>;
+/** A history record with the extras the dashboard asks for (`include=update_id,error,routed_to`). */
+export type Message = z.infer<typeof historyEntrySchema>;
+
+export type AgentResponse = z.infer<typeof agentResponseSchema>;
+export type LoginInput = z.input<typeof loginRequestSchema>;
+export type WaNumberList = z.infer<typeof listWaNumbersResponse>;
+export type TemplateList = z.infer<typeof listTemplatesResponse>;
+export type LabelList = z.infer<typeof listLabelsResponse>;
+export type LabelResponse = z.infer<typeof labelResponse>;
+export type LabelInput = z.input<typeof createLabelBody>;
+export type LabelUpdate = z.input<typeof updateLabelBody>;
+export type ContactList = z.infer<typeof listContactsResponse>;
+export type ContactLabelsResponse = z.infer<typeof contactLabelsResponse>;
+export type BotList = z.infer<typeof listBotsResponse>;
+export type CampaignList = z.infer<typeof listCampaignsResponse>;
+export type HistoryPage = z.infer<typeof historyResponseSchema>;
+export type SendTemplateResponse = z.infer<typeof sendTemplateResponse>;
+export type UploadMediaResponse = z.infer<typeof uploadMediaResponse>;
+export type SandboxReplyInput = z.input<typeof sandboxInboundInput>;
+export type SandboxReplyResponse = z.infer<typeof sandboxInboundResponse>;

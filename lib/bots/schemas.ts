@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
+import { webhookUrlRefusal, webhookUrlRefusalMessage } from "@/lib/webhooks/url-policy";
 
 export const botSchema = z
   .object({ id: z.number().int(), name: z.string(), is_default: z.boolean() })
@@ -9,18 +10,26 @@ export type BotDto = z.infer<typeof botSchema>;
 export const listBotsQuery = pageQuery({ max: 100, fallback: 50 }).meta({ id: "ListBotsQuery" });
 export const listBotsResponse = listResponse(botSchema).meta({ id: "ListBotsResponse" });
 
-/** http(s) only: the worker POSTs events there. */
+/**
+ * http(s) only: the worker POSTs events there. Internal addresses and credentials are refused here
+ * and again at delivery, after DNS (lib/webhooks/url-policy.ts).
+ */
 export const webhookUrlSchema = z
   .string()
   .trim()
   .max(2000, "El campo webhook_url no puede tener más de 2000 caracteres.")
-  .refine((s) => {
+  .superRefine((s, ctx) => {
+    let url: URL | null = null;
     try {
-      return ["http:", "https:"].includes(new URL(s).protocol);
-    } catch {
-      return false;
+      url = new URL(s);
+    } catch {}
+    if (!url || !["http:", "https:"].includes(url.protocol)) {
+      ctx.addIssue({ code: "custom", message: "El campo webhook_url debe ser una URL http(s) válida." });
+      return;
     }
-  }, "El campo webhook_url debe ser una URL http(s) válida.");
+    const refusal = webhookUrlRefusal(url);
+    if (refusal) ctx.addIssue({ code: "custom", message: webhookUrlRefusalMessage(refusal) });
+  });
 
 /** Input of `createBot` (admin CLI `bot:add`). */
 export const createBotInput = z

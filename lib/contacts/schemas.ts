@@ -9,7 +9,7 @@ export const LABEL_IDS_TOO_MANY = "No puede indicar más de 100 etiquetas por so
 export const LABEL_ID_INVALID = "Cada etiqueta debe indicarse con un número entero positivo.";
 export const CONTACT_LABEL_CAP = "El contacto no puede tener más de 5 etiquetas.";
 export const LABEL_NOT_ASSIGNED = "La etiqueta no está asignada al contacto.";
-export const MAX_LABELS_PER_CONTACT = 5;
+export { MAX_LABELS_PER_CONTACT } from "@/lib/limits";
 export { LABEL_NOT_FOUND };
 
 export const contactSchema = z

@@ -1,5 +1,5 @@
 import { z } from "@/lib/http/zod-es";
-import { historyRecordSchema } from "@/lib/messages/history-schemas";
+import { historyRecordSchema, messageErrorSchema } from "@/lib/messages/history-schemas";
 import { routedToSchema } from "@/lib/webhooks/schemas";
 
 export const updateParams = z.object({ update_id: z.string() }).meta({ id: "UpdateParams" });
@@ -15,7 +15,7 @@ export const updateSchema = historyRecordSchema
     provider_message_id: z.string().nullable(),
     reply_to_update_id: z.string().nullable(),
     routed_to: routedToSchema.nullable(),
-    error: z.object({ code: z.number().int().nullable(), title: z.string(), details: z.string().nullable().optional() }).nullable(),
+    error: messageErrorSchema.nullable(),
     attempts: z.number().int(),
     events: z.array(messageEventSchema),
   })

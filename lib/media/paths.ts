@@ -1,12 +1,7 @@
 import { config } from "@/lib/config";
-import type { HeaderFormat } from "@/lib/templates/schemas";
 
-/** Extensions a media header accepts (spec 4.1, media_path rule 1). */
-export const EXTENSIONS_BY_FORMAT: Record<Exclude<HeaderFormat, "TEXT">, readonly string[]> = {
-  DOCUMENT: ["pdf"],
-  IMAGE: ["jpg", "jpeg", "png"],
-  VIDEO: ["mp4"],
-};
+/** Extensions a media header accepts (lib/limits.ts, shared with the dashboard). */
+export { EXTENSIONS_BY_FORMAT } from "@/lib/limits";
 
 export function teamFolder(teamId: number): string {
   return `uploads/team${teamId}/`;

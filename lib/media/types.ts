@@ -1,15 +1,7 @@
-/** What uploads accept, by sniffed content (never by name): type → extensions and size cap. */
-export type AllowedType = { mime: string; extensions: readonly string[]; maxBytes: number; label: string };
+import { ALLOWED_TYPES, type AllowedType } from "@/lib/limits";
 
-const MB = 1024 * 1024;
-
-export const ALLOWED_TYPES: readonly AllowedType[] = [
-  { mime: "image/jpeg", extensions: ["jpg", "jpeg"], maxBytes: 5 * MB, label: "5 MB" },
-  { mime: "image/png", extensions: ["png"], maxBytes: 5 * MB, label: "5 MB" },
-  { mime: "video/mp4", extensions: ["mp4"], maxBytes: 16 * MB, label: "16 MB" },
-  // Cloud API takes documents up to 100 MB; they are held in memory here, so 16 MB.
-  { mime: "application/pdf", extensions: ["pdf"], maxBytes: 16 * MB, label: "16 MB" },
-];
+/** What uploads accept (lib/limits.ts, shared with the dashboard). */
+export { ALLOWED_TYPES, type AllowedType };
 
 export const MAX_UPLOAD_BYTES = Math.max(...ALLOWED_TYPES.map((t) => t.maxBytes));
 

@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { PAGE_NOT_INTEGER, paginationSchema, perPageTooBig } from "@/lib/http/list-query";
+import { routedToSchema } from "@/lib/webhooks/schemas";
 
 export const HISTORY_MAX_PER_PAGE = 100;
 export const HISTORY_DEFAULT_PER_PAGE = 50;
@@ -140,11 +141,26 @@ export const historyRecordSchema = z
   .meta({ id: "HistoryMessage" });
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
+/** `error` of a FAILED message: the provider's code and title. */
+export const messageErrorSchema = z
+  .object({ code: z.number().int().nullable(), title: z.string(), details: z.string().nullable().optional() })
+  .meta({ id: "MessageError" });
+
+/** A history record with the extras `include=` may add (absent unless asked for). */
+export const historyEntrySchema = historyRecordSchema
+  .extend({
+    update_id: z.string().optional().meta({ description: "With include=update_id." }),
+    error: messageErrorSchema.nullable().optional().meta({ description: "With include=error." }),
+    routed_to: routedToSchema.nullable().optional().meta({ description: "With include=routed_to." }),
+  })
+  .meta({ id: "HistoryEntry" });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
 /** Ruling 3: the records are under `data`; `pagination` is null unless with_pagination=1. */
 export const historyResponseSchema = z
   .object({
     message: z.string(),
-    data: z.array(historyRecordSchema),
+    data: z.array(historyEntrySchema),
     pagination: paginationSchema.nullable(),
   })
   .meta({ id: "HistoryResponse" });

@@ -12,5 +12,5 @@ export const waNumberSchema = z
   .meta({ id: "WaNumber" });
 export type WaNumberDto = z.infer<typeof waNumberSchema>;
 
-export const listWaNumbersQuery = pageQuery({ max: 100, fallback: 50 });
-export const listWaNumbersResponse = listResponse(waNumberSchema);
+export const listWaNumbersQuery = pageQuery({ max: 100, fallback: 50 }).meta({ id: "ListWaNumbersQuery" });
+export const listWaNumbersResponse = listResponse(waNumberSchema).meta({ id: "ListWaNumbersResponse" });

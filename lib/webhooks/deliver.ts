@@ -1,6 +1,11 @@
 import { createHmac } from "node:crypto";
+import { Agent, request } from "undici";
 import { loadDeliveries, finishDelivery, type DeliveryClaim } from "./deliveries-repo";
 import { backoffMs } from "@/lib/delivery/backoff";
+import { addressRefusalIn, guardedLookup, webhookUrlRefusal, WebhookAddressRefused } from "./url-policy";
+
+/** Every webhook connection resolves its host through the address check (url-policy.ts). */
+const webhookAgent = new Agent({ connect: { lookup: guardedLookup } });
 
 export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -12,6 +17,8 @@ export type DeliverOptions = { timeoutMs: number; maxAttempts: number; baseMs: n
  * POSTs one queued event to its bot/campaign URL as JSON, signed with the target's secret
  * (`X-Signature-256: sha256=<hex hmac of the exact body>`). Any 2xx is delivered; anything
  * else is retried with backoff until `maxAttempts`, then `failed` with the last answer kept.
+ * A URL whose host is or resolves to an internal address is not called: the delivery fails at once
+ * with the reason (url-policy.ts).
  */
 export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions, isKilled: () => boolean) {
   const [row] = await loadDeliveries([c.id]);
@@ -28,15 +35,23 @@ export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions, isKille
   let code: number | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(row.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(opts.timeoutMs) });
-    code = res.status;
-    await res.body?.cancel().catch(() => {});
-    if (res.status >= 200 && res.status < 300) {
+    const refusal = webhookUrlRefusal(new URL(row.url), { atDelivery: true });
+    if (refusal) throw new WebhookAddressRefused(refusal);
+    // undici's request follows no redirects: a 3xx is an answer like any other non-2xx.
+    const res = await request(row.url, { method: "POST", headers, body, dispatcher: webhookAgent, signal: AbortSignal.timeout(opts.timeoutMs) });
+    code = res.statusCode;
+    await res.body.dump().catch(() => {});
+    if (code >= 200 && code < 300) {
       if (!isKilled()) await finishDelivery(c, { status: "delivered", code, error: null });
       return;
     }
-    error = `HTTP ${res.status}`;
+    error = `HTTP ${code}`;
   } catch (err) {
+    const refused = addressRefusalIn(err);
+    if (refused) {
+      if (!isKilled()) await finishDelivery(c, { status: "failed", code: null, error: refused.message });
+      return;
+    }
     error = (err as Error).name === "TimeoutError" ? "Timeout" : `Network error: ${(err as Error).message}`;
   }
   if (isKilled()) return;

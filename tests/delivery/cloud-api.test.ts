@@ -26,6 +26,8 @@ beforeAll(async () => {
   process.env.GRAPH_API_BASE_URL = graph.url;
   process.env.GRAPH_API_VERSION = "v21.0";
   process.env.GRAPH_TIMEOUT_MS = "2000";
+  // Bot and campaign events go to tests/fakes/receiver.ts on 127.0.0.1.
+  process.env.ALLOW_PRIVATE_WEBHOOK_URLS = "1";
   server = await startServer();
 });
 afterAll(async () => {

@@ -16,6 +16,8 @@ let graph: FakeGraph;
 beforeAll(async () => {
   graph = await startFakeGraph();
   process.env.GRAPH_API_BASE_URL = graph.url;
+  // Bot and campaign events go to tests/fakes/receiver.ts on 127.0.0.1.
+  process.env.ALLOW_PRIVATE_WEBHOOK_URLS = "1";
   server = await startServer();
 });
 afterAll(async () => {
