@@ -67,6 +67,7 @@ const schema = {
   WHATSAPP_APP_SECRET: optionalText,
   WHATSAPP_VERIFY_TOKEN: optionalText,
   EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(48)),
+  ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
   BENCH_ROUTES: flag("0"),
 } as const;
 
@@ -225,7 +226,7 @@ export const config = {
    * (default off: only public addresses; `1` for tests and local development).
    */
   get allowPrivateWebhookUrls(): boolean {
-    return process.env.ALLOW_PRIVATE_WEBHOOK_URLS === "1";
+    return read("ALLOW_PRIVATE_WEBHOOK_URLS") === "1";
   },
 };
 
