@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useLogin } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
+import { postLoginPath } from "@/lib/http/safe-redirect";
 import { useT } from "@/lib/i18n";
 import { Button, Field, inputClass } from "@/components/ui";
 import { LanguageSwitch } from "@/components/layout/language-switch";
@@ -13,8 +14,7 @@ const showDemo = process.env.NEXT_PUBLIC_HIDE_DEMO_HINT !== "1";
 
 /** Only a same-site path may be a post-login destination (no open redirect). */
 function safeNext(): string {
-  const next = new URLSearchParams(window.location.search).get("next") ?? "";
-  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/send";
+  return postLoginPath(new URLSearchParams(window.location.search).get("next"), window.location.origin);
 }
 
 export function LoginForm() {
