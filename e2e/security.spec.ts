@@ -176,12 +176,13 @@ test("finding 8: every page sends a nonce CSP and security headers, and works un
   expect(nonces.size).toBe(PAGES.length + 1);
   expect(violations).toEqual([]);
 
-  // A script slipped into the page without the nonce does not run.
+  // Markup slipped into the page does not run: inline handlers have no nonce.
   await page.evaluate(() => {
-    const s = document.createElement("script");
-    s.textContent = "window.__injected = 1";
-    document.body.append(s);
+    const div = document.createElement("div");
+    div.innerHTML = `<img src="/no-such-image.png" onerror="window.__injected = 1" alt="">`;
+    document.body.append(div);
   });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations?.length ?? 0)).toBeGreaterThan(0);
   expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
 
   // API JSON keeps its own headers: nosniff, no page policy.
