@@ -17,14 +17,15 @@ export function newNonce(): string {
  * them into server-rendered HTML (the label form's colour preview), where a nonce cannot go, and an
  * attribute can neither run script nor select other elements. Images and media may come from any
  * https origin because payloads point at them (their URLs pass safeUrl first); no plugins, no
- * `<base>`, no framing, forms post only to us. Development adds `'unsafe-eval'`, which React needs
- * there for its error overlays.
+ * `<base>`, no framing, forms post only to us. Development (`next dev`) adds `'unsafe-eval'`, which
+ * React needs there for its error overlays, and inline `<style>` for Next's development tools.
  */
 export function pageContentSecurityPolicy(nonce: string, { dev = false }: { dev?: boolean } = {}): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    // Next's development overlay injects <style> elements without the nonce.
+    dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' https: data: blob:",
     "media-src 'self' https: blob:",

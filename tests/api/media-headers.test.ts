@@ -64,6 +64,9 @@ describe("security header builders", () => {
     expect(csp.match(/'unsafe-inline'/g)).toHaveLength(1);
     expect(directives["style-src-attr"]).toBe("'unsafe-inline'");
     expect(csp).not.toContain("unsafe-eval");
-    expect(pageContentSecurityPolicy("n", { dev: true })).toContain("'unsafe-eval'");
+    // `next dev` only: React's eval-based overlays and Next's dev-tools <style> elements.
+    const dev = pageContentSecurityPolicy("n", { dev: true });
+    expect(dev).toContain("script-src 'self' 'nonce-n' 'strict-dynamic' 'unsafe-eval'");
+    expect(dev).toContain("style-src 'self' 'unsafe-inline'");
   });
 });
