@@ -5,6 +5,11 @@ const nextConfig = {
   poweredByHeader: false,
   // The API answers its own 4xx for oversized bodies; keep Next from buffering more than that.
   experimental: {},
+  // Every response, pages, assets and API alike, is taken for its declared type only. The pages'
+  // CSP and Referrer-Policy come from proxy.ts (per-request nonce); media downloads add a sandbox.
+  async headers() {
+    return [{ source: "/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] }];
+  },
 };
 
 export default nextConfig;

@@ -9,7 +9,19 @@ import { closeDb, getDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { contacts, messages, waNumbers } from "@/db/schema";
 import { seedDemo } from "@/lib/seed/demo";
-import { DEMO, JS_URL, LONG_CONTACT, XSS_CONTACT, XSS_TEXT } from "./fixtures";
+import {
+  BROKEN_CONTACT,
+  BROKEN_HANDLE,
+  BROKEN_TEXTS,
+  DEMO,
+  JS_URL,
+  LONG_CONTACT,
+  LOOKALIKE_CONTACT,
+  LOOKALIKE_TAB_URL,
+  LOOKALIKE_URL,
+  XSS_CONTACT,
+  XSS_TEXT,
+} from "./fixtures";
 
 const dir = process.env.PGLITE_DIR;
 if (!process.env.DATABASE_URL && dir && !dir.startsWith("memory://")) {
@@ -93,6 +105,58 @@ await contactWithMessages(LONG_CONTACT, () =>
     createdAt: minutesAgo((LONG_CONTACT.messages - i) * 30),
   })),
 );
+
+const outbound = (c: { number: string; customerId: string }, m: number, type: string, payload: Record<string, unknown>) => ({
+  customerNumber: c.number,
+  customerId: c.customerId,
+  sender: "SYSTEM" as const,
+  direction: "OUTBOUND" as const,
+  type,
+  status: "SENT" as const,
+  payload,
+  createdAt: minutesAgo(m),
+});
+const inboundFrom = (c: { number: string; customerId: string }, m: number, type: string, payload: Record<string, unknown> | unknown[]) => ({
+  ...inbound(m, type, payload),
+  customerNumber: c.number,
+  customerId: c.customerId,
+});
+
+await contactWithMessages(BROKEN_CONTACT, () => [
+  inboundFrom(BROKEN_CONTACT, 60, "text", { text: BROKEN_TEXTS.before }),
+  // A BUTTONS component without its list.
+  outbound(BROKEN_CONTACT, 50, "template", {
+    name: "sin_botones",
+    components: [{ type: "BODY", text: "Plantilla sin lista de botones" }, { type: "BUTTONS" }],
+  }),
+  // A BODY whose text is a number.
+  outbound(BROKEN_CONTACT, 40, "template", { name: "cuerpo_numerico", components: [{ type: "BODY", text: 12345 }] }),
+  // A header handle with broken percent-encoding.
+  outbound(BROKEN_CONTACT, 30, "template", {
+    name: "cabecera_rota",
+    components: [
+      { type: "HEADER", format: "DOCUMENT", example: { header_handle: [BROKEN_HANDLE] } },
+      { type: "BODY", text: "Plantilla con cabecera mal codificada" },
+    ],
+  }),
+  inboundFrom(BROKEN_CONTACT, 20, "text", { text: BROKEN_TEXTS.after }),
+]);
+
+await contactWithMessages(LOOKALIKE_CONTACT, () => [
+  inboundFrom(LOOKALIKE_CONTACT, 50, "text", {
+    text: "Anuncio con enlace parecido",
+    referral: { source_url: LOOKALIKE_URL, source_type: "ad", headline: "Titular", thumbnail_url: LOOKALIKE_TAB_URL },
+  }),
+  inboundFrom(LOOKALIKE_CONTACT, 40, "image", { url: LOOKALIKE_TAB_URL, caption: "Imagen parecida", contentType: "image/png", id: "3", sha256: "x" }),
+  inboundFrom(LOOKALIKE_CONTACT, 30, "contacts", [{ name: { formatted_name: "Contacto parecido" }, urls: [{ url: LOOKALIKE_URL, type: "WORK" }] }]),
+  outbound(LOOKALIKE_CONTACT, 20, "template", {
+    name: "boton_parecido",
+    components: [
+      { type: "BODY", text: "Plantilla con botón parecido" },
+      { type: "BUTTONS", buttons: [{ type: "URL", text: "Botón parecido", url: LOOKALIKE_URL }] },
+    ],
+  }),
+]);
 
 await closeDb();
 console.log(JSON.stringify({ prepared: true, team_id: teamId }));

@@ -5,6 +5,7 @@ import { useLogin } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import type { LoginInput } from "@/lib/api-client/types";
 import { loginRequestSchema, type LoginRequest } from "@/lib/auth/session-schemas";
+import { postLoginPath } from "@/lib/http/safe-redirect";
 import { useT } from "@/lib/i18n";
 import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
 import { Button, Field, inputClass } from "@/components/ui";
@@ -15,8 +16,7 @@ const DEMO = { email: "agente@demo.local", password: "demo1234" };
 
 /** Only a same-site path may be a post-login destination (no open redirect). */
 function safeNext(): string {
-  const next = new URLSearchParams(window.location.search).get("next") ?? "";
-  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/send";
+  return postLoginPath(new URLSearchParams(window.location.search).get("next"), window.location.origin);
 }
 
 export function LoginForm({ demoHint }: { demoHint: boolean }) {

@@ -3,6 +3,7 @@ import { useT } from "@/lib/i18n";
 import type { TemplateComponent } from "@/lib/templates/schemas";
 import { TemplateContent } from "@/components/templates/template-bubble";
 import { RichText, SafeLink } from "./rich-text";
+import { FallbackMessage } from "./system";
 import { arr, obj, safeUrl, str } from "./safe-url";
 
 /** Informational types of spec 2.5: text (with ad referral), template, location, contacts. */
@@ -47,12 +48,41 @@ function Referral({ r }: { r: Record<string, unknown> }) {
 
 export function TemplateMessage({ payload }: P) {
   const p = obj(payload);
-  const components = arr(p.components).filter((c): c is TemplateComponent => !!c && typeof c === "object" && "type" in c);
+  const components = arr(p.components);
+  // A template that is not shaped like one (a BODY whose text is a number, BUTTONS without its
+  // list…) is shown as its fields: the agent sees everything it holds, nothing is guessed.
+  if (!components.every(isRenderableComponent)) return <FallbackMessage type="template" payload={payload} unrenderable />;
   return (
     <div data-renderer="template">
       <TemplateContent components={components} />
     </div>
   );
+}
+
+const isString = (v: unknown) => typeof v === "string";
+const isOptionalString = (v: unknown) => v === undefined || v === null || typeof v === "string";
+
+/** What TemplateContent reads of each component, with the types it reads them as. */
+function isRenderableComponent(c: unknown): c is TemplateComponent {
+  if (!c || typeof c !== "object" || Array.isArray(c)) return false;
+  const comp = c as Record<string, unknown>;
+  switch (comp.type) {
+    case "HEADER": {
+      if (!isString(comp.format) || !isOptionalString(comp.text)) return false;
+      if (comp.example === undefined || comp.example === null) return true;
+      const handles = obj(comp.example).header_handle;
+      return handles === undefined || (Array.isArray(handles) && handles.every(isString));
+    }
+    case "BODY":
+      return isString(comp.text);
+    case "FOOTER":
+      return isString(comp.text);
+    case "BUTTONS":
+      return Array.isArray(comp.buttons) && comp.buttons.every((b) => !!b && typeof b === "object" && isString(obj(b).text) && isOptionalString(obj(b).url));
+    default:
+      // Components the viewer does not draw are ignored, whatever they hold.
+      return isString(comp.type);
+  }
 }
 
 export function LocationMessage({ payload }: P) {

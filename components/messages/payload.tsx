@@ -4,6 +4,7 @@ import { AudioMessage, DocumentMessage, ImageMessage, StickerMessage, VideoMessa
 import { ButtonMessage, ButtonReplyMessage, ListMessage, ListReplyMessage, QuickReplyMessage } from "./interactive";
 import { ContactsMessage, LocationMessage, TemplateMessage, TextMessage } from "./informational";
 import { CallReplyMessage, CallRequestMessage, FallbackMessage, SystemMessage, UnknownMessage, UnsupportedMessage } from "./system";
+import { MessageBoundary } from "./message-boundary";
 
 /** One renderer per payload type of spec 2.5; the list is open, so anything else gets the fallback. */
 const RENDERERS: Record<string, ComponentType<{ payload: unknown }>> = {
@@ -28,8 +29,16 @@ const RENDERERS: Record<string, ComponentType<{ payload: unknown }>> = {
   call_permission_reply: CallReplyMessage,
 };
 
+/**
+ * A message's payload by its type. Payloads are stored as received, so every renderer treats every
+ * field as untrusted; should one still throw, this message alone falls back to its fields.
+ */
 export function PayloadView({ type, payload }: { type: string | null; payload: unknown }) {
   const Renderer = type ? RENDERERS[type] : undefined;
   if (!Renderer) return <FallbackMessage type={type ?? "?"} payload={payload} />;
-  return <Renderer payload={payload} />;
+  return (
+    <MessageBoundary resetKey={payload} fallback={<FallbackMessage type={type ?? "?"} payload={payload} unrenderable />}>
+      <Renderer payload={payload} />
+    </MessageBoundary>
+  );
 }

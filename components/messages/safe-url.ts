@@ -1,12 +1,15 @@
+import { sameOriginPath } from "@/lib/http/safe-redirect";
+
 /**
- * The one gate for URLs taken from payloads: only http(s) (absolute, or a same-origin path) may
- * become a link or a media source. `javascript:`, `data:` and the rest stay text.
+ * The one gate for URLs taken from payloads: only http(s) (absolute, or a path that resolves to
+ * our own origin) may become a link or a media source. `javascript:`, `data:`, `//host` and
+ * `/\host` (which browsers read as another site) and the rest stay text.
  */
 export function safeUrl(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const v = value.trim();
   if (!v) return null;
-  if (v.startsWith("/") && !v.startsWith("//")) return v;
+  if (v.startsWith("/")) return sameOriginPath(v);
   try {
     const u = new URL(v);
     return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;

@@ -79,12 +79,16 @@ export function CallReplyMessage({ payload }: P) {
   );
 }
 
-/** Any other type: its fields as a readable list, text only, so nothing is lost and nothing runs. */
-export function FallbackMessage({ type, payload }: { type: string; payload: unknown }) {
+/**
+ * Any other type, or a payload its type's renderer cannot show (`unrenderable`): its fields as a
+ * readable list, text only, so nothing is lost and nothing runs.
+ */
+export function FallbackMessage({ type, payload, unrenderable }: { type: string; payload: unknown; unrenderable?: boolean }) {
   const t = useT();
   return (
-    <div data-renderer="fallback" className="text-sm">
+    <div data-renderer="fallback" data-unrenderable={unrenderable ? "" : undefined} className="text-sm">
       <p className="text-xs font-semibold text-slate-600">{t("msg.fallback", { type })}</p>
+      {unrenderable && <p className="text-xs text-slate-600" data-testid="unrenderable">{t("msg.unrenderable")}</p>}
       <FieldsView value={payload} />
     </div>
   );

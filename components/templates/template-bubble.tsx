@@ -1,7 +1,7 @@
 import type { TemplateComponent } from "@/lib/templates/schemas";
 import { fillPlaceholders } from "@/lib/templates/schemas";
 import { RichText, SafeLink } from "@/components/messages/rich-text";
-import { safeUrl } from "@/components/messages/safe-url";
+import { arr, obj, safeUrl, str } from "@/components/messages/safe-url";
 
 type Props = {
   components: TemplateComponent[];
@@ -14,7 +14,8 @@ type Props = {
 
 /**
  * A template as WhatsApp shows it: media or text header, body, grey footer, and buttons under
- * the bubble. Used for the send form's live preview and for `template` messages in the history.
+ * the bubble. Used for the send form's live preview and for `template` messages in the history,
+ * whose stored payloads may hold anything: every field is read as untrusted.
  */
 export function TemplateContent({ components, headerValues = {}, bodyValues = {}, mediaUrl, mediaName }: Props) {
   const header = components.find((c) => c.type === "HEADER");
@@ -24,25 +25,28 @@ export function TemplateContent({ components, headerValues = {}, bodyValues = {}
   return (
     <div data-testid="template-content">
       {header && <HeaderView header={header} values={headerValues} mediaUrl={mediaUrl} mediaName={mediaName} />}
-      {body && <p className="text-sm" data-part="body"><RichText text={fillPlaceholders(body.text, bodyValues)} /></p>}
-      {footer && <p className="mt-1 text-xs text-slate-600" data-part="footer"><RichText text={footer.text} /></p>}
-      {buttons && buttons.buttons.length > 0 && (
+      {body && <p className="text-sm" data-part="body"><RichText text={fillPlaceholders(str(body.text), bodyValues)} /></p>}
+      {footer && <p className="mt-1 text-xs text-slate-600" data-part="footer"><RichText text={str(footer.text)} /></p>}
+      {buttons && arr(buttons.buttons).length > 0 && (
         <ul className="-mx-2 mt-2 divide-y divide-slate-200 border-t border-slate-200" data-part="buttons">
-          {buttons.buttons.map((b, i) => (
-            <li key={i} className="px-2 py-1.5 text-center text-sm font-medium text-wa-blue">
-              {b.type === "URL" ? (
-                <span className="inline-flex items-center gap-1">
-                  <span aria-hidden="true">↗</span>
-                  <SafeLink url={b.url}>{b.text}</SafeLink>
-                </span>
-              ) : (
-                <span className="inline-flex items-center gap-1">
-                  <span aria-hidden="true">↩</span>
-                  {b.text}
-                </span>
-              )}
-            </li>
-          ))}
+          {arr(buttons.buttons).map((button, i) => {
+            const b = obj(button);
+            return (
+              <li key={i} className="px-2 py-1.5 text-center text-sm font-medium text-wa-blue">
+                {b.type === "URL" ? (
+                  <span className="inline-flex items-center gap-1">
+                    <span aria-hidden="true">↗</span>
+                    <SafeLink url={b.url}>{str(b.text)}</SafeLink>
+                  </span>
+                ) : (
+                  <span className="inline-flex items-center gap-1">
+                    <span aria-hidden="true">↩</span>
+                    {str(b.text)}
+                  </span>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>
@@ -61,10 +65,10 @@ function HeaderView({
   mediaName?: string | null;
 }) {
   if (header.format === "TEXT") {
-    return <p className="mb-1 font-semibold" data-part="header"><RichText text={fillPlaceholders(header.text ?? "", values)} /></p>;
+    return <p className="mb-1 font-semibold" data-part="header"><RichText text={fillPlaceholders(str(header.text), values)} /></p>;
   }
-  const src = safeUrl(mediaUrl) ?? safeUrl(header.example?.header_handle?.[0]);
-  const name = mediaName ?? (src ? decodeURIComponent(src.split("/").pop() ?? "") : "");
+  const src = safeUrl(mediaUrl) ?? safeUrl(arr(obj(header.example).header_handle)[0]);
+  const name = mediaName ?? (src ? fileNameOf(src) : "");
   return (
     <div className="-mx-1 -mt-1 mb-2 overflow-hidden rounded-md bg-slate-200" data-part="header" data-format={header.format}>
       {header.format === "IMAGE" && src ? (
@@ -81,4 +85,14 @@ function HeaderView({
       )}
     </div>
   );
+}
+
+/** The last path segment, percent-decoded when it decodes (a stored URL may hold a broken `%`). */
+function fileNameOf(url: string): string {
+  const last = url.split(/[?#]/)[0].split("/").pop() ?? "";
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }

@@ -47,4 +47,8 @@ z.config({
   },
 });
 
+// In the browser (the forms), zod must not probe `new Function` for its JIT: the pages' CSP has no
+// 'unsafe-eval', and the probe alone reports a violation. The server keeps the faster JIT.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 export { z };

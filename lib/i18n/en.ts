@@ -167,6 +167,7 @@ export const en: Record<MessageKey, string> = {
   "msg.source.automatic": "Automatic",
   "msg.fallback": "Type “{type}”",
   "msg.empty": "(no content)",
+  "msg.unrenderable": "This message cannot be shown as such; here are its fields:",
   "msg.failedReason": "Reason: {reason}",
   "msg.agent": "Agent: {name}",
 };

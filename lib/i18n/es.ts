@@ -165,6 +165,7 @@ export const es = {
   "msg.source.automatic": "Automática",
   "msg.fallback": "Tipo «{type}»",
   "msg.empty": "(sin contenido)",
+  "msg.unrenderable": "Este mensaje no se puede mostrar como tal; estos son sus campos:",
   "msg.failedReason": "Motivo: {reason}",
   "msg.agent": "Agente: {name}",
 } as const;

@@ -1,6 +1,7 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { mediaPathParams } from "@/lib/media/schemas";
 import { getMediaFile } from "@/lib/media/service";
+import { mediaSecurityHeaders } from "@/lib/http/security-headers";
 
 export const GET = withAuth<{ path: string[] }>(async ({ req, ctx, params }) => {
   const path = mediaPathParams.parse(params);
@@ -11,7 +12,8 @@ export const GET = withAuth<{ path: string[] }>(async ({ req, ctx, params }) => 
     etag,
     // A path never gets new bytes (each upload has a new path), but the file is private to the team.
     "cache-control": "private, max-age=86400",
-    "x-content-type-options": "nosniff",
+    // Shown (PDF and video inline too), never run as a page of our origin.
+    ...mediaSecurityHeaders(file.contentType),
     "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.originalName || path.split("/").pop()!)}`,
   };
   if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });

@@ -1,6 +1,7 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { updateParams } from "@/lib/delivery/updates-schemas";
 import { getUpdateMedia } from "@/lib/delivery/updates";
+import { mediaSecurityHeaders } from "@/lib/http/security-headers";
 
 /** Streams an inbound attachment from the channel (the `url` of inbound media payloads). */
 export const GET = withAuth<{ update_id: string }>(async ({ ctx, params }) => {
@@ -10,9 +11,8 @@ export const GET = withAuth<{ update_id: string }>(async ({ ctx, params }) => {
     headers: {
       "content-type": media.contentType,
       "cache-control": "private, max-age=300",
-      // Customer files are shown, never run as pages of our origin.
-      "content-security-policy": "default-src 'none'; sandbox",
-      "x-content-type-options": "nosniff",
+      // Customer files are shown (PDF and video inline too), never run as pages of our origin.
+      ...mediaSecurityHeaders(media.contentType),
     },
   });
 });
