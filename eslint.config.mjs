@@ -20,10 +20,22 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    // Pages and components talk to the API, never to the database.
+    // Pages and components talk to the API, never to the database nor to the services and repos
+    // behind it (those also import "server-only", so a client bundle that reached one would fail).
     files: ["app/**/*.tsx", "components/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["drizzle-orm", "drizzle-orm/*", "@/db/*"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["drizzle-orm", "drizzle-orm/*", "@/db/*"], message: "Pages and components use /api/v1 (lib/api-client), not the database." },
+            {
+              group: ["@/lib/*/service", "@/lib/*/repo", "@/lib/*/*-service", "@/lib/*/*-repo"],
+              message: "Pages and components use /api/v1 (lib/api-client), not services or repos.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

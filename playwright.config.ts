@@ -53,7 +53,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx tsx e2e/prepare-db.ts && npx next start -p ${E2E_PORT}`,
+    command: `npx tsx --conditions=react-server e2e/prepare-db.ts && npx next start -p ${E2E_PORT}`,
     url: `${BASE_URL}/login`,
     timeout: 180_000,
     reuseExistingServer: false,

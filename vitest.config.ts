@@ -1,8 +1,14 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Server modules import "server-only", which throws unless resolved with the react-server export
+// condition, as Next resolves it for route handlers and server components.
+// The rest is Vite's default for server code.
+const serverConditions = ["react-server", "module", "node", "development|production"];
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  ssr: { resolve: { conditions: serverConditions, externalConditions: ["react-server"] } },
   test: {
     include: ["tests/**/*.test.ts", "lib/**/*.test.ts"],
     setupFiles: ["tests/setup.ts"],

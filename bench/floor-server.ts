@@ -5,7 +5,7 @@
  * and writes the same JSON,
  * so app ÷ floor is the price of Next.js plus our layers. Only the paginated form is served.
  *
- *   DATABASE_URL=… PORT=4000 node --import tsx bench/floor-server.ts
+ *   DATABASE_URL=… PORT=4000 node --conditions=react-server --import tsx bench/floor-server.ts
  */
 import http from "node:http";
 import { createHash } from "node:crypto";

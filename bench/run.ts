@@ -100,7 +100,7 @@ async function main() {
     let floor: Proc | undefined;
     if (db) {
       const floorPort = await freePort();
-      floor = await startProcess("floor", ["--import", "tsx", path.join(ROOT, "bench", "floor-server.ts")], {
+      floor = await startProcess("floor", ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "bench", "floor-server.ts")], {
         port: floorPort,
         env: { DATABASE_URL: db.url },
         readyPath: "/health",

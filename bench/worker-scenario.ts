@@ -52,7 +52,7 @@ export async function workerScenarios(ctx: ScenarioCtx, env: Record<string, stri
   let output = "";
   const startWorker = () => {
     const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, "--import", "tsx", script], {
+    const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", script], {
       cwd: ROOT,
       env: { ...process.env, ...env, GRAPH_API_BASE_URL: graph.url, WORKER_POLL_MS: "100" },
       stdio: ["ignore", "pipe", "pipe"],

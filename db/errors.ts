@@ -1,3 +1,4 @@
+import "server-only";
 /** The SQLSTATE of a Postgres error in `err` or in a cause drizzle wrapped it in (postgres.js and PGlite alike). */
 export function pgErrorCode(err: unknown): string | undefined {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {

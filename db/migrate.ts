@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { getHandle } from "./client";
 import { config } from "@/lib/config";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "./client";
 

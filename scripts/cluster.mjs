@@ -73,7 +73,7 @@ function runPrimary() {
 
   if (process.env.SKIP_MIGRATIONS !== "1") {
     // Once here, so N servers starting together do not queue on the migration lock.
-    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { cwd: root, stdio: "inherit" });
+    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/migrate.ts"], { cwd: root, stdio: "inherit" });
     if (r.status !== 0) {
       console.error("Las migraciones fallaron; no se inicia el clúster.");
       process.exit(r.status ?? 1);
@@ -120,7 +120,7 @@ function runPrimary() {
       log("scripts/worker.ts no existe: se inicia sin proceso de entrega");
       return;
     }
-    const child = spawn(process.execPath, ["--import", "tsx", workerScript], { cwd: root, stdio: "inherit", env: process.env });
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", workerScript], { cwd: root, stdio: "inherit", env: process.env });
     deliveryProcs.add(child);
     calm(`delivery${slot}`);
     child.on("exit", (code, signal) => {

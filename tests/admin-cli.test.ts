@@ -30,7 +30,7 @@ afterAll(async () => {
 /** Runs the real script as `npm run admin` does, returning its stdout lines, stderr and exit code. */
 function spawnAdmin(args: string[], env: Record<string, string>) {
   return new Promise<{ lines: string[]; stderr: string; code: number | null }>((resolve, reject) => {
-    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], {
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/admin.ts", ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

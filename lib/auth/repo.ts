@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { placeholder, preparedOnce } from "@/db/prepared";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { agents, agentSessions } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { bots } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { randomSecret } from "@/lib/crypto/hash";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, ilike, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { contactLabels, contacts, labels } from "@/db/schema";

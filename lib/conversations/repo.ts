@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, exists, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { agents, contactLabels, contacts, conversations, messages, waNumbers } from "@/db/schema";

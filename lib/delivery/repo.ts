@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { media, messageEvents, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { messageEvents, messages, type MessageStatus, type ProviderError } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { requireNumber } from "@/lib/numbers/service";
 import { subscribe } from "./bus";

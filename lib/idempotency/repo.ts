@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";

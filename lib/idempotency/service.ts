@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "@/lib/crypto/hash";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { labels } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";

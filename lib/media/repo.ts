@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { media } from "@/db/schema";

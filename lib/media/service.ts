@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
 import type { AuthContext } from "@/lib/auth/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getTableColumns, SQL, sql } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";

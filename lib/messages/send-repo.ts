@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db/client";

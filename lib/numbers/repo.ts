@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { waNumbers } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import { getDb, rowsOf, type Db } from "@/db/client";
 import { preparedOnce } from "@/db/prepared";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import type { Db } from "@/db/client";
 import { config } from "@/lib/config";

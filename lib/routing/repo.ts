@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { bots, campaigns, messages } from "@/db/schema";

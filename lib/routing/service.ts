@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db/client";
 import type { RoutedTo, messages } from "@/db/schema";
 import { findBot, findByProviderId, findCampaign, findDefaultBot, findLatestTemplate } from "./repo";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db/client";
 import { agents, apiTokens, bots, campaigns, contactLabels, contacts, labels, media, messages, teams, templates, waNumbers } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { templates } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { webhookDeadLetters } from "@/db/schema";

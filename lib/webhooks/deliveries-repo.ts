@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { bots, campaigns, webhookDeliveries } from "@/db/schema";

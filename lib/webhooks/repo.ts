@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { messages, waNumberSecretsVersion, waNumbers } from "@/db/schema";

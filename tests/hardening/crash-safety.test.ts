@@ -45,7 +45,7 @@ function startApi(extra: Record<string, string>, database = "pglite"): Promise<{
   };
   if (!process.env.DATABASE_URL) env.PGLITE_DIR = path.join(dir, database);
   // node itself (not the tsx binary, which would run a second process that SIGKILL cannot reach).
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/hardening/crash-server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/hardening/crash-server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
