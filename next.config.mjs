@@ -3,8 +3,6 @@ const nextConfig = {
   // Native/WASM database drivers must not be bundled: they load files at run time.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   poweredByHeader: false,
-  // The API answers its own 4xx for oversized bodies; keep Next from buffering more than that.
-  experimental: {},
   // Every response, pages, assets and API alike, is taken for its declared type only. The pages'
   // CSP and Referrer-Policy come from proxy.ts (per-request nonce); media downloads add a sandbox.
   async headers() {

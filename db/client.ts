@@ -53,7 +53,7 @@ async function open(): Promise<Handle> {
     // postgres.js sends as Parse/Describe first and Bind/Execute second: two round trips and a
     // fresh plan each time. Our SQL strings are a fixed set (values are always parameters), so
     // named statements, cached per connection, are safe and cut a round trip off every query
-    // (bench/README.md, finding 1: authenticate 1.0 → ~0.7 ms CPU).
+    // (bench/README.md, finding 1).
     const unsafe = client.unsafe.bind(client);
     client.unsafe = ((query: string, params?: unknown[], opts?: { prepare?: boolean }) =>
       unsafe(query, params as never, { ...opts, prepare: true })) as typeof client.unsafe;

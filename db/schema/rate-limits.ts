@@ -5,7 +5,7 @@ import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-or
  * one upsert that bumps `count`. Kept in Postgres so the budget holds across every web replica
  * and on PGlite alike; rows of past windows are deleted now and then (`window_start` index).
  * The migration creates it UNLOGGED (drizzle-kit cannot say so): a commit that wrote only to it
- * waits for no WAL flush (measured 6–9 ms → 1.4 ms per check here), and losing a minute of
+ * waits for no WAL flush (bench/README.md has the measurement), and losing a minute of
  * counters in a crash is harmless.
  */
 export const rateLimits = pgTable(

@@ -217,12 +217,3 @@ export async function findMediaByPath(teamId: number, path: string) {
   return row;
 }
 
-export const STATUS_RANK: Record<MessageStatus, number> = {
-  RECEIVED: -1,
-  QUEUED: 0,
-  SENDED: 1,
-  SENT: 2,
-  DELIVERED: 3,
-  READED: 4,
-  FAILED: 5,
-};

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { labels } from "@/db/schema";
 
@@ -22,16 +22,6 @@ export async function findLabelRow(teamId: number, id: number, db: DbOrTx) {
     .where(and(eq(labels.teamId, teamId), eq(labels.id, id)))
     .limit(1);
   return row;
-}
-
-/** The ids among `ids` that are labels of the team. */
-export async function existingLabelIds(db: DbOrTx, teamId: number, ids: number[]): Promise<number[]> {
-  if (!ids.length) return [];
-  const rows = await db
-    .select({ id: labels.id })
-    .from(labels)
-    .where(and(eq(labels.teamId, teamId), inArray(labels.id, ids)));
-  return rows.map((r) => r.id);
 }
 
 /** Whether another label of the team already has this title (case-insensitive). */

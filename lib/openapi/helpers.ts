@@ -2,7 +2,7 @@ import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from "zod-o
 import type { z } from "zod";
 import { errorSchema } from "@/lib/http/list-query";
 
-/** Small builders so each path in paths.ts reads as one line per fact. */
+/** Small builders so each path of the OpenAPI document (document.ts) reads as one line per fact. */
 export function jsonContent(schema: z.ZodType) {
   return { "application/json": { schema } };
 }

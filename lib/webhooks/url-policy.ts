@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import { internalAddressKind, ipLiteralOf, isLocalhostName, type AddressKind } from "./address";
 
 /**
- * Where bot and campaign webhooks may point (issue 9, finding 9). A URL is refused when it is set
+ * Where bot and campaign webhooks may point (README, "Security"). A URL is refused when it is set
  * (`webhookUrlSchema`, so the admin CLI and any API) and again when an event is delivered, after
  * DNS: `guardedLookup` checks every address a name resolves to and hands exactly those to the
  * socket, so a name cannot resolve outside at the check and inside at the connect (DNS rebinding).
