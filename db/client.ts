@@ -33,6 +33,12 @@ export async function getDb(): Promise<Db> {
   return (await getHandle()).db;
 }
 
+/** Runs `fn` in one transaction of this process's database. */
+export async function transaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  return db.transaction((tx) => fn(tx));
+}
+
 export async function closeDb(): Promise<void> {
   const h = g.__waDb;
   g.__waDb = undefined;

@@ -107,10 +107,7 @@ export async function deleteAssignments(tx: DbOrTx, teamId: number, contactId: n
     );
 }
 
-export async function transaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
-  const db = await getDb();
-  return db.transaction((tx) => fn(tx));
-}
+export { transaction } from "@/db/client";
 
 export type ContactKey = { number: string | null; customerId?: string | null; name?: string | null };
 export type UpsertedContact = { id: number; customerNumber: string | null; customerId: string | null; name: string; created: boolean };

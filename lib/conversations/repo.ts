@@ -138,7 +138,4 @@ export async function teamAgentExists(teamId: number, agentId: number, db?: DbOr
   return rows.length > 0;
 }
 
-export async function conversationTransaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
-  const db = await getDb();
-  return db.transaction((tx) => fn(tx));
-}
+export { transaction } from "@/db/client";

@@ -7,7 +7,7 @@ import { toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
 import type { LabelDto } from "@/lib/labels/schemas";
 import {
-  conversationTransaction,
+  transaction,
   findConversationRow,
   listConversationRows,
   lockConversation,
@@ -124,7 +124,7 @@ export async function getConversation({ ctx, input }: { ctx: AuthContext; input:
  * for cloud_api numbers are the delivery worker's job (see README, "Inbox").
  */
 export async function markConversationRead({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {
-  await conversationTransaction(async (tx) => {
+  await transaction(async (tx) => {
     const row = await lockConversation(tx, ctx.teamId, input.id);
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
     if (row.unreadCount === 0) return;
@@ -138,7 +138,7 @@ export async function markConversationRead({ ctx, input }: { ctx: AuthContext; i
 
 /** Assigns (or unassigns) and opens or resolves a conversation; streams conversation.updated. */
 export async function updateConversation({ ctx, input }: { ctx: AuthContext; input: { id: number } & UpdateConversationInput }): Promise<ConversationDto> {
-  await conversationTransaction(async (tx) => {
+  await transaction(async (tx) => {
     const row = await lockConversation(tx, ctx.teamId, input.id);
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
     if (input.assignee_agent_id != null && !(await teamAgentExists(ctx.teamId, input.assignee_agent_id, tx))) {

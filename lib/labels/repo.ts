@@ -72,7 +72,4 @@ export async function deleteLabelRow(teamId: number, id: number) {
   return rows.length > 0;
 }
 
-export async function transaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
-  const db = await getDb();
-  return db.transaction((tx) => fn(tx));
-}
+export { transaction } from "@/db/client";

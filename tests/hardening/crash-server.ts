@@ -13,10 +13,8 @@
  * crash left their send's outcome unknown), and `walking` how many of its sent messages stood
  * between SENDED and READED, both read before its worker starts.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { runMigrations } from "@/db/migrate";
+import { serveRoutes, type Handler, type RouteEntry } from "../helpers/route-table-server";
 import * as send from "@/app/api/v1/message_templates/send/route";
 import * as sendBulk from "@/app/api/v1/message_templates/send_bulk/route";
 import * as update from "@/app/api/v1/updates/[update_id]/route";
@@ -28,12 +26,11 @@ import { createWorker } from "@/lib/delivery/worker";
 import { createTeam, createTemplate } from "../helpers/factories";
 import { createCloudNumber, createSandboxNumber } from "../helpers/delivery-factories";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const routes: [RegExp, string, Handler][] = [
-  [/^\/api\/v1\/message_templates\/send$/, "POST", send.POST as Handler],
-  [/^\/api\/v1\/message_templates\/send_bulk$/, "POST", sendBulk.POST as Handler],
-  [/^\/api\/v1\/updates\/([^/]+)$/, "GET", update.GET as Handler],
-  [/^\/api\/v1\/webhooks\/whatsapp$/, "POST", whatsappWebhook.POST as Handler],
+const routes: RouteEntry[] = [
+  { method: "POST", pattern: /^\/api\/v1\/message_templates\/send$/, handler: send.POST as Handler },
+  { method: "POST", pattern: /^\/api\/v1\/message_templates\/send_bulk$/, handler: sendBulk.POST as Handler },
+  { method: "GET", pattern: /^\/api\/v1\/updates\/([^/]+)$/, handler: update.GET as Handler, param: "update_id" },
+  { method: "POST", pattern: /^\/api\/v1\/webhooks\/whatsapp$/, handler: whatsappWebhook.POST as Handler },
 ];
 
 async function main() {
@@ -70,38 +67,8 @@ async function main() {
   if (process.env.CRASH_WORKER === "1") {
     createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] }).start();
   }
-  const server = http.createServer(async (inc, res) => {
-    const url = `http://${inc.headers.host}${inc.url}`;
-    const { pathname } = new URL(url);
-    const route = routes.find(([re, method]) => re.test(pathname) && method === inc.method);
-    if (!route) {
-      res.statusCode = 404;
-      return res.end();
-    }
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(inc.headers)) if (typeof v === "string") headers.set(k, v);
-    const hasBody = inc.method !== "GET";
-    const request = new Request(url, {
-      method: inc.method,
-      headers,
-      body: hasBody ? (Readable.toWeb(inc) as ReadableStream) : undefined,
-      // @ts-expect-error Node's fetch needs duplex for streamed bodies
-      duplex: "half",
-    });
-    const m = route[0].exec(pathname)!;
-    const params: Record<string, string> = m[1] ? { update_id: decodeURIComponent(m[1]) } : {};
-    const response = await route[2](request, { params: Promise.resolve(params) });
-    res.statusCode = response.status;
-    response.headers.forEach((v, k) => res.setHeader(k, v));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  // Node closes an idle keep-alive socket after 5 s; on a loaded machine the client can pick that
-  // socket just as it closes and see ECONNRESET. The client, not the server, ends idle sockets here.
-  server.keepAliveTimeout = 120_000;
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address() as AddressInfo;
-    process.stdout.write(`READY ${JSON.stringify({ port, setup, uncertain, walking })}\n`);
-  });
+  const port = await serveRoutes(routes);
+  process.stdout.write(`READY ${JSON.stringify({ port, setup, uncertain, walking })}\n`);
 }
 
 main().catch((err) => {
