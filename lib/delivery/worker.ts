@@ -1,12 +1,12 @@
 import { setMaxListeners } from "node:events";
 import { withSecrets } from "@/lib/channels/credentials";
-import type { ChannelAdapter, ChannelNumber, OutboundTemplate } from "@/lib/channels/types";
+import type { ChannelAdapter, ChannelNumber } from "@/lib/channels/types";
 import { claimDeliveries, targetSecret } from "@/lib/webhooks/deliveries-repo";
 import { deliverOne } from "@/lib/webhooks/deliver";
 import { adapterFor } from "./channels";
 import { createClaimLoop } from "./claim-loop";
 import { deliveryConfig } from "./config";
-import { batchLookups, buildOutbound, type Lookups } from "./outbound";
+import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./outbound";
 import { createPacer } from "./pacing";
 import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, type MessageRow } from "./repo";
 import { createSettler } from "./settle";
@@ -90,7 +90,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     killed: () => killed,
   });
 
-  type Ready = { c: Claim; m: MessageRow; number: ChannelNumber; adapter: ChannelAdapter; message: OutboundTemplate };
+  type Ready = { c: Claim; m: MessageRow; number: ChannelNumber; adapter: ChannelAdapter; message: Outbound };
 
   /** Checks a claimed message and builds its send; undefined when it was settled (or skipped) here. */
   async function prepare(c: Claim, m: MessageRow | undefined, number: ChannelNumber | undefined, lookups: Lookups): Promise<Ready | undefined> {
@@ -129,7 +129,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const turn = await pacer.waitTurn(ready, slotAt, stopping.signal, state);
     if (turn === "stopping") return release(c);
     if (turn !== "send") return;
-    const outcome = await adapter.sendTemplate(number, message);
+    const outcome = isFreeForm(message) ? await adapter.sendMessage(number, message) : await adapter.sendTemplate(number, message);
     // Killed between the provider's accept and our commit: the send's status webhook will tell
     // (status.ts adopts its wamid), and the claim waits the uncertain grace for it.
     if (killed) return;
