@@ -8,6 +8,7 @@ import { createClaimLoop } from "./claim-loop";
 import { deliveryConfig } from "./config";
 import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./outbound";
 import { createPacer } from "./pacing";
+import { runReadReceipts } from "./read-receipts";
 import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, type MessageRow } from "./repo";
 import { createSettler } from "./settle";
 
@@ -166,6 +167,24 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     await Promise.all([...groups.values()].map((items) => sendGroup(items, done).catch((err) => console.error(`[worker] number ${items[0].number.id}`, err))));
   }
 
+  // Read receipts (POST /conversations/{id}/read on cloud_api numbers) go out beside the sends:
+  // one batch at a time, started from the poll without holding it up.
+  let receipts: Promise<void> | null = null;
+  function pollReceipts() {
+    if (receipts || !running) return;
+    receipts = runReadReceipts({
+      leaseMs: deliveryConfig.graphTimeoutMs + o.leaseMs,
+      maxAttempts: o.maxAttempts,
+      backoffBaseMs: o.backoffBaseMs,
+      backoffCapMs: o.backoffCapMs,
+      teamIds: options.teamIds,
+      killed: () => killed,
+    })
+      .then(() => undefined)
+      .catch((err) => console.error("[worker] read receipts", err))
+      .finally(() => (receipts = null));
+  }
+
   let nextWalkSweep = 0;
   const loop = createClaimLoop({
     pollMs: o.pollMs,
@@ -187,6 +206,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       ),
     // Status walks a restart stopped (the sandbox's): taken over at start, then every walkSweepMs.
     beforePoll: async () => {
+      pollReceipts();
       if (Date.now() < nextWalkSweep) return;
       nextWalkSweep = Date.now() + o.walkSweepMs;
       await settler.resumeWalks(options.teamIds);
@@ -203,6 +223,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       running = false;
       stopping.abort();
       await loop.stop();
+      await receipts;
     },
     kill() {
       killed = true;
