@@ -86,7 +86,10 @@ export const locationPayload = z.object({
 const sharedContact = z
   .object({
     name: z
-      .object({ formatted_name: z.string({ error: CONTACT_NAME_REQUIRED }).trim().min(1, CONTACT_NAME_REQUIRED).max(512) })
+      .object(
+        { formatted_name: z.string({ error: CONTACT_NAME_REQUIRED }).trim().min(1, CONTACT_NAME_REQUIRED).max(512) },
+        { error: CONTACT_NAME_REQUIRED },
+      )
       .catchall(z.unknown()),
     addresses: z.array(z.record(z.string(), z.unknown())).max(20).optional(),
     birthday: z.string().max(10).optional(),
