@@ -31,6 +31,8 @@ export type WorkerOptions = {
   sandboxStepMs?: number;
   /** How long a message whose send may have reached the provider waits for its status webhook (DELIVERY_UNCERTAIN_GRACE_S). */
   uncertainGraceMs?: number;
+  /** How often queued read receipts are looked for (default 1 s). */
+  receiptPollMs?: number;
   /** How often stopped in-process status walks (the sandbox's, after a restart) are looked for (default 30 s; also at start). */
   walkSweepMs?: number;
   webhookTimeoutMs?: number;
@@ -68,6 +70,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     sandboxStepMs: options.sandboxStepMs ?? deliveryConfig.sandboxStepMs,
     uncertainGraceMs: options.uncertainGraceMs ?? deliveryConfig.uncertainGraceS * 1000,
     walkSweepMs: options.walkSweepMs ?? 30_000,
+    receiptPollMs: options.receiptPollMs ?? 1000,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
     webhookMaxAttempts: options.webhookMaxAttempts ?? 10,
   };
@@ -168,10 +171,12 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   }
 
   // Read receipts (POST /conversations/{id}/read on cloud_api numbers) go out beside the sends:
-  // one batch at a time, started from the poll without holding it up.
+  // one batch at a time, at most every receiptPollMs, started from the poll without holding it up.
   let receipts: Promise<void> | null = null;
+  let nextReceiptPoll = 0;
   function pollReceipts() {
-    if (receipts || !running) return;
+    if (receipts || !running || Date.now() < nextReceiptPoll) return;
+    nextReceiptPoll = Date.now() + o.receiptPollMs;
     receipts = runReadReceipts({
       leaseMs: deliveryConfig.graphTimeoutMs + o.leaseMs,
       maxAttempts: o.maxAttempts,
