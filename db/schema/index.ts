@@ -14,3 +14,4 @@ export * from "./events";
 export * from "./conversations";
 export * from "./wa-number-secrets-version";
 export * from "./webhook-dead-letters";
+export * from "./read-receipts";

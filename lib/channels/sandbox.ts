@@ -17,6 +17,9 @@ export const sandboxAdapter: ChannelAdapter = {
   async sendTemplate() {
     return { ok: true, providerMessageId: `wamid.sandbox.${randomUUID()}` };
   },
+  async sendMessage() {
+    return { ok: true, providerMessageId: `wamid.sandbox.${randomUUID()}` };
+  },
   async uploadMedia() {
     return { ok: true, id: `sandbox-media-${randomUUID()}` };
   },

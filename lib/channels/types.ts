@@ -21,6 +21,23 @@ export type OutboundTemplate = {
   callbackData?: string;
 };
 
+/**
+ * Provider-neutral free-form send (a reply inside the customer-service window): the message's
+ * type and its stored 2.5 payload, with attachments already uploaded to the provider.
+ */
+export type OutboundMessage = {
+  to: string;
+  type: string;
+  payload: Record<string, unknown> | unknown[];
+  /** The provider's id of the uploaded attachment (media types). */
+  mediaId?: string;
+  /** Links previewed in a text message. */
+  previewUrl?: boolean;
+  /** wamid of the message this one answers (shown quoted). */
+  contextWamid?: string | null;
+  callbackData?: string;
+};
+
 export type SendOutcome =
   | { ok: true; providerMessageId: string }
   | {
@@ -72,6 +89,10 @@ export type StatusWalk = {
 
 export interface ChannelAdapter {
   sendTemplate(number: ChannelNumber, message: OutboundTemplate): Promise<SendOutcome>;
+  /** A free-form message (text, media, location, contacts, interactive). */
+  sendMessage(number: ChannelNumber, message: OutboundMessage): Promise<SendOutcome>;
+  /** Marks a customer's message as read at the provider (the blue ticks). */
+  markRead?(number: ChannelNumber, providerMessageId: string): Promise<{ ok: true } | Extract<SendOutcome, { ok: false }>>;
   /** Uploads a header attachment; returns the id the send refers to, or a send failure. */
   uploadMedia(number: ChannelNumber, file: MediaFile): Promise<{ ok: true; id: string } | Extract<SendOutcome, { ok: false }>>;
   /** An inbound attachment, streamed from the provider (channels that have them); null when unavailable. */

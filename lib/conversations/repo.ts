@@ -138,4 +138,19 @@ export async function teamAgentExists(teamId: number, agentId: number, db?: DbOr
   return rows.length > 0;
 }
 
+/**
+ * Queues "mark as read" at Meta for the conversation's newest inbound message when its number is
+ * a cloud_api one (the delivery worker sends it: lib/delivery/read-receipts.ts). Once per message.
+ */
+export async function enqueueReadReceipt(tx: DbOrTx, teamId: number, conversationId: number) {
+  await tx.execute(sql`
+    INSERT INTO read_receipts (team_id, wa_number_id, message_id, provider_message_id)
+    SELECT m.team_id, m.wa_number_id, m.id, m.provider_message_id
+    FROM conversations c
+    JOIN wa_numbers w ON w.team_id = c.team_id AND w.id = c.wa_number_id
+    JOIN messages m ON m.team_id = c.team_id AND m.id = c.last_inbound_message_id
+    WHERE c.team_id = ${teamId} AND c.id = ${conversationId} AND w.provider = 'cloud_api' AND m.provider_message_id IS NOT NULL
+    ON CONFLICT (team_id, message_id) DO NOTHING`);
+}
+
 export { transaction } from "@/db/client";

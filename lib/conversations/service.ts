@@ -8,6 +8,7 @@ import { insertEvents } from "@/lib/events/repo";
 import type { LabelDto } from "@/lib/labels/schemas";
 import {
   transaction,
+  enqueueReadReceipt,
   findConversationRow,
   listConversationRows,
   lockConversation,
@@ -120,13 +121,15 @@ export async function getConversation({ ctx, input }: { ctx: AuthContext; input:
 }
 
 /**
- * Sets the unread count to 0 and tells every screen (conversation.read). Read receipts at Meta
- * for cloud_api numbers are the delivery worker's job (see README, "Inbox").
+ * Sets the unread count to 0 and tells every screen (conversation.read). On a cloud_api number it
+ * also queues the read receipt at Meta for the newest inbound message, in the same transaction;
+ * the delivery worker sends it (lib/delivery/read-receipts.ts), never this request.
  */
 export async function markConversationRead({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {
   await transaction(async (tx) => {
     const row = await lockConversation(tx, ctx.teamId, input.id);
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
+    await enqueueReadReceipt(tx, ctx.teamId, row.id);
     if (row.unreadCount === 0) return;
     await updateConversationRow(tx, ctx.teamId, row.id, { unreadCount: 0 });
     await insertEvents(tx, [

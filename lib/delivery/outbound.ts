@@ -1,10 +1,14 @@
 import path from "node:path";
 import type { ProviderError } from "@/db/schema";
-import type { ChannelAdapter, ChannelNumber, OutboundTemplate } from "@/lib/channels/types";
+import type { ChannelAdapter, ChannelNumber, OutboundMessage, OutboundTemplate } from "@/lib/channels/types";
 import { placeholderKeys } from "@/lib/templates/schemas";
-import { findMediaByPath, findTemplateForMessage, type MessageRow } from "./repo";
+import { findMediaByPath, findProviderMessageId, findTemplateForMessage, type MessageRow } from "./repo";
 
-type Built = { ok: true; message: OutboundTemplate } | { ok: false; retryable: boolean; error: ProviderError; retryAfterMs?: number };
+/** What a claimed message is sent as: a template, or a free-form reply (isFreeForm). */
+export type Outbound = OutboundTemplate | OutboundMessage;
+export const isFreeForm = (o: Outbound): o is OutboundMessage => "payload" in o;
+
+type Built = { ok: true; message: Outbound } | { ok: false; retryable: boolean; error: ProviderError; retryAfterMs?: number };
 type SendParams = { header_param?: { key: string; value: string } | null; body_params?: { key: string; value: string }[] };
 
 // Graph media ids live 30 days; re-uploading the same bytes for every send of a campaign is waste.
@@ -39,7 +43,53 @@ export function batchLookups(): Lookups {
   };
 }
 
+/** An uploaded file's provider id, uploaded once per number and content (then reused for a day). */
+async function uploadOnce(adapter: ChannelAdapter, number: ChannelNumber, file: NonNullable<Awaited<ReturnType<typeof findMediaByPath>>>) {
+  const key = `${number.id}:${file.sha256}`;
+  let id = uploaded.get(key);
+  if (!id || Date.now() - id.at > UPLOAD_TTL_MS) {
+    const up = await adapter.uploadMedia(number, {
+      bytes: file.content,
+      contentType: file.contentType,
+      filename: file.originalName || path.basename(file.path),
+      sha256: file.sha256,
+    });
+    if (!up.ok) return up;
+    id = { id: up.id, at: Date.now() };
+    uploaded.set(key, id);
+  }
+  return { ok: true as const, id: id.id };
+}
+
+const MEDIA_TYPES = new Set(["image", "video", "audio", "document", "sticker"]);
+
+/**
+ * A free-form reply: its stored 2.5 payload as it is, its attachment uploaded through the
+ * adapter, and the wamid of the message it answers (none when that one never got one).
+ */
+async function buildFreeForm(m: MessageRow, number: ChannelNumber, adapter: ChannelAdapter, lookups: Lookups): Promise<Built> {
+  const out: OutboundMessage = {
+    to: m.customerNumber ?? "",
+    type: m.type,
+    payload: m.payload ?? {},
+    previewUrl: (m.sendParams as { preview_url?: boolean } | null)?.preview_url === true,
+    contextWamid: m.replyToMessageId ? await findProviderMessageId(m.teamId, m.replyToMessageId) : null,
+    callbackData: m.updateId,
+  };
+  if (!out.to) return permanent("The contact has no phone number");
+  if (MEDIA_TYPES.has(m.type)) {
+    if (!m.mediaPath) return permanent("The message has no attachment");
+    const file = await lookups.media(m.teamId, m.mediaPath);
+    if (!file) return permanent(`Attachment ${m.mediaPath} no longer exists`);
+    const up = await uploadOnce(adapter, number, file);
+    if (!up.ok) return up;
+    out.mediaId = up.id;
+  }
+  return { ok: true, message: out };
+}
+
 export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapter: ChannelAdapter, lookups: Lookups = batchLookups()): Promise<Built> {
+  if (m.type !== "template") return buildFreeForm(m, number, adapter, lookups);
   const template = await lookups.template(m);
   if (!template) return permanent(`Template ${m.templateName ?? m.templateId} no longer exists`);
   const params = (m.sendParams ?? {}) as SendParams;
@@ -67,20 +117,9 @@ export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapte
       }
       const file = await lookups.media(m.teamId, source);
       if (!file) return permanent(`Attachment ${source} no longer exists`);
-      const key = `${number.id}:${file.sha256}`;
-      let id = uploaded.get(key);
-      if (!id || Date.now() - id.at > UPLOAD_TTL_MS) {
-        const up = await adapter.uploadMedia(number, {
-          bytes: file.content,
-          contentType: file.contentType,
-          filename: file.originalName || path.basename(file.path),
-          sha256: file.sha256,
-        });
-        if (!up.ok) return up;
-        id = { id: up.id, at: Date.now() };
-        uploaded.set(key, id);
-      }
-      out.header = { kind: "media", format: c.format, mediaId: id.id, filename: file.originalName || path.basename(file.path) };
+      const up = await uploadOnce(adapter, number, file);
+      if (!up.ok) return up;
+      out.header = { kind: "media", format: c.format, mediaId: up.id, filename: file.originalName || path.basename(file.path) };
     } else if (c.type === "BUTTONS") {
       c.buttons.forEach((b, index) => {
         if (b.type === "QUICK_REPLY") out.quickReplies.push({ index, payload: b.payload ?? b.text });

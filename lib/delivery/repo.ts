@@ -217,3 +217,14 @@ export async function findMediaByPath(teamId: number, path: string) {
   return row;
 }
 
+/** The provider's id (wamid) of a message of the team, for the `context` of a reply. */
+export async function findProviderMessageId(teamId: number, messageId: number) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ wamid: messages.providerMessageId })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.teamId, teamId)))
+    .limit(1);
+  return row?.wamid ?? null;
+}
+

@@ -1,13 +1,14 @@
 import { setMaxListeners } from "node:events";
 import { withSecrets } from "@/lib/channels/credentials";
-import type { ChannelAdapter, ChannelNumber, OutboundTemplate } from "@/lib/channels/types";
+import type { ChannelAdapter, ChannelNumber } from "@/lib/channels/types";
 import { claimDeliveries, targetSecret } from "@/lib/webhooks/deliveries-repo";
 import { deliverOne } from "@/lib/webhooks/deliver";
 import { adapterFor } from "./channels";
 import { createClaimLoop } from "./claim-loop";
 import { deliveryConfig } from "./config";
-import { batchLookups, buildOutbound, type Lookups } from "./outbound";
+import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./outbound";
 import { createPacer } from "./pacing";
+import { runReadReceipts } from "./read-receipts";
 import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, type MessageRow } from "./repo";
 import { createSettler } from "./settle";
 
@@ -30,6 +31,8 @@ export type WorkerOptions = {
   sandboxStepMs?: number;
   /** How long a message whose send may have reached the provider waits for its status webhook (DELIVERY_UNCERTAIN_GRACE_S). */
   uncertainGraceMs?: number;
+  /** How often queued read receipts are looked for (default 1 s). */
+  receiptPollMs?: number;
   /** How often stopped in-process status walks (the sandbox's, after a restart) are looked for (default 30 s; also at start). */
   walkSweepMs?: number;
   webhookTimeoutMs?: number;
@@ -67,6 +70,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     sandboxStepMs: options.sandboxStepMs ?? deliveryConfig.sandboxStepMs,
     uncertainGraceMs: options.uncertainGraceMs ?? deliveryConfig.uncertainGraceS * 1000,
     walkSweepMs: options.walkSweepMs ?? 30_000,
+    receiptPollMs: options.receiptPollMs ?? 1000,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
     webhookMaxAttempts: options.webhookMaxAttempts ?? 10,
   };
@@ -90,7 +94,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     killed: () => killed,
   });
 
-  type Ready = { c: Claim; m: MessageRow; number: ChannelNumber; adapter: ChannelAdapter; message: OutboundTemplate };
+  type Ready = { c: Claim; m: MessageRow; number: ChannelNumber; adapter: ChannelAdapter; message: Outbound };
 
   /** Checks a claimed message and builds its send; undefined when it was settled (or skipped) here. */
   async function prepare(c: Claim, m: MessageRow | undefined, number: ChannelNumber | undefined, lookups: Lookups): Promise<Ready | undefined> {
@@ -129,7 +133,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const turn = await pacer.waitTurn(ready, slotAt, stopping.signal, state);
     if (turn === "stopping") return release(c);
     if (turn !== "send") return;
-    const outcome = await adapter.sendTemplate(number, message);
+    const outcome = isFreeForm(message) ? await adapter.sendMessage(number, message) : await adapter.sendTemplate(number, message);
     // Killed between the provider's accept and our commit: the send's status webhook will tell
     // (status.ts adopts its wamid), and the claim waits the uncertain grace for it.
     if (killed) return;
@@ -166,6 +170,26 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     await Promise.all([...groups.values()].map((items) => sendGroup(items, done).catch((err) => console.error(`[worker] number ${items[0].number.id}`, err))));
   }
 
+  // Read receipts (POST /conversations/{id}/read on cloud_api numbers) go out beside the sends:
+  // one batch at a time, at most every receiptPollMs, started from the poll without holding it up.
+  let receipts: Promise<void> | null = null;
+  let nextReceiptPoll = 0;
+  function pollReceipts() {
+    if (receipts || !running || Date.now() < nextReceiptPoll) return;
+    nextReceiptPoll = Date.now() + o.receiptPollMs;
+    receipts = runReadReceipts({
+      leaseMs: deliveryConfig.graphTimeoutMs + o.leaseMs,
+      maxAttempts: o.maxAttempts,
+      backoffBaseMs: o.backoffBaseMs,
+      backoffCapMs: o.backoffCapMs,
+      teamIds: options.teamIds,
+      killed: () => killed,
+    })
+      .then(() => undefined)
+      .catch((err) => console.error("[worker] read receipts", err))
+      .finally(() => (receipts = null));
+  }
+
   let nextWalkSweep = 0;
   const loop = createClaimLoop({
     pollMs: o.pollMs,
@@ -187,6 +211,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       ),
     // Status walks a restart stopped (the sandbox's): taken over at start, then every walkSweepMs.
     beforePoll: async () => {
+      pollReceipts();
       if (Date.now() < nextWalkSweep) return;
       nextWalkSweep = Date.now() + o.walkSweepMs;
       await settler.resumeWalks(options.teamIds);
@@ -203,6 +228,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       running = false;
       stopping.abort();
       await loop.stop();
+      await receipts;
     },
     kill() {
       killed = true;

@@ -33,7 +33,7 @@ export async function findMediaFile(teamId: number, path: string) {
 export async function findMediaMeta(teamId: number, path: string, db?: DbOrTx) {
   const conn = db ?? (await getDb());
   const [row] = await conn
-    .select({ id: media.id, contentType: media.contentType })
+    .select({ id: media.id, contentType: media.contentType, sha256: media.sha256 })
     .from(media)
     .where(and(eq(media.teamId, teamId), eq(media.path, path)))
     .limit(1);

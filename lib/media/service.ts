@@ -9,7 +9,8 @@ import { findMediaFile, insertMedia } from "./repo";
 import type { UploadedMedia } from "./schemas";
 import { allowedType } from "./types";
 
-export const TYPE_NOT_ALLOWED = "Tipo de archivo no permitido: se aceptan imágenes JPEG o PNG, videos MP4 y documentos PDF.";
+export const TYPE_NOT_ALLOWED =
+  "Tipo de archivo no permitido: se aceptan imágenes JPEG o PNG, videos MP4, documentos PDF, audios OGG o MP3 y stickers WebP.";
 export const EMPTY_FILE = "El archivo está vacío.";
 export const MEDIA_NOT_FOUND = "Archivo no encontrado.";
 

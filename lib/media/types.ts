@@ -9,5 +9,5 @@ export const MAX_UPLOAD_BYTES = Math.max(...ALLOWED_TYPES.map((t) => t.maxBytes)
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export function allowedType(mime: string | undefined): AllowedType | undefined {
-  return ALLOWED_TYPES.find((t) => t.mime === mime);
+  return ALLOWED_TYPES.find((t) => (t.sniffedAs ?? t.mime) === mime);
 }

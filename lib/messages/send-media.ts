@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
+import { EXTENSIONS_BY_REPLY_TYPE, type ReplyMediaType } from "@/lib/limits";
 import { EXTENSIONS_BY_FORMAT, extensionOf, isOwnMediaPath, mediaUrl, teamFolder } from "@/lib/media/paths";
 import { findMediaMeta } from "@/lib/media/repo";
 import type { TemplateComponent } from "@/lib/templates/schemas";
@@ -63,4 +64,23 @@ async function resolveDefault(
     throw ApiError.invalid("media_path", DEFAULT_MEDIA_INVALID);
   }
   return { path, url: mediaUrl(path) };
+}
+
+export function replyExtensionMismatch(type: ReplyMediaType): string {
+  const list = EXTENSIONS_BY_REPLY_TYPE[type].map((e) => `.${e}`);
+  const allowed = list.length > 1 ? `${list.slice(0, -1).join(", ")} o ${list.at(-1)}` : list[0];
+  return `El archivo de media_path debe tener extensión ${allowed} para un mensaje de tipo ${type}.`;
+}
+
+/**
+ * The attachment of a free-form reply, with the rules of 4.1 in the same order: extension of the
+ * message type, own team folder (403), then existence. Returns what its 2.5 payload shows.
+ */
+export async function resolveReplyMedia(teamId: number, type: ReplyMediaType, mediaPath: string) {
+  const field = "payload.media_path";
+  if (!EXTENSIONS_BY_REPLY_TYPE[type].includes(extensionOf(mediaPath))) throw ApiError.invalid(field, replyExtensionMismatch(type));
+  if (!isOwnMediaPath(teamId, mediaPath)) throw ApiError.forbidden(mediaNotOwned(teamId));
+  const meta = await findMediaMeta(teamId, mediaPath);
+  if (!meta) throw ApiError.invalid(field, MEDIA_MISSING);
+  return { path: mediaPath, url: mediaUrl(mediaPath), contentType: meta.contentType, sha256: meta.sha256 };
 }

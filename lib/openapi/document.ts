@@ -8,6 +8,7 @@ import { listBotsQuery, listBotsResponse } from "@/lib/bots/schemas";
 import { listCampaignsQuery, listCampaignsResponse } from "@/lib/campaigns/schemas";
 import { listTemplatesQuery, listTemplatesResponse } from "@/lib/templates/schemas";
 import { sendTemplateInput, sendTemplateResponse } from "@/lib/messages/send-schemas";
+import { sendReplyInput } from "@/lib/messages/reply-schemas";
 import { sendBulkRequest, sendBulkResponse } from "@/lib/messages/send-bulk-schemas";
 import { historyQuerySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
 import { uploadMediaResponse } from "@/lib/media/schemas";
@@ -28,7 +29,7 @@ const idempotencyHeader = z.object({
     description: "Reintento seguro: la misma clave con el mismo cuerpo devuelve la primera respuesta y no crea nada; con otro cuerpo → 422.",
   }),
 });
-const multipartUpload = z.object({ file: z.string().meta({ format: "binary", description: "JPEG/PNG ≤ 5 MB, MP4 ≤ 16 MB, PDF ≤ 16 MB; tipo detectado por contenido" }) });
+const multipartUpload = z.object({ file: z.string().meta({ format: "binary", description: "JPEG/PNG ≤ 5 MB, MP4 ≤ 16 MB, PDF ≤ 16 MB, OGG (Opus)/MP3 ≤ 16 MB, WebP ≤ 500 KB; tipo detectado por contenido" }) });
 const simpleMessage = z.object({ message: z.string() });
 const failureBudget = {
   description: "Demasiados intentos fallidos desde esta dirección (AUTH_FAILURES_PER_ADDRESS cada 15 min); Retry-After",
@@ -96,6 +97,20 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       responses: { ...ok(historyResponseSchema), ...errors("404", "422") },
     },
   },
+  "/api/v1/messages/{channel}/send": {
+    post: {
+      tags: ["Mensajes"],
+      summary: "Responder a un cliente con un mensaje libre (ventana de 24 horas)",
+      description:
+        "Solo dentro de las 24 horas siguientes al último mensaje del cliente a ese número; fuera de ella → 422 en customer_source (\"La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla.\"). " +
+        "`type`: text (≤ 4096 caracteres, preview_url), image, video, audio, document, sticker (media_path de /api/v1/media-upload: image .jpg/.jpeg/.png, video .mp4, document .pdf, audio .ogg/.mp3, sticker .webp; de otro equipo → 403), " +
+        "location, contacts, quick_reply (1–3 opciones, títulos ≤ 20) y list (≤ 10 filas en total, títulos ≤ 24, botón ≤ 20). `context_update_id` cita un mensaje de la conversación. " +
+        "Se responde como 4.1 y se entrega como una plantilla (cola, ritmo, reintentos, estados); un error 131047 de Meta lo deja FAILED con su motivo. Desde una sesión de agente se guarda sender AGENT con agent_id y agent_name; con token, SYSTEM y agent_id 0.",
+      requestParams: { path: channelPath, header: idempotencyHeader },
+      requestBody: { content: jsonContent(sendReplyInput) },
+      responses: { ...ok(sendTemplateResponse), ...errors("400", "403", "404", "413", "415", "422") },
+    },
+  },
   "/api/v1/updates/{update_id}": {
     get: { tags: ["Mensajes"], summary: "Un mensaje con su enrutamiento, error y eventos de estado", requestParams: { path: updatePath }, responses: { ...ok(updateResponse), ...errors("404") } },
   },
@@ -150,7 +165,13 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
   },
   "/api/v1/conversations/{conversationId}/read": {
-    post: { tags: ["Bandeja"], summary: "Marcar como leída (unread_count = 0; emite conversation.read)", requestParams: { path: conversationPath }, responses: { ...ok(conversationResponse), ...errors("404") } },
+    post: {
+      tags: ["Bandeja"],
+      summary: "Marcar como leída (unread_count = 0; emite conversation.read)",
+      description: "En un número cloud_api además encola el acuse de lectura del último mensaje del cliente, que el worker de entrega envía a Meta (con reintentos).",
+      requestParams: { path: conversationPath },
+      responses: { ...ok(conversationResponse), ...errors("404") },
+    },
   },
   "/api/v1/events": {
     get: {

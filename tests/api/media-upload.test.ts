@@ -97,7 +97,7 @@ describe("POST /api/v1/media-upload", () => {
     const api = apiClient(server.url, team.token);
     const text = await api.post(UPLOAD, form(textBytes(), "nota.pdf"));
     expect(text.status).toBe(422);
-    expect(text.body.message).toBe("Tipo de archivo no permitido: se aceptan imágenes JPEG o PNG, videos MP4 y documentos PDF.");
+    expect(text.body.message).toBe("Tipo de archivo no permitido: se aceptan imágenes JPEG o PNG, videos MP4, documentos PDF, audios OGG o MP3 y stickers WebP.");
     const gif = await api.post(UPLOAD, form(new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), "a.gif"));
     expect(gif.status).toBe(422);
     const empty = await api.post(UPLOAD, form(new Uint8Array(0), "vacio.png"));

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A local stand-in for the Graph API (test-only), speaking the documented Cloud API shapes:
- * POST /{version}/{phone_number_id}/messages, POST /{version}/{phone_number_id}/media
+ * POST /{version}/{phone_number_id}/messages (sends, and read receipts: `{"status":"read",
+ * "message_id":…}` answered `{"success":true}`), POST /{version}/{phone_number_id}/media
  * (multipart), GET /{version}/{media_id} + the download URL it returns, and
  * GET /{version}/{waba_id}/message_templates with cursor paging. Every request is recorded with
  * its arrival time; answers can be scripted (429, 5xx, Graph error codes, delays).
@@ -157,6 +158,7 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
         const delay = next?.delayMs ?? defaultDelayMs;
         if (delay) await new Promise((r) => setTimeout(r, delay));
         if (next && next.status !== 200) return send(next.status, next.body, next.headers);
+        if (body?.status === "read") return send(200, { success: true });
         const wamid = `wamid.FAKE${++seq}`;
         send(200, {
           messaging_product: "whatsapp",
@@ -196,7 +198,11 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
     url: base(),
     requests,
     sends: (phoneNumberId?: string) =>
-      requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages") && (!phoneNumberId || r.path.includes(`/${phoneNumberId}/`))),
+      requests.filter(
+        (r) => r.method === "POST" && r.path.endsWith("/messages") && r.body?.status !== "read" && (!phoneNumberId || r.path.includes(`/${phoneNumberId}/`)),
+      ),
+    /** Read receipts posted (POST /messages with status "read"). */
+    reads: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages") && r.body?.status === "read"),
     /** Next answers of POST /messages, in order (then success again). */
     script: (...answers: Scripted[]) => script.push(...answers),
     setDelay: (ms: number) => (defaultDelayMs = ms),

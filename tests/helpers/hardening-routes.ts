@@ -72,6 +72,10 @@ export const ENDPOINTS: Endpoint[] = [
     name: "history", method: "GET", path: () => "/api/v1/messages/whatsapp/history", input: "query", auth: "token",
     valid: (w) => ({ wa_number: w.number.number, customer_source: w.contact.customerNumber!, from_date: new Date(Date.now() - 86400_000).toISOString().slice(0, 10) }),
   },
+  {
+    name: "reply", method: "POST", path: () => "/api/v1/messages/whatsapp/send", input: "json", auth: "token", writes: true, maxBytes: 256 * KB,
+    valid: (w) => ({ wa_number: w.number.number, customer_source: w.contact.customerNumber!, type: "text", payload: { text: "hola" } }),
+  },
   { name: "openapi", method: "GET", path: () => "/api/v1/openapi.json", input: "none", auth: "public" },
   {
     name: "sandbox inbound", method: "POST", path: () => "/api/v1/sandbox/inbound", input: "json", auth: "token", writes: true, maxBytes: 256 * KB,

@@ -6,10 +6,12 @@ import { pdfBytes } from "../fixtures/media-bytes";
 import { sendBody } from "./hardening-routes";
 import { createBot, createCampaign, createContact, createLabel, createNumber, createTeam, createTemplate } from "./factories";
 import { createMediaTemplate, tokenCtx, uploadFor } from "./send-factories";
+import { insertMessages } from "./history-factories";
 
 /**
  * A team with one of everything an endpoint can name: a sandbox number, a text and a DOCUMENT
- * template, labels, a labelled contact, a bot, a campaign, an uploaded PDF and a sent message.
+ * template, labels, a labelled contact, a bot, a campaign, an uploaded PDF, a sent message and a
+ * message from the contact (its 24-hour reply window open).
  */
 export async function createWorld() {
   const team = await createTeam();
@@ -27,6 +29,7 @@ export async function createWorld() {
     idempotency: null,
   });
   const updateId = (sent.body as { data: { update_id: string } }).data.update_id;
+  await insertMessages({ team, number, contact }, [{ payload: { text: "hola" } }]);
   return { team, token: team.token, number, template, docTemplate, labels, contact, bot, campaign, mediaPath: upload.media_path, updateId };
 }
 export type World = Awaited<ReturnType<typeof createWorld>>;

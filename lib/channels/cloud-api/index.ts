@@ -1,7 +1,7 @@
-import type { ChannelAdapter } from "../types";
+import type { ChannelAdapter, ChannelNumber, SendOutcome } from "../types";
 import { graphFetch, type GraphSettings } from "./client";
 import { downloadMedia } from "./media";
-import { templateBody } from "./send";
+import { messageBody, readBody, templateBody } from "./send";
 
 type SendResponse = { messages?: { id?: string }[] };
 
@@ -10,13 +10,20 @@ type SendResponse = { messages?: { id?: string }[] };
  * read at each call (the delivery settings: GRAPH_API_BASE_URL, GRAPH_API_VERSION, GRAPH_TIMEOUT_MS).
  */
 export function createCloudApiAdapter(graph: () => GraphSettings): ChannelAdapter {
+  async function send(number: ChannelNumber, body: unknown): Promise<SendOutcome> {
+    const res = await graphFetch<SendResponse>(graph(), number, `${number.phoneNumberId}/messages`, { json: body });
+    if (!res.ok) return res;
+    const id = res.body?.messages?.[0]?.id;
+    if (!id) return { ok: false, retryable: false, error: { code: null, title: "Graph API answered without a message id" } };
+    return { ok: true, providerMessageId: id };
+  }
   return {
-    async sendTemplate(number, message) {
-      const res = await graphFetch<SendResponse>(graph(), number, `${number.phoneNumberId}/messages`, { json: templateBody(message) });
-      if (!res.ok) return res;
-      const id = res.body?.messages?.[0]?.id;
-      if (!id) return { ok: false, retryable: false, error: { code: null, title: "Graph API answered without a message id" } };
-      return { ok: true, providerMessageId: id };
+    sendTemplate: (number, message) => send(number, templateBody(message)),
+    sendMessage: (number, message) => send(number, messageBody(message)),
+
+    async markRead(number, wamid) {
+      const res = await graphFetch<{ success?: boolean }>(graph(), number, `${number.phoneNumberId}/messages`, { json: readBody(wamid) });
+      return res.ok ? { ok: true } : res;
     },
 
     async uploadMedia(number, file) {

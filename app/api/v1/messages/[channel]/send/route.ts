@@ -1,0 +1,17 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { readJson } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
+import { idempotencyOf } from "@/lib/idempotency/service";
+import { requireChannel } from "@/lib/messages/history";
+import { sendReplyInput } from "@/lib/messages/reply-schemas";
+import { sendReply } from "@/lib/messages/reply-service";
+
+export const POST = withAuth<{ channel: string }>(async ({ req, ctx, params }) => {
+  requireChannel(params.channel);
+  // The raw body is kept: an Idempotency-Key stands for the request as sent, not as parsed.
+  const raw = await readJson(req);
+  const idempotency = idempotencyOf(req, `POST /api/v1/messages/${params.channel}/send`, raw);
+  const input = sendReplyInput.parse(raw);
+  const result = await sendReply({ ctx, input, idempotency });
+  return json(result.body, result.status, result.replayed ? { "idempotent-replayed": "true" } : undefined);
+});
