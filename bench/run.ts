@@ -18,6 +18,7 @@ import { printTable, withRatios } from "./report";
 import { emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoad, type ScenarioCtx } from "./scenarios";
 import { clusterScenarios } from "./cluster-scenario";
 import { workerScenarios } from "./worker-scenario";
+import { conversationsLoad, eventsScenario } from "./inbox-scenarios";
 
 const args = new Set(process.argv.slice(2));
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -133,6 +134,8 @@ async function main() {
     if (want("send")) for (const c of [16, 64]) record(await sendLoad(ctx, c));
     if (want("bulk")) record(await bulkSendLoad(ctx, 4, BULK_PATH, 1000));
     if (want("labels")) record(await labelLoad(ctx, 64));
+    if (want("conversations")) for (const c of [1, 16]) for (const v of ["all", "needs_reply"] as const) record(await conversationsLoad(ctx, c, v));
+    if (want("events")) record(await eventsScenario(ctx));
 
     await stopChild(app.child);
     procs.splice(procs.indexOf(app), 1);

@@ -1,0 +1,124 @@
+import { load, mb, unavailable, type Measure } from "./load";
+import { memorySampler } from "./processes";
+import type { ScenarioCtx } from "./scenarios";
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The inbox's conversation list (newest activity first, 20 a page), plain or "needs reply". */
+export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant: "all" | "needs_reply"): Promise<Measure> {
+  const path = `/api/v1/conversations?per_page=20${variant === "needs_reply" ? "&needs_reply=1" : ""}`;
+  const headers = auth(ctx.data.teamA.token);
+  return load({
+    scenario: `conversations ${variant === "all" ? "list" : "needs_reply"}`,
+    target: "app",
+    url: ctx.app.url,
+    connections,
+    duration: ctx.duration,
+    serverPid: ctx.app.child.pid!,
+    headers,
+    requests: [{ method: "GET", path }],
+    probe: async () => {
+      const res = await fetch(ctx.app.url + path, { headers });
+      await res.arrayBuffer();
+      return res.status;
+    },
+  });
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+
+/**
+ * Event fan-out: `streams` SSE clients of team A held open on one server while messages are
+ * inserted at `perSecond` (as a webhook or the worker would, straight into Postgres). Latency is
+ * from the message's insert (its created_at, taken inside the writing transaction) to its
+ * `message.created` frame on a probe stream; the other streams only drain. Memory is the
+ * server's peak RSS with every stream open.
+ */
+export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond = 50): Promise<Measure> {
+  const scenario = `events: ${streams} streams, ${perSecond} msgs/s`;
+  if (!ctx.query) return unavailable(scenario, "app", streams, "needs Postgres (the bench writes messages beside the server)");
+  const { data, app } = ctx;
+  const probes = 20;
+  const latencies: number[] = [];
+  const controllers: AbortController[] = [];
+  let opened = 0;
+  let failed = 0;
+  const mem = memorySampler(app.child.pid!);
+
+  const open = async (probe: boolean) => {
+    const abort = new AbortController();
+    controllers.push(abort);
+    try {
+      const res = await fetch(`${app.url}/api/v1/events`, { headers: auth(data.teamA.token), signal: abort.signal });
+      if (!res.ok || !res.body) {
+        failed++;
+        return;
+      }
+      opened++;
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        if (!probe) continue;
+        const now = Date.now();
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!frame.includes("event: message.created")) continue;
+          const at = /"created_at":"([^"]+)"/.exec(frame)?.[1];
+          if (at) latencies.push(now - Date.parse(at));
+        }
+      }
+    } catch {
+      // aborted at the end
+    }
+  };
+  // Open in batches, as clients arriving: 1,000 at once would be a connection storm, not the case.
+  const running: Promise<void>[] = [];
+  for (let i = 0; i < streams; i++) {
+    running.push(open(i < probes));
+    if (i % 50 === 49) await new Promise((r) => setTimeout(r, 100));
+  }
+  for (let i = 0; i < 100 && opened + failed < streams; i++) await new Promise((r) => setTimeout(r, 100));
+
+  const number = data.numbers[0];
+  const contact = data.heavy.contactId;
+  const t0 = Date.now();
+  let sent = 0;
+  while (Date.now() - t0 < ctx.duration * 1000) {
+    const due = Math.floor(((Date.now() - t0) / 1000) * perSecond) - sent;
+    for (let i = 0; i < due; i++, sent++) {
+      void ctx.query(`insert into messages (team_id, wa_number_id, contact_id, direction, type, status, sender, payload, created_at)
+        values (${data.teamA.id}, ${number.id}, ${contact}, 'INBOUND', 'text', 'RECEIVED', 'CUSTOMER', '{"text":"bench"}', clock_timestamp())`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  const m = mem.stop();
+  controllers.forEach((c) => c.abort());
+  await Promise.allSettled(running);
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const expected = sent * Math.min(probes, opened);
+  return {
+    scenario,
+    target: "app",
+    connections: streams,
+    throughput: Math.round(sent / ctx.duration),
+    unit: "msgs/s",
+    durationSeconds: ctx.duration,
+    reqPerSec: 0,
+    cpuMsPerReq: null,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    requests: latencies.length,
+    errors: failed,
+    non2xx: 0,
+    statusCodes: {},
+    peakRssMb: mb(m.peakProcessRss),
+    peakTreeRssMb: mb(m.peakTreeRss),
+    note: `${opened} streams open; latency commit→receipt on ${Math.min(probes, opened)} probe streams (${latencies.length} of ${expected} frames seen)`,
+    available: true,
+  };
+}
