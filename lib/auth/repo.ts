@@ -1,18 +1,19 @@
 import "server-only";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { placeholder, preparedOnce } from "@/db/prepared";
 import { agents, agentSessions, apiTokens } from "@/db/schema";
 
 // Every /api/v1 request runs one of these two: built once, executed as prepared statements.
-const tokenByHash = preparedOnce((db) =>
-  db
+/** An active token by its hash (placeholder tokenHash); also sent as is by the bench's floor. */
+export function tokenStatement(db: Db) {
+  return db
     .select({ id: apiTokens.id, teamId: apiTokens.teamId, lastUsedAt: apiTokens.lastUsedAt })
     .from(apiTokens)
     .where(and(eq(apiTokens.tokenHash, placeholder("tokenHash")), isNull(apiTokens.revokedAt)))
-    .limit(1)
-    .prepare("auth_token_by_hash"),
-);
+    .limit(1);
+}
+const tokenByHash = preparedOnce((db) => tokenStatement(db).prepare("auth_token_by_hash"));
 
 const sessionByHash = preparedOnce((db) =>
   db

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, exists, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
 import { agents, contactLabels, contacts, conversations, messages, waNumbers } from "@/db/schema";
 import type { ConversationStatus } from "@/db/schema/conversations";
@@ -41,6 +41,11 @@ const listColumns = {
     payload: messages.payload,
   },
 };
+// NULLS LAST as the activity indexes are built (drizzle-kit writes DESC NULLS LAST): Postgres's
+// default DESC is NULLS FIRST, which no index matches, and the list would join every
+// conversation of the team before sorting (38 ms instead of 0.4 ms on the bench's set).
+const activityOrder = [sql`${conversations.lastMessageAt} DESC NULLS LAST`, sql`${conversations.id} DESC NULLS LAST`];
+
 export type ConversationRow = Awaited<ReturnType<typeof listConversationRows>>[number];
 
 function filterWhere(teamId: number, f: ConversationFilter): SQL | undefined {
@@ -81,7 +86,7 @@ export async function listConversationRows(teamId: number, filter: ConversationF
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
     .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
     .where(filterWhere(teamId, filter))
-    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .orderBy(...activityOrder)
     .limit(limit);
 }
 

@@ -10,6 +10,7 @@ export const HEARTBEAT_MS = 15_000;
 /** A reconnect is replayed from the log up to this many events; past it the client refetches. */
 export const MAX_REPLAY = 10_000;
 const REPLAY_PAGE = 1_000;
+const LIVE_DEDUPE = 500;
 /** A client this many chunks behind is dropped; it reconnects with Last-Event-ID and catches up. */
 const MAX_QUEUED_CHUNKS = 5_000;
 
@@ -19,10 +20,23 @@ function frame(event: StoredEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
+// A live event goes to every matching stream of the process: it is serialized and encoded once,
+// not once per stream (1,000 streams × 50 events/s is 50,000 writes a second).
+const encodedFrames = new WeakMap<StoredEvent, Uint8Array>();
+function encodedFrame(event: StoredEvent): Uint8Array {
+  let bytes = encodedFrames.get(event);
+  if (!bytes) encodedFrames.set(event, (bytes = encoder.encode(frame(event))));
+  return bytes;
+}
+
 /** Ids already written to one stream, so the live feed and a replay never repeat an event. */
 class RecentIds {
-  private readonly ids = new Set<number>();
-  constructor(private readonly capacity: number) {}
+  private ids = new Set<number>();
+  constructor(private capacity: number) {}
+  shrinkTo(capacity: number) {
+    this.capacity = capacity;
+    if (this.ids.size > capacity) this.ids = new Set([...this.ids].slice(-capacity));
+  }
   has(id: number) {
     return this.ids.has(id);
   }
@@ -59,8 +73,11 @@ export async function openEventStream({
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   let unsubscribe = () => {};
-  const sent = new RecentIds(MAX_REPLAY + 2_000);
+  // Ids already written: every replayed one while the replay and the live events that waited
+  // behind it are merged, then only the last few hundred (a LISTEN catch-up may repeat those).
   let pending: StoredEvent[] | null = from === undefined ? null : [];
+  const sent = new RecentIds(pending ? MAX_REPLAY + 2_000 : LIVE_DEDUPE);
+  const settle = () => sent.shrinkTo(LIVE_DEDUPE);
 
   const heartbeat = setInterval(() => write(": ping\n\n"), heartbeatMs);
   const close = () => {
@@ -72,13 +89,18 @@ export async function openEventStream({
       controller.close();
     } catch {}
   };
-  const write = (chunk: string) => {
+  const write = (chunk: string | Uint8Array) => {
     if (closed) return;
-    controller.enqueue(encoder.encode(chunk));
+    controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
     if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) close();
   };
   // One chunk per batch: a replay page is one enqueue, not a thousand.
   const send = (batch: StoredEvent[]) => {
+    if (batch.length === 1) {
+      if (sent.has(batch[0].id)) return;
+      sent.add(batch[0].id);
+      return write(encodedFrame(batch[0]));
+    }
     let chunk = "";
     for (const event of batch) {
       if (sent.has(event.id)) continue;
@@ -115,6 +137,7 @@ export async function openEventStream({
     const waiting = pending ?? [];
     pending = null;
     send(waiting.sort((a, b) => a.id - b.id));
+    settle();
   }
   return stream;
 }

@@ -136,15 +136,29 @@ const pagePlaceholders: ConversationParams = {
   window: { from: placeholder("from"), toExclusive: placeholder("to") },
   timeZone: placeholder("tz"),
 };
+const placeholdersFor = (bounded: boolean): ConversationParams => ({
+  ...pagePlaceholders,
+  window: { ...pagePlaceholders.window, toExclusive: bounded ? placeholder("to") : null },
+});
+
+/**
+ * The page statement with every value a placeholder (teamId, waNumberId, contactId, from, to, tz,
+ * limit, offset), as the app prepares it; the bench's floor server sends the very same text.
+ */
+export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean) {
+  return pageQuery(db, placeholdersFor(bounded), order, placeholder("limit"), placeholder("offset"));
+}
+
+/** The count alone, for a page past the end (same placeholders as `pageStatement`). */
+export function countStatement(db: Db, bounded: boolean) {
+  return countQuery(db, placeholdersFor(bounded));
+}
+
 const preparedPages = Object.fromEntries(
   (["ASC", "DESC"] as const).flatMap((order) =>
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
-      preparedOnce((db) =>
-        pageQuery(db, { ...pagePlaceholders, window: { ...pagePlaceholders.window, toExclusive: bounded ? placeholder("to") : null } }, order, placeholder("limit"), placeholder("offset")).prepare(
-          `history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`,
-        ),
-      ),
+      preparedOnce((db) => pageStatement(db, order, bounded).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`)),
     ]),
   ),
 );
@@ -198,7 +212,8 @@ export async function findConversation(teamId: number, number: string, digits: s
   return row;
 }
 
-const preparedConversation = preparedOnce((db) => {
+/** The number and contact lookup with placeholders (teamId, number, digits, customerId). */
+export function conversationStatement(db: Db) {
   const byNumber = sql`(${contacts.customerNumber} = ${placeholder("digits")})`;
   const contact = db
     .select({ id: contacts.id })
@@ -215,6 +230,7 @@ const preparedConversation = preparedOnce((db) => {
     .select({ waNumberId: waNumbers.id, contactId: sql<number | null>`${contact}`.mapWith(Number) })
     .from(waNumbers)
     .where(and(eq(waNumbers.teamId, placeholder("teamId")), eq(waNumbers.number, placeholder("number"))))
-    .limit(1)
-    .prepare("history_conversation");
-});
+    .limit(1);
+}
+
+const preparedConversation = preparedOnce((db) => conversationStatement(db).prepare("history_conversation"));
