@@ -5,7 +5,7 @@ import { arr, obj, str } from "./safe-url";
 
 /** At most a few characters of an emoji: a reaction is one emoji, whatever the payload holds. */
 export function emojiOf(value: unknown): string {
-  return Array.from(str(value).trim()).slice(0, 8).join("");
+  return typeof value === "string" ? Array.from(value.trim()).slice(0, 8).join("") : "";
 }
 
 /** `screen_0_Nombre_completo_0` → "Nombre completo", as the Flow's author named the field. */
