@@ -10,6 +10,7 @@ test.use({ locale: "en-US" });
 async function openConversation(page: Page, search: string, name: string) {
   await page.goto("/conversations");
   await page.getByTestId("customer-search").fill(search);
+  await expect(page.getByRole("option").filter({ hasText: name }).first()).toBeVisible();
   await page.getByRole("option").filter({ hasText: name }).first().getByRole("button").click();
   await expect(page.getByTestId("current-customer")).toBeVisible();
 }
@@ -100,6 +101,7 @@ test("WhatsApp's own types, ticks, failures, contacts, dates and routing notes r
   await expect(log.getByTestId("routed-to")).toHaveCount(1);
 
   await expectAccessible(page);
+  await shot(page, "renderers-types-all");
   await page.setViewportSize({ width: 1280, height: 900 });
   await shot(page, "renderers-types");
   await page.setViewportSize({ width: 390, height: 844 });
@@ -108,8 +110,8 @@ test("WhatsApp's own types, ticks, failures, contacts, dates and routing notes r
 
 test("in English, times and amounts are written the English way", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 4000 });
-  await page.addInitScript(() => window.localStorage.setItem("wa_locale", "en"));
   await signIn(page);
+  await page.evaluate(() => window.localStorage.setItem("wa_locale", "en"));
   await openConversation(page, RENDER_CONTACT.number, RENDER_CONTACT.name);
   const order = byType(page, "order").filter({ hasText: "SACO-ROJO-M" });
   await expect(order.getByTestId("order-total")).toHaveText(/^COP\s214,800$/);

@@ -107,7 +107,7 @@ export default function DocsPage() {
               {Object.entries(op.responses ?? {}).map(([code, res]) => (
                 <li key={code} className="text-sm">
                   <span className={`mr-2 rounded px-1 font-mono text-xs ${code.startsWith("2") ? "bg-emerald-100" : "bg-rose-50"}`}>{code}</span>
-                  {res.description}
+                  {inline(res.description ?? "")}
                   {code.startsWith("2") && res.content ? (
                     <div className="ml-4 mt-1 border-l border-slate-200 pl-3">
                       <SchemaView schema={Object.values(res.content)[0].schema as never} components={components} />
