@@ -51,36 +51,38 @@ export function OrderMessage({ payload }: P) {
           <p className="text-xs text-slate-600">{t("msg.orderItems", { count })}</p>
         </div>
       </div>
-      <table className="w-full text-left text-xs">
-        <thead className="text-slate-600">
-          <tr>
-            <th className="pb-1 font-medium">{t("msg.orderProduct")}</th>
-            <th className="pb-1 text-right font-medium">{t("msg.orderQty")}</th>
-            <th className="pb-1 text-right font-medium">{t("msg.orderPrice")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l, i) => (
-            <tr key={i} className="border-t border-slate-200 align-top" data-testid="order-line">
-              <td className="py-1 pr-2 font-medium break-all">{l.id || "?"}</td>
-              <td className="py-1 text-right">{l.qty ?? "?"}</td>
-              <td className="py-1 pl-2 text-right whitespace-nowrap">{money(l.price, l.currency)}</td>
+      {lines.length > 0 && (
+        <table className="w-full text-left text-xs">
+          <thead className="text-slate-600">
+            <tr>
+              <th className="pb-1 font-medium">{t("msg.orderProduct")}</th>
+              <th className="pb-1 text-right font-medium">{t("msg.orderQty")}</th>
+              <th className="pb-1 text-right font-medium">{t("msg.orderPrice")}</th>
             </tr>
-          ))}
-        </tbody>
-        {total !== null && (
-          <tfoot>
-            <tr className="border-t border-slate-300 font-semibold">
-              <td className="pt-1" colSpan={2}>
-                {t("msg.orderTotal")}
-              </td>
-              <td className="pt-1 text-right whitespace-nowrap" data-testid="order-total">
-                {money(total, lines[0].currency)}
-              </td>
-            </tr>
-          </tfoot>
-        )}
-      </table>
+          </thead>
+          <tbody>
+            {lines.map((l, i) => (
+              <tr key={i} className="border-t border-slate-200 align-top" data-testid="order-line">
+                <td className="py-1 pr-2 font-medium break-all">{l.id || "?"}</td>
+                <td className="py-1 text-right">{l.qty ?? "?"}</td>
+                <td className="py-1 pl-2 text-right whitespace-nowrap">{money(l.price, l.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+          {total !== null && (
+            <tfoot>
+              <tr className="border-t border-slate-300 font-semibold">
+                <td className="pt-1" colSpan={2}>
+                  {t("msg.orderTotal")}
+                </td>
+                <td className="pt-1 text-right whitespace-nowrap" data-testid="order-total">
+                  {money(total, lines[0].currency)}
+                </td>
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      )}
       {str(p.text) && (
         <p className="mt-2">
           <RichText text={str(p.text)} />
