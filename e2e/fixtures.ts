@@ -23,3 +23,19 @@ export const BROKEN_HANDLE = "https://files.example.com/factura%E0%A4%A.pdf";
 export const LOOKALIKE_CONTACT = { number: "573001110004", customerId: "cus_e2e_lookalike", name: "Prueba Enlaces Parecidos" };
 export const LOOKALIKE_URL = "/\\evil.example/x";
 export const LOOKALIKE_TAB_URL = "/\t/evil.example/tab.png";
+
+/**
+ * WhatsApp types beyond the contract's list and the finer points of the renderers (issue 12):
+ * reactions (one on a loaded message, one on a message not loaded), an order, a Flow reply,
+ * monospace, SENDED/SENT ticks, a FAILED reason, contact kinds, routing notes and dates.
+ */
+export const RENDER_CONTACT = { number: "573001110005", customerId: "cus_e2e_render", name: "Prueba Tipos WhatsApp" };
+export const RENDER = {
+  target: "wamid.E2E_RENDER_TARGET",
+  targetText: "¿Te gustó el saco rojo?",
+  missing: "wamid.E2E_NOT_LOADED",
+  failedDetails: "Recipient phone number not in allowed list",
+  monospace: "NAVIDAD20",
+  documentUrl: "/api/v1/media/uploads/team1/5f0c2a1e-8d3b-4c7a-9e2f-0a1b2c3d4e5f.pdf",
+  expires: 1_795_000_000,
+};

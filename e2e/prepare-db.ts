@@ -19,6 +19,8 @@ import {
   LOOKALIKE_CONTACT,
   LOOKALIKE_TAB_URL,
   LOOKALIKE_URL,
+  RENDER,
+  RENDER_CONTACT,
   XSS_CONTACT,
   XSS_TEXT,
 } from "./fixtures";
@@ -154,6 +156,66 @@ await contactWithMessages(LOOKALIKE_CONTACT, () => [
     components: [
       { type: "BODY", text: "Plantilla con botón parecido" },
       { type: "BUTTONS", buttons: [{ type: "URL", text: "Botón parecido", url: LOOKALIKE_URL }] },
+    ],
+  }),
+]);
+
+// Meta's documented webhook shapes, as lib/channels/cloud-api/webhook.ts stores them.
+const routed = { kind: "campaign" as const, id: null, reason: "none:no_campaign" };
+await contactWithMessages(RENDER_CONTACT, () => [
+  { ...outbound(RENDER_CONTACT, 90, "text", { text: RENDER.targetText }), providerMessageId: RENDER.target },
+  { ...inboundFrom(RENDER_CONTACT, 89, "reaction", { message_id: RENDER.target, emoji: "👍" }), providerMessageId: "wamid.E2E_RENDER_R1" },
+  { ...inboundFrom(RENDER_CONTACT, 88, "reaction", { message_id: RENDER.missing, emoji: "🎉" }), providerMessageId: "wamid.E2E_RENDER_R2" },
+  { ...inboundFrom(RENDER_CONTACT, 87, "reaction", { message_id: { bad: true }, emoji: ["no"] }), providerMessageId: "wamid.E2E_RENDER_R3" },
+  { ...inboundFrom(RENDER_CONTACT, 80, "order", {
+    catalog_id: "1234567890",
+    text: "Para el viernes",
+    product_items: [
+      { product_retailer_id: "SACO-ROJO-M", quantity: "2", item_price: "89900", currency: "COP" },
+      { product_retailer_id: "BUFANDA-GRIS", quantity: "1", item_price: "35000", currency: "COP" },
+    ],
+  }), routedTo: routed },
+  { ...inboundFrom(RENDER_CONTACT, 79, "text", { text: "Segundo mensaje de la misma respuesta" }), routedTo: routed },
+  { ...inboundFrom(RENDER_CONTACT, 78, "order", { product_items: "not a list", text: 12 }), routedTo: routed },
+  inboundFrom(RENDER_CONTACT, 70, "nfm_reply", {
+    name: "flow",
+    body: "Sent",
+    response_json: JSON.stringify({ flow_token: "e2e-secret-flow-token", screen_0_Talla_0: "1_Mediana", screen_0_Comentarios_1: "De lana" }),
+  }),
+  inboundFrom(RENDER_CONTACT, 69, "nfm_reply", { name: "flow", response_json: "{not json" }),
+  { ...outbound(RENDER_CONTACT, 60, "text", { text: `Tu código es \`\`\`${RENDER.monospace}\`\`\` y vence el *24*.` }), status: "SENDED" as const },
+  outbound(RENDER_CONTACT, 59, "text", { text: "Mensaje enviado" }),
+  {
+    ...outbound(RENDER_CONTACT, 58, "text", { text: "Mensaje que no salió" }),
+    status: "FAILED" as const,
+    error: { code: 131030, title: "Recipient not in allowed list", details: RENDER.failedDetails },
+  },
+  inboundFrom(RENDER_CONTACT, 50, "contacts", [
+    {
+      name: { formatted_name: "Pedro López" },
+      phones: [{ phone: "+57 310 555 1234", type: "CELL" }, { phone: "+57 601 555 0000", type: "WORK" }],
+      emails: [{ email: "pedro@example.com", type: "HOME" }],
+      birthday: "1990-05-14",
+    },
+  ]),
+  inboundFrom(RENDER_CONTACT, 40, "call_permission_reply", {
+    response: "accept",
+    is_permanent: false,
+    expiration_timestamp: String(RENDER.expires),
+    response_source: "user_action",
+  }),
+  inboundFrom(RENDER_CONTACT, 30, "unknown", {
+    code: 131051,
+    title: "Message type unknown",
+    message: "Message type unknown",
+    error_data: { details: "Message type is currently not supported." },
+    original_type: "hologram",
+  }),
+  outbound(RENDER_CONTACT, 20, "template", {
+    name: "factura_mensual",
+    components: [
+      { type: "HEADER", format: "DOCUMENT", example: { header_handle: [RENDER.documentUrl] } },
+      { type: "BODY", text: "Tu factura de noviembre" },
     ],
   }),
 ]);

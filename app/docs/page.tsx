@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getOpenApiDocument } from "@/lib/openapi/document";
 import { SchemaView, type Components } from "./schema-view";
+import { inline, Markdown } from "./markdown";
 
 export const metadata: Metadata = { title: "Referencia de la API v1" };
 
@@ -40,7 +41,7 @@ export default function DocsPage() {
       <p className="mt-1 text-sm text-slate-600">
         Versión {doc.info.version} · <a className="text-emerald-700 underline" href="/api/v1/openapi.json">openapi.json</a>
       </p>
-      {doc.info.description ? <p className="mt-4 whitespace-pre-line text-sm leading-6">{doc.info.description}</p> : null}
+      {doc.info.description ? <Markdown text={doc.info.description} className="mt-4 text-sm leading-6" /> : null}
       <nav aria-label="Endpoints" className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
         <ul className="grid gap-1 sm:grid-cols-2">
           {ops.map(({ path, method, op }) => (
@@ -61,7 +62,7 @@ export default function DocsPage() {
             <code>{path}</code>
           </h2>
           {op.summary ? <p className="mt-1 font-medium">{op.summary}</p> : null}
-          {op.description ? <p className="mt-2 whitespace-pre-line text-sm leading-6 text-slate-700">{op.description}</p> : null}
+          {op.description ? <Markdown text={op.description} className="mt-2 text-sm leading-6 text-slate-700" /> : null}
           {op.parameters?.length ? (
             <div className="mt-3">
               <h3 className="text-sm font-semibold">Parámetros</h3>
@@ -85,7 +86,7 @@ export default function DocsPage() {
                       <td className="pr-3">
                         <SchemaView schema={(p.schema ?? {}) as never} components={components} />
                       </td>
-                      <td className="text-slate-600">{p.description ?? ""}</td>
+                      <td className="text-slate-600">{inline(p.description ?? "")}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -106,7 +107,7 @@ export default function DocsPage() {
               {Object.entries(op.responses ?? {}).map(([code, res]) => (
                 <li key={code} className="text-sm">
                   <span className={`mr-2 rounded px-1 font-mono text-xs ${code.startsWith("2") ? "bg-emerald-100" : "bg-rose-50"}`}>{code}</span>
-                  {res.description}
+                  {inline(res.description ?? "")}
                   {code.startsWith("2") && res.content ? (
                     <div className="ml-4 mt-1 border-l border-slate-200 pl-3">
                       <SchemaView schema={Object.values(res.content)[0].schema as never} components={components} />

@@ -1,4 +1,6 @@
 /* Renders an OpenAPI (JSON Schema) object as a compact field list; `$ref`s resolve against components. */
+import { inline } from "./markdown";
+
 type Schema = {
   $ref?: string;
   type?: string | string[];
@@ -94,7 +96,7 @@ export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; 
             {required.has(key) ? <span className="ml-1 text-xs text-rose-700">obligatorio</span> : null}
             <span className="ml-2 text-slate-600">{typeLabel(prop, components)}</span>
             {constraints(inner) ? <span className="ml-2 text-xs text-slate-500">{constraints(inner)}</span> : null}
-            {inner.description ? <div className="text-xs text-slate-600">{inner.description}</div> : null}
+            {inner.description ? <div className="text-xs text-slate-600">{inline(inner.description)}</div> : null}
             {nested && depth < 3 ? (
               <div className="ml-4 mt-1 border-l border-slate-200 pl-3">
                 <SchemaView schema={inner} components={components} depth={depth + 1} />

@@ -102,7 +102,14 @@ export function MessageList({ params, highlightUpdateId }: { params: HistoryPara
         </div>
       );
     }
-    return <MessageBubble m={row.m} highlight={!!highlightUpdateId && row.m.update_id === highlightUpdateId} />;
+    return (
+      <MessageBubble
+        m={row.m}
+        highlight={!!highlightUpdateId && row.m.update_id === highlightUpdateId}
+        reactions={row.reactions}
+        showRouting={row.showRouting}
+      />
+    );
   };
 
   return (

@@ -1,8 +1,11 @@
 import type { HistoryPage, Message } from "@/lib/api-client/types";
 
+/** An emoji a reaction put on a message: the customer's (INBOUND) or the business's (OUTBOUND). */
+export type Reaction = { emoji: string; direction: "INBOUND" | "OUTBOUND" };
+
 export type Row =
   | { kind: "day"; key: string; day: string }
-  | { kind: "msg"; key: string; m: Message }
+  | { kind: "msg"; key: string; m: Message; reactions?: Reaction[]; showRouting?: boolean }
   | { kind: "top"; key: string; more: boolean };
 
 /**
@@ -21,17 +24,54 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean): Row[] {
     }
   }
   messages.sort((a, b) => a.id - b.id);
+  const reactions = attachReactions(messages);
   const rows: Row[] = [{ kind: "top", key: "top", more: hasMore }];
   let lastDay = "";
+  let lastRouting: string | null = null;
   for (const m of messages) {
+    if (reactions.attached.has(m.id)) continue;
     const day = m.created_at?.slice(0, 10) ?? "";
     if (day !== lastDay) {
       rows.push({ kind: "day", key: `d${day}-${m.id}`, day });
       lastDay = day;
     }
-    rows.push({ kind: "msg", key: `m${m.id}`, m });
+    // A reply of several bubbles was routed once: its note goes under the first of them only.
+    const routing = m.direction === "INBOUND" && m.routed_to ? JSON.stringify([m.routed_to.kind, m.routed_to.id, m.routed_to.reason]) : null;
+    const showRouting = routing !== null && routing !== lastRouting;
+    lastRouting = m.direction === "INBOUND" ? routing : null;
+    const on = reactions.byTarget.get(m.id);
+    rows.push({ kind: "msg", key: `m${m.id}`, m, ...(on?.length ? { reactions: on } : {}), ...(routing ? { showRouting } : {}) });
   }
   return rows;
+}
+
+/**
+ * WhatsApp draws a reaction on the message it reacts to, not as a bubble: each `reaction` whose
+ * `message_id` (the provider's id) is a loaded message is attached to it; a later reaction from
+ * the same side replaces the earlier one, and an empty emoji takes it back. Reactions to messages
+ * not loaded stay in the list as their own small line.
+ */
+function attachReactions(messages: Message[]) {
+  const byProviderId = new Map<string, Message>();
+  for (const m of messages) if (typeof m.provider_message_id === "string" && m.provider_message_id) byProviderId.set(m.provider_message_id, m);
+  const attached = new Set<number>();
+  const latest = new Map<number, Map<string, string>>();
+  for (const m of messages) {
+    if (m.type !== "reaction" || !m.payload || Array.isArray(m.payload)) continue;
+    const target = typeof m.payload.message_id === "string" ? byProviderId.get(m.payload.message_id) : undefined;
+    if (!target || target.id === m.id) continue;
+    attached.add(m.id);
+    const side = m.direction === "OUTBOUND" ? "OUTBOUND" : "INBOUND";
+    const sides = latest.get(target.id) ?? new Map<string, string>();
+    sides.set(side, typeof m.payload.emoji === "string" ? m.payload.emoji : "");
+    latest.set(target.id, sides);
+  }
+  const byTarget = new Map<number, Reaction[]>();
+  for (const [id, sides] of latest) {
+    const list = [...sides].filter(([, emoji]) => emoji).map(([direction, emoji]) => ({ emoji, direction: direction as Reaction["direction"] }));
+    if (list.length) byTarget.set(id, list);
+  }
+  return { attached, byTarget };
 }
 
 /** `YYYY-MM-DD` of a Date in local time. */

@@ -69,6 +69,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           </nav>
           <div className={cx("w-full items-center gap-3 md:ml-auto md:flex md:w-auto", open ? "flex" : "hidden")}>
             {me.data ? <span className="text-sm" data-testid="agent-name">{me.data.name}</span> : <Skeleton className="h-4 w-20 bg-white/30" />}
+            <a href="/docs" className="rounded px-2 py-1 text-sm hover:bg-white/10" data-testid="docs-link">
+              {t("nav.docs")}
+            </a>
             <LanguageSwitch />
             <button
               type="button"

@@ -1,10 +1,12 @@
 "use client";
-import { useT } from "@/lib/i18n";
+import { useI18n, useT, type MessageKey } from "@/lib/i18n";
 import type { TemplateComponent } from "@/lib/templates/schemas";
 import { TemplateContent } from "@/components/templates/template-bubble";
 import { RichText, SafeLink } from "./rich-text";
 import { FallbackMessage } from "./system";
 import { arr, obj, safeUrl, str } from "./safe-url";
+import { formatCalendarDate } from "./format";
+import { templateMediaName } from "./payload-helpers";
 
 /** Informational types of spec 2.5: text (with ad referral), template, location, contacts. */
 type P = { payload: unknown };
@@ -54,7 +56,7 @@ export function TemplateMessage({ payload }: P) {
   if (!components.every(isRenderableComponent)) return <FallbackMessage type="template" payload={payload} unrenderable />;
   return (
     <div data-renderer="template">
-      <TemplateContent components={components} />
+      <TemplateContent components={components} mediaName={templateMediaName(str(p.name), components)} />
     </div>
   );
 }
@@ -124,8 +126,21 @@ export function ContactsMessage({ payload }: P) {
   );
 }
 
-function ContactCard({ c }: { c: Record<string, unknown> }) {
+const KINDS = ["HOME", "WORK", "CELL", "MAIN", "IPHONE", "OTHER"];
+
+/** HOME/WORK/CELL… of a vCard field in the UI's language; other kinds as the sender wrote them. */
+function useKind() {
   const t = useT();
+  return (value: unknown) => {
+    const kind = str(value).trim();
+    const key = kind.toUpperCase().replace(/^MOBILE$/, "CELL");
+    return KINDS.includes(key) ? t(`msg.kind.${key}` as MessageKey) : kind;
+  };
+}
+
+function ContactCard({ c }: { c: Record<string, unknown> }) {
+  const { t, locale } = useI18n();
+  const kind = useKind();
   const name = obj(c.name);
   const org = obj(c.org);
   const display = str(name.formatted_name) || [name.prefix, name.first_name, name.middle_name, name.last_name, name.suffix].map(str).filter(Boolean).join(" ");
@@ -147,7 +162,7 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const p = obj(ph);
           return (
             <div key={`p${i}`} className="flex gap-1">
-              <dt className="text-slate-600">{t("msg.phone")}{str(p.type) ? ` (${str(p.type)})` : ""}:</dt>
+              <dt className="text-slate-600">{t("msg.phone")}{kind(p.type) ? ` (${kind(p.type)})` : ""}:</dt>
               <dd>{str(p.phone)}</dd>
             </div>
           );
@@ -156,7 +171,7 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const e = obj(em);
           return (
             <div key={`e${i}`} className="flex gap-1">
-              <dt className="text-slate-600">{t("msg.email")}{str(e.type) ? ` (${str(e.type)})` : ""}:</dt>
+              <dt className="text-slate-600">{t("msg.email")}{kind(e.type) ? ` (${kind(e.type)})` : ""}:</dt>
               <dd className="break-all">{str(e.email)}</dd>
             </div>
           );
@@ -165,7 +180,7 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const a = obj(ad);
           return (
             <div key={`a${i}`} className="flex gap-1">
-              <dt className="text-slate-600">{str(a.type) || "📍"}:</dt>
+              <dt className="text-slate-600">{t("msg.address")}{kind(a.type) ? ` (${kind(a.type)})` : ""}:</dt>
               <dd>{[a.street, a.city, a.state, a.zip, a.country].map(str).filter(Boolean).join(", ")}</dd>
             </div>
           );
@@ -174,7 +189,7 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const url = obj(u);
           return (
             <div key={`u${i}`} className="flex gap-1">
-              <dt className="text-slate-600">URL:</dt>
+              <dt className="text-slate-600">URL{kind(url.type) ? ` (${kind(url.type)})` : ""}:</dt>
               <dd className="break-all"><SafeLink url={url.url} /></dd>
             </div>
           );
@@ -182,7 +197,7 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
         {str(c.birthday) && (
           <div className="flex gap-1">
             <dt className="text-slate-600">{t("msg.birthday")}:</dt>
-            <dd>{str(c.birthday)}</dd>
+            <dd>{formatCalendarDate(str(c.birthday), locale)}</dd>
           </div>
         )}
       </dl>

@@ -1,27 +1,34 @@
 "use client";
 import type { Message } from "@/lib/api-client/types";
-import { useT, type MessageKey } from "@/lib/i18n";
+import { useI18n, type MessageKey } from "@/lib/i18n";
+import type { Reaction } from "@/components/conversations/rows";
 import { cx } from "@/components/ui";
 import { PayloadView } from "./payload";
 import { StatusTicks } from "./status-ticks";
 import { RoutingNote } from "./routing-note";
 import { obj, str } from "./safe-url";
-
-/** Time of day from `created_at` ("YYYY-MM-DD HH:mm:ss", already in the app's time zone). */
-export function timeOf(m: Message): string {
-  return m.created_at?.slice(11, 16) ?? "";
-}
+import { formatWallDateTime, formatWallTime } from "./format";
+import { emojiOf } from "./payload-helpers";
 
 function failureReason(m: Message): string | null {
   const e = obj(m.error);
   return [str(e.title), str(e.details)].filter(Boolean).join(": ") || null;
 }
 
-/** One message: inbound on the left in white, outbound on the right in green, as WhatsApp shows it. */
-export function MessageBubble({ m, highlight }: { m: Message; highlight?: boolean }) {
-  const t = useT();
+/**
+ * One message: inbound on the left in white, outbound on the right in green, as WhatsApp shows it.
+ * `reactions` are the emojis other messages put on this one (drawn on its corner); the routing
+ * note shows unless `showRouting` is false (the list shows it once per routed reply).
+ */
+export function MessageBubble({ m, highlight, reactions, showRouting = true }: { m: Message; highlight?: boolean; reactions?: Reaction[]; showRouting?: boolean }) {
+  const { t, locale } = useI18n();
   const inbound = m.direction === "INBOUND";
   const sticker = m.type === "sticker";
+  const reason = m.status === "FAILED" ? failureReason(m) : null;
+  const shown = (reactions ?? []).map((r) => ({ ...r, emoji: emojiOf(r.emoji) })).filter((r) => r.emoji);
+  const reactionLabel = shown
+    .map((r) => t(r.direction === "INBOUND" ? "msg.reactionCustomer" : "msg.reactionBusiness", { emoji: r.emoji }))
+    .join(", ");
   const senderKey = m.sender && ["CUSTOMER", "AGENT", "BOT", "SYSTEM"].includes(m.sender) ? (`sender.${m.sender}` as MessageKey) : null;
   const who = m.sender === "AGENT" && m.agent_name ? m.agent_name : senderKey ? t(senderKey) : m.sender;
   return (
@@ -34,6 +41,7 @@ export function MessageBubble({ m, highlight }: { m: Message; highlight?: boolea
         data-update-id={m.update_id}
         className={cx(
           "relative max-w-[85%] rounded-lg px-2 pb-1 pt-1.5 shadow-sm sm:max-w-[65%]",
+          shown.length > 0 && "mb-3",
           sticker ? "bg-transparent shadow-none" : inbound ? "rounded-tl-none bg-white" : "rounded-tr-none bg-wa-out",
           highlight && "ring-2 ring-amber-400",
         )}
@@ -45,11 +53,40 @@ export function MessageBubble({ m, highlight }: { m: Message; highlight?: boolea
           </p>
         )}
         <PayloadView type={m.type} payload={m.payload} />
-        <p className="mt-0.5 flex items-center justify-end gap-1 text-[11px] text-slate-600">
-          <time dateTime={m.timestamp ? new Date(m.timestamp * 1000).toISOString() : undefined}>{timeOf(m)}</time>
+        <p className={cx("mt-0.5 flex items-center justify-end gap-1 text-[11px] text-slate-600", sticker && "ml-auto w-fit rounded bg-white/80 px-1")}>
+          <time
+            dateTime={m.timestamp ? new Date(m.timestamp * 1000).toISOString() : undefined}
+            title={formatWallDateTime(m.created_at, locale)}
+          >
+            {formatWallTime(m.created_at, locale)}
+          </time>
           {!inbound && <StatusTicks status={m.status} reason={failureReason(m)} />}
         </p>
-        {inbound && m.routed_to ? <RoutingNote routedTo={m.routed_to} /> : null}
+        {reason && (
+          <p className="mt-0.5 rounded bg-red-50 px-1.5 py-0.5 text-xs text-red-800" data-testid="failure-reason">
+            <span aria-hidden="true">⚠ </span>
+            {t("msg.notSent")}: {reason}
+          </p>
+        )}
+        {inbound && m.routed_to && showRouting ? <RoutingNote routedTo={m.routed_to} /> : null}
+        {shown.length > 0 && (
+          <p
+            role="img"
+            aria-label={t("msg.reactions", { list: reactionLabel })}
+            title={reactionLabel}
+            data-testid="reactions"
+            className={cx(
+              "absolute -bottom-3.5 flex gap-0.5 rounded-full bg-white px-1.5 py-0.5 text-sm leading-none shadow ring-1 ring-slate-200",
+              inbound ? "left-2" : "right-2",
+            )}
+          >
+            {shown.map((r) => (
+              <span key={r.direction} data-direction={r.direction}>
+                {r.emoji}
+              </span>
+            ))}
+          </p>
+        )}
       </article>
     </div>
   );

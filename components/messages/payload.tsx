@@ -4,6 +4,7 @@ import { AudioMessage, DocumentMessage, ImageMessage, StickerMessage, VideoMessa
 import { ButtonMessage, ButtonReplyMessage, ListMessage, ListReplyMessage, QuickReplyMessage } from "./interactive";
 import { ContactsMessage, LocationMessage, TemplateMessage, TextMessage } from "./informational";
 import { CallReplyMessage, CallRequestMessage, FallbackMessage, SystemMessage, UnknownMessage, UnsupportedMessage } from "./system";
+import { FlowReplyMessage, OrderMessage, ReactionMessage } from "./commerce";
 import { MessageBoundary } from "./message-boundary";
 
 /** One renderer per payload type of spec 2.5; the list is open, so anything else gets the fallback. */
@@ -27,6 +28,10 @@ const RENDERERS: Record<string, ComponentType<{ payload: unknown }>> = {
   unsupported: UnsupportedMessage,
   call_permission_request: CallRequestMessage,
   call_permission_reply: CallReplyMessage,
+  // Beyond the contract's list, as WhatsApp sends them (lib/channels/cloud-api/webhook.ts).
+  reaction: ReactionMessage,
+  order: OrderMessage,
+  nfm_reply: FlowReplyMessage,
 };
 
 /**

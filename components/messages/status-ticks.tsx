@@ -2,8 +2,9 @@
 import { useT, type MessageKey } from "@/lib/i18n";
 
 /**
- * WhatsApp-style status: clock (queued), one grey tick (handed to the channel / sent), two grey
- * (delivered), two blue (read), red mark (failed, reason in the tooltip and for screen readers).
+ * WhatsApp-style status: clock (queued), an outgoing arrow (handed to the channel), one grey tick
+ * (sent), two grey (delivered), two blue (read), red mark (failed; the bubble also shows the
+ * reason inline).
  */
 export function StatusTicks({ status, reason }: { status: string | null; reason?: string | null }) {
   const t = useT();
@@ -22,8 +23,13 @@ export function StatusTicks({ status, reason }: { status: string | null; reason?
         <circle cx="8" cy="8" r="7" fill="currentColor" />
         <path d="M8 4v5M8 11.2v.3" stroke="#fff" strokeWidth="1.8" strokeLinecap="round" />
       </svg>
-    ) : status === "SENDED" || status === "SENT" ? (
-      <svg viewBox="0 0 16 11" className="h-3.5 w-4" aria-hidden="true">
+    ) : status === "SENDED" ? (
+      // Handed to the channel, not yet confirmed by WhatsApp: an outgoing arrow, not yet a tick.
+      <svg viewBox="0 0 16 11" className="h-3.5 w-4" aria-hidden="true" data-tick="sended">
+        <path d="M3 9.5L12 1.5M6.5 1.5H12V7" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+    ) : status === "SENT" ? (
+      <svg viewBox="0 0 16 11" className="h-3.5 w-4" aria-hidden="true" data-tick="sent">
         <path d="M1.5 6l3 3 7-7.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
     ) : (

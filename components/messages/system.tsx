@@ -1,5 +1,6 @@
 "use client";
-import { useT } from "@/lib/i18n";
+import { useI18n, useT } from "@/lib/i18n";
+import { formatInstant } from "./format";
 import { RichText } from "./rich-text";
 import { obj, str } from "./safe-url";
 
@@ -18,18 +19,34 @@ export function SystemMessage({ payload }: P) {
   );
 }
 
-function ErrorView({ renderer, title, p, details }: { renderer: string; title: string; p: Record<string, unknown>; details: string }) {
+/**
+ * What WhatsApp could not hand over: our own words first, then the provider's English texts once
+ * each (they often repeat one another), folded away under "provider detail".
+ */
+function ErrorView({ renderer, title, hint, p, texts }: { renderer: string; title: string; hint?: string; p: Record<string, unknown>; texts: unknown[] }) {
   const t = useT();
+  const detail = [...new Set(texts.map((x) => str(x).trim()).filter(Boolean))];
+  const code = p.code !== undefined && p.code !== null && str(p.code) !== "" ? str(p.code) : "";
+  const original = str(p.original_type);
   return (
     <div data-renderer={renderer} className="text-sm">
       <p className="font-medium text-slate-700">
         <span aria-hidden="true">⚠ </span>
         {title}
       </p>
-      {str(p.title) && <p>{str(p.title)}</p>}
-      {str(p.message) && <p>{str(p.message)}</p>}
-      {details && <p className="text-xs text-slate-600">{details}</p>}
-      {p.code !== undefined && p.code !== null && <p className="text-xs text-slate-600">{t("msg.code", { code: str(p.code) })}</p>}
+      {hint && <p className="text-xs text-slate-700">{hint}</p>}
+      {original && <p className="text-xs text-slate-600">{t("msg.originalType", { type: original })}</p>}
+      {(detail.length > 0 || code) && (
+        <details className="mt-1 text-xs text-slate-600" data-testid="provider-detail">
+          <summary className="cursor-pointer">{t("msg.providerDetail")}</summary>
+          {detail.map((d) => (
+            <p key={d} lang="en">
+              {d}
+            </p>
+          ))}
+          {code && <p>{t("msg.code", { code })}</p>}
+        </details>
+      )}
     </div>
   );
 }
@@ -37,13 +54,13 @@ function ErrorView({ renderer, title, p, details }: { renderer: string; title: s
 export function UnknownMessage({ payload }: P) {
   const t = useT();
   const p = obj(payload);
-  return <ErrorView renderer="unknown" title={t("msg.unknown")} p={p} details={str(obj(p.error_data).details)} />;
+  return <ErrorView renderer="unknown" title={t("msg.unknown")} hint={t("msg.unknownHint")} p={p} texts={[p.title, p.message, obj(p.error_data).details]} />;
 }
 
 export function UnsupportedMessage({ payload }: P) {
   const t = useT();
   const p = obj(payload);
-  return <ErrorView renderer="unsupported" title={t("msg.unsupported")} p={p} details={str(p.details)} />;
+  return <ErrorView renderer="unsupported" title={t("msg.unsupported")} hint={t("msg.unknownHint")} p={p} texts={[p.title, p.details]} />;
 }
 
 export function CallRequestMessage({ payload }: P) {
@@ -58,12 +75,12 @@ export function CallRequestMessage({ payload }: P) {
 }
 
 export function CallReplyMessage({ payload }: P) {
-  const t = useT();
+  const { t, locale } = useI18n();
   const p = obj(payload);
   const accepted = str(p.response) === "accept";
   const source = str(p.response_source);
   const expires = str(p.expiration_timestamp);
-  const expiresText = /^\d+$/.test(expires) ? new Date(Number(expires) * 1000).toLocaleString() : expires;
+  const expiresText = formatInstant(expires, locale);
   return (
     <div data-renderer="call_permission_reply" className="text-sm">
       <p className="text-xs text-slate-600">{t("msg.callReply")}</p>

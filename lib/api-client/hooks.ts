@@ -143,7 +143,7 @@ export function useHistory(p: HistoryParams | null) {
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
       apiFetch<HistoryPage>(
-        `/api/v1/messages/whatsapp/history${qs({ ...p!, order: "DESC", with_pagination: 1, per_page: p!.per_page ?? 50, page: pageParam, include: "update_id,error,routed_to" })}`,
+        `/api/v1/messages/whatsapp/history${qs({ ...p!, order: "DESC", with_pagination: 1, per_page: p!.per_page ?? 50, page: pageParam, include: "update_id,error,routed_to,provider_message_id" })}`,
         { signal },
       ),
     // Statuses move on (QUEUED → … → READED); a short conversation is refreshed to show it.

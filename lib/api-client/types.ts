@@ -27,7 +27,7 @@ export type Label = z.infer<typeof labelSchema>;
 export type Contact = z.infer<typeof contactSchema>;
 export type Bot = z.infer<typeof botSchema>;
 export type Campaign = z.infer<typeof campaignSchema>;
-/** A history record with the extras the dashboard asks for (`include=update_id,error,routed_to`). */
+/** A history record with the extras the dashboard asks for (`include=update_id,error,routed_to,provider_message_id`). */
 export type Message = z.infer<typeof historyEntrySchema>;
 
 export type AgentResponse = z.infer<typeof agentResponseSchema>;

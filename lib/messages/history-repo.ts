@@ -34,6 +34,7 @@ const recordColumns = {
   updateId: messages.updateId,
   error: messages.error,
   routedTo: messages.routedTo,
+  providerMessageId: messages.providerMessageId,
 };
 
 /** The window's bounds as instants: `from` inclusive; the upper one exclusive, or "until now" inclusive. */

@@ -54,8 +54,8 @@ const requiredText = (field: string) =>
     .min(1, `El campo ${field} es obligatorio.`)
     .max(200, `El campo ${field} no puede tener más de 200 caracteres.`);
 
-/** Fields a caller may add to the 2.4 records with `include=` (the dashboard uses all three). */
-export const HISTORY_EXTRAS = ["update_id", "error", "routed_to"] as const;
+/** Fields a caller may add to the 2.4 records with `include=` (the dashboard uses all of them). */
+export const HISTORY_EXTRAS = ["update_id", "error", "routed_to", "provider_message_id"] as const;
 export type HistoryExtra = (typeof HISTORY_EXTRAS)[number];
 
 /** Query of GET /api/v1/messages/{channel}/history (spec 4.5). */
@@ -152,6 +152,11 @@ export const historyEntrySchema = historyRecordSchema
     update_id: z.string().optional().meta({ description: "With include=update_id." }),
     error: messageErrorSchema.nullable().optional().meta({ description: "With include=error." }),
     routed_to: routedToSchema.nullable().optional().meta({ description: "With include=routed_to." }),
+    provider_message_id: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "With include=provider_message_id: the provider's id (wamid), which reactions and replies refer to." }),
   })
   .meta({ id: "HistoryEntry" });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

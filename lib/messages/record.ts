@@ -70,16 +70,18 @@ export function toHistoryRecord(row: HistoryRow): HistoryRecord {
  */
 export function toHistoryRecordWith(
   extras: readonly HistoryExtra[],
-): (row: HistoryRow & Partial<Pick<typeof messages.$inferSelect, "updateId" | "error" | "routedTo">>) => HistoryRecord {
+): (row: HistoryRow & Partial<Pick<typeof messages.$inferSelect, "updateId" | "error" | "routedTo" | "providerMessageId">>) => HistoryRecord {
   if (extras.length === 0) return toHistoryRecord;
   const withUpdate = extras.includes("update_id");
   const withError = extras.includes("error");
   const withRouting = extras.includes("routed_to");
+  const withProviderId = extras.includes("provider_message_id");
   return (row) => {
-    const rec: HistoryRecord & { update_id?: string; error?: unknown; routed_to?: unknown } = toHistoryRecord(row);
+    const rec: HistoryRecord & { update_id?: string; error?: unknown; routed_to?: unknown; provider_message_id?: string | null } = toHistoryRecord(row);
     if (withUpdate) rec.update_id = row.updateId ?? undefined;
     if (withError) rec.error = row.error ?? null;
     if (withRouting) rec.routed_to = row.routedTo ?? null;
+    if (withProviderId) rec.provider_message_id = row.providerMessageId ?? null;
     return rec;
   };
 }

@@ -16,9 +16,10 @@ export type ConversationInput = {
 };
 
 /**
- * The demo conversation with María: one message of every payload type of spec 2.5 and every
- * status, from every kind of sender, over the last three days. Payload field names are exactly
- * the contract's, so the dashboard renderers and API clients can be tried against real shapes.
+ * The demo conversation with María: one message of every payload type of spec 2.5 (and of the
+ * reaction, order and Flow reply WhatsApp also sends) and every status, from every kind of sender,
+ * over the last three days. Payload field names are exactly the contract's (Meta's for the extra
+ * types), so the dashboard renderers and API clients can be tried against real shapes.
  */
 export function demoConversation(c: ConversationInput): Insert[] {
   const out: Insert[] = [];
@@ -133,11 +134,22 @@ export function demoConversation(c: ConversationInput): Insert[] {
   outbound(2 * day + 120, "text", "READED", "AGENT", { text: `Hola María, soy ${c.agent.name}. Te ayudo con los sacos.` });
   inbound(2 * day + 110, "image", media(c.files.png, { caption: "¿Lo tienen en rojo?", sha256: c.files.png.sha256 }));
   outbound(2 * day + 100, "image", "DELIVERED", "AGENT", media(c.files.png, { caption: "Sí, este es el rojo.", sha256: c.files.png.sha256 }));
+  // WhatsApp types beyond the contract's list: a reaction (drawn on the message it reacts to).
+  inbound(2 * day + 99, "reaction", { message_id: out[out.length - 1].providerMessageId, emoji: "😍" });
   inbound(2 * day + 95, "audio", media(c.files.wav));
   inbound(2 * day + 94, "sticker", media(c.files.webp, { sha256: c.files.webp.sha256, animated: false }));
   outbound(2 * day + 90, "document", "SENT", "AGENT", media(c.files.pdf, { caption: "Catálogo completo", sha256: c.files.pdf.sha256, filename: c.files.pdf.filename }));
   inbound(2 * day + 80, "video", media(c.files.mp4, { caption: "Así me quedó el anterior", sha256: c.files.mp4.sha256, filename: c.files.mp4.filename }));
   inbound(2 * day + 70, "location", { latitude: "4.6533326", longitude: "-74.083652", name: "Tienda Demo Chapinero", address: "Cra. 13 #54-20, Bogotá" });
+  // A cart from the catalogue, as the Cloud API's `order` webhook carries it.
+  inbound(2 * day + 65, "order", {
+    catalog_id: "1234567890123456",
+    text: "Los quiero para el viernes, por favor",
+    product_items: [
+      { product_retailer_id: "SACO-ROJO-M", quantity: "2", item_price: "89900", currency: "COP" },
+      { product_retailer_id: "BUFANDA-GRIS", quantity: "1", item_price: "35000", currency: "COP" },
+    ],
+  });
   inbound(2 * day + 60, "contacts", [
     {
       addresses: [{ city: "Bogotá", country: "Colombia", country_code: "CO", state: "Cundinamarca", street: "Calle 100 #15-20", type: "HOME", zip: "110111" }],
@@ -160,6 +172,18 @@ export function demoConversation(c: ConversationInput): Insert[] {
     expiration_timestamp: String(Math.floor(at(day + 190).getTime() / 1000) + 7 * 86_400),
     response_source: "user_action",
   });
+  // A WhatsApp Flow's answers (interactive nfm_reply): response_json is a JSON string.
+  inbound(day + 150, "nfm_reply", {
+    name: "flow",
+    body: "Sent",
+    response_json: JSON.stringify({
+      flow_token: "demo-flow-token",
+      screen_0_Talla_0: "1_Mediana",
+      screen_0_Color_favorito_1: "0_Rojo",
+      screen_0_Comentarios_2: "Que sea de lana, por favor",
+    }),
+  });
+  outbound(day + 120, "text", "READED", "AGENT", { text: "Tu código de descuento es ```NAVIDAD20``` (válido hasta el *24 de diciembre*)." });
   inbound(day + 100, "system", { body: "María López cambió su número de teléfono.", new_wa_id: "573009870011", type: "user_changed_number" });
   outbound(day + 60, "template", "DELIVERED", "SYSTEM", template("factura_mensual", { "1": "María", "2": "noviembre" }, {}, c.files.pdf.url), templateSend("factura_mensual"));
   outbound(day + 30, "template", "FAILED", "SYSTEM", template("video_bienvenida", { "1": "María" }, {}, c.files.mp4.url), {

@@ -1,48 +1,14 @@
-import { deflateSync } from "node:zlib";
+import { DEMO_IMAGE_PNG, DEMO_STICKER_WEBP, DEMO_VIDEO_MP4 } from "./demo-media";
 
 /**
- * Tiny but valid demo files, built in code so the repository holds no binaries. Each is
- * recognised by `file-type` (what the upload endpoint sniffs) as the type its extension claims.
+ * The demo's files. Image, sticker and video are real, small media a person can see and play
+ * (made by scripts/demo-media.sh, a few KB each); the PDF and the voice note are built in code.
+ * Each is recognised by `file-type` (what the upload endpoint sniffs) as the type its extension claims.
  */
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A `size`×`size` PNG: a WhatsApp-green square with a white diagonal. */
-export function demoPng(size = 16): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // truecolour RGB
-  const raw = Buffer.alloc(size * (1 + size * 3));
-  for (let y = 0; y < size; y++) {
-    const row = y * (1 + size * 3); // each row starts with filter byte 0
-    for (let x = 0; x < size; x++) {
-      const white = x === y;
-      raw.set(white ? [255, 255, 255] : [0x25, 0xd3, 0x66], row + 1 + x * 3);
-    }
-  }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(raw)), pngChunk("IEND", Buffer.alloc(0))]);
+/** A legible 480×360 PNG (a red sweater with its caption). */
+export function demoPng(): Buffer {
+  return Buffer.from(DEMO_IMAGE_PNG, "base64");
 }
 
 /** A one-page PDF saying `text`, with a correct cross-reference table. */
@@ -68,25 +34,14 @@ export function demoPdf(text = "Catalogo Tienda Demo"): Buffer {
   return Buffer.from(out, "latin1");
 }
 
-function box(type: string, ...payload: Buffer[]): Buffer {
-  const body = Buffer.concat(payload);
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(8 + body.length, 0);
-  head.write(type, 4, "latin1");
-  return Buffer.concat([head, body]);
-}
-
-/** An MP4 container: `ftyp` (isom) and an empty `mdat`. Enough for type sniffing and storage. */
+/** 1.5 s of H.264 video in MP4 that browsers play. */
 export function demoMp4(): Buffer {
-  const minor = Buffer.alloc(4);
-  minor.writeUInt32BE(0x200);
-  const ftyp = box("ftyp", Buffer.from("isom", "latin1"), minor, Buffer.from("isomiso2avc1mp41", "latin1"));
-  return Buffer.concat([ftyp, box("free"), box("mdat")]);
+  return Buffer.from(DEMO_VIDEO_MP4, "base64");
 }
 
-/** A 1×1 lossless WebP (stickers are WebP on WhatsApp). */
+/** A 256×256 WebP sticker with transparency (stickers are WebP on WhatsApp). */
 export function demoWebp(): Buffer {
-  return Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64");
+  return Buffer.from(DEMO_STICKER_WEBP, "base64");
 }
 
 /** Half a second of silence as 8 kHz mono 16-bit WAV, standing in for a voice note. */

@@ -38,7 +38,7 @@ describe("history include= extension", () => {
 
     const bad = await api.get(url + "&include=payload_raw");
     expect(bad.status).toBe(422);
-    expect(bad.body.message).toBe("El campo include solo admite: update_id, error, routed_to.");
+    expect(bad.body.message).toBe("El campo include solo admite: update_id, error, routed_to, provider_message_id.");
   });
 
   it("adds where an inbound reply was routed with include=routed_to (null for messages never routed)", async () => {
@@ -59,6 +59,28 @@ describe("history include= extension", () => {
       expect(rich.body.data.map((r: { id: number; routed_to: unknown }) => [r.id, r.routed_to])).toEqual([
         [sent.id, null],
         [reply.id, { kind: "campaign", id: 7, reason: "context:campaign" }],
+      ]);
+    }
+  });
+
+  it("adds the provider's message id with include=provider_message_id, which reactions refer to", async () => {
+    const conv = await createConversation();
+    const [sent, reaction, queued] = await insertMessages(conv, [
+      { sender: "SYSTEM", direction: "OUTBOUND", type: "text", status: "READED", providerMessageId: "wamid.INCLUDE_TARGET" },
+      { type: "reaction", payload: { message_id: "wamid.INCLUDE_TARGET", emoji: "👍" }, providerMessageId: "wamid.INCLUDE_REACTION" },
+      { sender: "SYSTEM", direction: "OUTBOUND", type: "text", status: "QUEUED", providerMessageId: null },
+    ]);
+    const api = apiClient(server.url, conv.team.token);
+    const day = new Date().toISOString().slice(0, 10);
+    const url = `/api/v1/messages/whatsapp/history?customer_source=${conv.contact.customerNumber}&wa_number=${conv.number.number}&from_date=${day}&order=ASC`;
+    expect(Object.keys((await api.get(url)).body.data[0])).toEqual(SPEC_KEYS);
+    for (const paging of ["&with_pagination=1", ""]) {
+      const rich = await api.get(url + paging + "&include=provider_message_id");
+      expect(rich.status).toBe(200);
+      expect(rich.body.data.map((r: { id: number; provider_message_id: unknown }) => [r.id, r.provider_message_id])).toEqual([
+        [sent.id, "wamid.INCLUDE_TARGET"],
+        [reaction.id, "wamid.INCLUDE_REACTION"],
+        [queued.id, null],
       ]);
     }
   });

@@ -59,9 +59,12 @@ export const messageSchema = z.looseObject({
       call_permission_reply: z
         .looseObject({ response: text, is_permanent: z.unknown().optional(), expiration_timestamp: text, response_source: text })
         .nullish(),
+      nfm_reply: z.looseObject({ name: text, body: text, response_json: text }).nullish(),
     })
     .nullish(),
   system: z.looseObject({ body: text, new_wa_id: text, wa_id: text, type: text }).nullish(),
+  reaction: z.looseObject({ message_id: text, emoji: text }).nullish(),
+  order: z.looseObject({ catalog_id: text, text: text, product_items: z.array(z.unknown()).nullish() }).nullish(),
   errors: z.array(errorSchema).nullish(),
 });
 type CloudMessage = z.infer<typeof messageSchema>;
@@ -253,6 +256,27 @@ function payloadOf(m: CloudMessage): Normalized {
         payload: { body: str(m.system?.body), new_wa_id: str(m.system?.new_wa_id ?? m.system?.wa_id), type: str(m.system?.type) },
         mediaId: null,
       };
+    case "reaction":
+      // `emoji` is empty when the customer took their reaction back.
+      return { type: "reaction", payload: { message_id: str(m.reaction?.message_id), emoji: str(m.reaction?.emoji) }, mediaId: null };
+    case "order":
+      return {
+        type: "order",
+        payload: {
+          catalog_id: str(m.order?.catalog_id),
+          text: str(m.order?.text),
+          product_items: (m.order?.product_items ?? []).map((raw) => {
+            const item = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+            return {
+              product_retailer_id: str(item.product_retailer_id),
+              quantity: str(item.quantity),
+              item_price: str(item.item_price),
+              currency: str(item.currency),
+            };
+          }),
+        },
+        mediaId: null,
+      };
     case "unsupported": {
       const e = firstError(m);
       return { type: "unsupported", payload: { code: e.code, title: e.title, details: e.details }, mediaId: null };
@@ -326,6 +350,13 @@ function interactivePayload(i: NonNullable<CloudMessage["interactive"]>): Normal
         mediaId: null,
       };
     }
+    case "nfm_reply":
+      // A WhatsApp Flow's answers: `response_json` is a JSON string, kept as sent (the viewer parses it).
+      return {
+        type: "nfm_reply",
+        payload: { name: str(i.nfm_reply?.name), body: str(i.nfm_reply?.body), response_json: str(i.nfm_reply?.response_json) },
+        mediaId: null,
+      };
     default:
       return {
         type: "unknown",
