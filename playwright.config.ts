@@ -1,6 +1,6 @@
-import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import "./e2e/run-env";
 import { BASE_URL, E2E_PORT } from "./e2e/fixtures";
 
 /**
@@ -8,7 +8,7 @@ import { BASE_URL, E2E_PORT } from "./e2e/fixtures";
  * fresh embedded database per run (PGLITE_DIR is wiped by e2e/prepare-db.ts), or against
  * DATABASE_URL when set. The delivery worker is off so sent messages stay QUEUED for the viewer.
  */
-const pgliteDir = process.env.E2E_PGLITE_DIR || path.join(os.tmpdir(), `wa-e2e-${E2E_PORT}`, "pglite");
+const pgliteDir = process.env.E2E_PGLITE_DIR!;
 const env: Record<string, string> = {
   PGLITE_DIR: pgliteDir,
   // The demo token file and any other local state stay beside the throwaway database.

@@ -1,0 +1,18 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * Each run of the browser suite gets a free port and a temporary data folder of its own, so two
+ * runs on one machine never collide. The main Playwright process chooses them once (this module
+ * is imported first by playwright.config.ts) and its workers inherit them through the
+ * environment. E2E_PORT and E2E_PGLITE_DIR still pin them when set.
+ */
+if (!process.env.E2E_PORT) {
+  const script = "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  process.env.E2E_PORT = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
+}
+if (!process.env.E2E_PGLITE_DIR) {
+  process.env.E2E_PGLITE_DIR = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wa-e2e-")), "pglite");
+}
