@@ -53,7 +53,7 @@ test("sign-in and navigation work from the keyboard alone", async ({ page }) => 
   await expect(page.getByLabel("Contraseña")).toBeFocused();
   await page.keyboard.type(DEMO.password);
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/send$/);
+  await expect(page).toHaveURL(/\/inbox$/);
   await expect(page.getByTestId("agent-name")).toHaveText(DEMO.agentName);
   // Skip link first, then the navigation.
   await page.keyboard.press("Tab");

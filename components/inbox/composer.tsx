@@ -290,7 +290,9 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
         {mode === "text" && (
           <>
             <button type="button" className="rounded px-2 py-1.5 text-lg hover:bg-slate-100" aria-label={t("inbox.attach")} onClick={() => fileRef.current?.click()} disabled={busy}>
-              <span aria-hidden="true">📎</span>
+              <svg viewBox="0 0 16 16" className="h-5 w-5 text-slate-700" aria-hidden="true">
+                <path d="M10.5 4.5 5.6 9.4a1.3 1.3 0 0 0 1.9 1.9l5-5a2.6 2.6 0 0 0-3.7-3.7l-5 5a3.9 3.9 0 0 0 5.5 5.5L13.5 8" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" />
+              </svg>
             </button>
             <input
               ref={fileRef}

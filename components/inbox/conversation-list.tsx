@@ -8,23 +8,45 @@ import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 
 export type Tab = "me" | "none" | "all";
 
-const TYPE_ICON: Record<string, string> = {
-  text: "",
-  image: "📷",
-  video: "🎥",
-  audio: "🎤",
-  voice: "🎤",
-  document: "📄",
-  sticker: "🏷️",
-  location: "📍",
-  contacts: "👤",
-  template: "📋",
-  interactive: "🔘",
-  quick_reply: "🔘",
-  list: "📋",
-  button: "🔘",
-  reaction: "👍",
+const ICON_PATHS: Record<string, string> = {
+  image: "M2 3h12v10H2z M4 11l3-4 2 3 1.5-2L13 11z M5 6.5a1 1 0 1 0 0-.01",
+  video: "M1.5 4h9v8h-9z M11 7l3.5-2v6L11 9z",
+  audio: "M6 2h4v7H6z M4 7.5a4 4 0 0 0 8 0 M8 11.5V14",
+  document: "M3.5 1.5h6l3 3v10h-9z M9.5 1.5v3h3 M5.5 8h5 M5.5 10.5h5",
+  location: "M8 14.5s-4.5-4.5-4.5-8a4.5 4.5 0 0 1 9 0c0 3.5-4.5 8-4.5 8z M8 5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3",
+  contacts: "M8 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z M2.5 14.5a5.5 5.5 0 0 1 11 0",
+  template: "M2.5 2.5h11v11h-11z M5 5.5h6 M5 8h6 M5 10.5h4",
+  interactive: "M2 3h12v4H2z M2 9h12v4H2z",
 };
+const ICON_OF: Record<string, string> = {
+  image: "image",
+  sticker: "image",
+  video: "video",
+  audio: "audio",
+  voice: "audio",
+  document: "document",
+  location: "location",
+  contacts: "contacts",
+  template: "template",
+  quick_reply: "interactive",
+  list: "interactive",
+  interactive: "interactive",
+  button: "interactive",
+  list_reply: "interactive",
+  button_reply: "interactive",
+};
+/** The preview's own leading pictogram (lib/conversations/preview.ts) gives way to the drawn icon. */
+const LEADING_PICTOGRAM = /^(?:📷|🎥|🎤|📄|📋|📍|👤|☰)\s*/u;
+
+function TypeIcon({ type }: { type: string }) {
+  const d = ICON_PATHS[ICON_OF[type] ?? ""];
+  if (!d) return null;
+  return (
+    <svg viewBox="0 0 16 16" className="mr-1 inline h-3.5 w-3.5 shrink-0 align-[-2px] text-slate-600" aria-hidden="true" data-icon={ICON_OF[type]}>
+      <path d={d} fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" strokeLinecap="round" />
+    </svg>
+  );
+}
 
 /** "14:03" today, "ayer", or a short date, in the agent's language. */
 function when(iso: string, locale: string, yesterday: string): string {
@@ -99,31 +121,17 @@ export function ConversationList({
   return (
     <section aria-label={t("inbox.list")} className="flex min-h-0 flex-1 flex-col bg-white">
       <div className="space-y-2 border-b border-slate-200 p-2">
-        <div className="flex gap-2">
-          <label htmlFor="inbox-number" className="sr-only">
-            {t("conv.waNumber")}
-          </label>
-          <select id="inbox-number" className={cx(inputClass, "flex-1")} value={waNumber} onChange={(e) => onNumber(e.target.value)}>
-            {numbers.map((n) => (
-              <option key={n.id} value={n.number}>
-                +{n.number}
-                {n.display_name ? ` · ${n.display_name}` : ""}
-              </option>
-            ))}
-          </select>
-          <label htmlFor="inbox-status" className="sr-only">
-            {t("inbox.status")}
-          </label>
-          <select
-            id="inbox-status"
-            className={cx(inputClass, "w-28")}
-            value={filters.status}
-            onChange={(e) => onFilters({ ...filters, status: e.target.value as "open" | "resolved" })}
-          >
-            <option value="open">{t("inbox.open")}</option>
-            <option value="resolved">{t("inbox.resolved")}</option>
-          </select>
-        </div>
+        <label htmlFor="inbox-number" className="sr-only">
+          {t("conv.waNumber")}
+        </label>
+        <select id="inbox-number" className={inputClass} value={waNumber} onChange={(e) => onNumber(e.target.value)}>
+          {numbers.map((n) => (
+            <option key={n.id} value={n.number}>
+              +{n.number}
+              {n.display_name ? ` · ${n.display_name}` : ""}
+            </option>
+          ))}
+        </select>
         <div role="tablist" aria-label={t("inbox.assignment")} className="flex rounded-md bg-slate-100 p-0.5 text-sm">
           {tabs.map((tab) => (
             <button
@@ -149,17 +157,25 @@ export function ConversationList({
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
-        <div className="flex items-center gap-2 text-sm">
-          <label className="flex items-center gap-1.5">
-            <input type="checkbox" checked={filters.needsReply} onChange={(e) => onFilters({ ...filters, needsReply: e.target.checked })} />
-            {t("inbox.needsReply")}
+        <div className="grid grid-cols-2 gap-2 text-sm">
+          <label htmlFor="inbox-status" className="sr-only">
+            {t("inbox.status")}
           </label>
+          <select
+            id="inbox-status"
+            className={cx(inputClass, "py-1")}
+            value={filters.status}
+            onChange={(e) => onFilters({ ...filters, status: e.target.value as "open" | "resolved" })}
+          >
+            <option value="open">{t("inbox.open")}</option>
+            <option value="resolved">{t("inbox.resolved")}</option>
+          </select>
           <label htmlFor="inbox-label" className="sr-only">
             {t("inbox.labelFilter")}
           </label>
           <select
             id="inbox-label"
-            className={cx(inputClass, "ml-auto w-40 py-1")}
+            className={cx(inputClass, "py-1")}
             value={filters.labelId ?? ""}
             onChange={(e) => onFilters({ ...filters, labelId: e.target.value ? Number(e.target.value) : null })}
           >
@@ -170,6 +186,10 @@ export function ConversationList({
               </option>
             ))}
           </select>
+          <label className="col-span-2 flex items-center gap-1.5">
+            <input type="checkbox" checked={filters.needsReply} onChange={(e) => onFilters({ ...filters, needsReply: e.target.checked })} />
+            {t("inbox.needsReply")}
+          </label>
         </div>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto" data-testid="conversation-list">
@@ -183,7 +203,6 @@ export function ConversationList({
           <ul>
             {visible.map((c) => {
               const name = c.contact.name || (c.contact.customer_number ? `+${c.contact.customer_number}` : c.contact.customer_id) || "—";
-              const icon = TYPE_ICON[c.last_message.type] ?? "💬";
               return (
                 <li key={c.id}>
                   <button
@@ -208,8 +227,8 @@ export function ConversationList({
                       <span className="flex items-center gap-2">
                         <span className="truncate text-sm text-slate-700" data-testid="conversation-preview">
                           {c.last_message.direction === "OUTBOUND" && <span className="sr-only">{t("inbox.you")}: </span>}
-                          {icon && <span aria-hidden="true">{icon} </span>}
-                          {c.last_message.preview}
+                          <TypeIcon type={c.last_message.type} />
+                          {c.last_message.preview.replace(LEADING_PICTOGRAM, "")}
                         </span>
                         {c.unread_count > 0 && (
                           <span

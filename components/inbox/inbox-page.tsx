@@ -73,7 +73,15 @@ export function InboxPage() {
   // The tab title carries the unread count of the conversations listed.
   const totalUnread = shown.reduce((n, x) => n + (x.id === selectedId ? 0 : x.unread_count), 0);
   useEffect(() => {
-    document.title = totalUnread > 0 ? `(${totalUnread}) ${t("inbox.title")} · ${APP_TITLE}` : `${t("inbox.title")} · ${APP_TITLE}`;
+    const wanted = totalUnread > 0 ? `(${totalUnread}) ${t("inbox.title")} · ${APP_TITLE}` : `${t("inbox.title")} · ${APP_TITLE}`;
+    const apply = () => {
+      if (document.title !== wanted) document.title = wanted;
+    };
+    apply();
+    // Next writes the page's metadata title again after each navigation (?c=…): keep ours on top.
+    const observer = new MutationObserver(apply);
+    observer.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => observer.disconnect();
   }, [totalUnread, t]);
 
   const source = c ? (c.contact.customer_number ?? c.contact.customer_id ?? "") : "";
@@ -118,7 +126,7 @@ export function InboxPage() {
               <button type="button" className="rounded px-2 py-1 text-sm lg:hidden" onClick={() => go({ c: null, view: null })} aria-label={t("inbox.back")}>
                 ←
               </button>
-              <button type="button" className="min-w-0 flex-1 truncate text-left font-semibold lg:pointer-events-none" onClick={() => go({ view: "contact" })} data-testid="thread-title">
+              <button type="button" className="min-w-[50%] flex-1 truncate text-left font-semibold lg:min-w-0 lg:pointer-events-none" onClick={() => go({ view: "contact" })} data-testid="thread-title">
                 {c.contact.name || c.contact.customer_number || c.contact.customer_id}
               </button>
               <span className="text-xs text-slate-700" data-testid="assignee">
