@@ -88,12 +88,15 @@ function upsertConversation(qc: QueryClient, conv: Conversation): boolean {
 }
 
 function findConversation(qc: QueryClient, waNumber: string, contactId: number): Conversation | undefined {
+  const match = (x: Conversation | undefined) => !!x && x.wa_number === waNumber && x.contact.id === contactId;
   for (const [, data] of qc.getQueriesData<ListData>({ queryKey: inboxKeys.listsAll })) {
     for (const p of data?.pages ?? []) {
-      const c = p.data.find((x) => x.wa_number === waNumber && x.contact.id === contactId);
+      const c = p.data.find(match);
       if (c) return c;
     }
   }
+  // A conversation opened by its link may be in no list (another number, another tab's filters).
+  for (const [, c] of qc.getQueriesData<Conversation>({ queryKey: ["conversation"] })) if (match(c)) return c;
   return undefined;
 }
 
