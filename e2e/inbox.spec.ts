@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { api, expectAccessible, PNG_1PX, shot, signIn, uniquePhone } from "./helpers";
-import { DEMO } from "./fixtures";
+import { DEMO, LONG_CONTACT } from "./fixtures";
 
 /** A customer's message, as the sandbox number receives it (what a real customer's would do). */
 async function customerWrites(page: Page, from: string, text: string) {
@@ -53,6 +53,49 @@ test("a customer's reply reaches the list and the open conversation live; unread
   await expect(page.locator("article[data-message-id]").filter({ hasText: "¿Me confirman?" })).toBeVisible({ timeout: 3000 });
   expect(Date.now() - t0).toBeLessThan(3000);
   await expect.poll(async () => (await (await api(page).get(`/api/v1/conversations/${conv.data.id}`)).json()).data.unread_count).toBe(0);
+});
+
+test("scrolled far back, nothing polls; a new message, a label change and reply-to still arrive live", async ({ page }) => {
+  await signIn(page);
+  await row(page, LONG_CONTACT.name).click();
+  const scroller = page.getByTestId("message-scroller");
+  await expect(page.locator("article[data-message-id]").first()).toBeVisible();
+  // Back to the start of the conversation: every older page, across date windows, no dates asked.
+  for (let i = 0; i < 30; i++) {
+    await scroller.evaluate((el) => (el.scrollTop = 0));
+    if (await scroller.getByText("Inicio de la conversación").isVisible()) break;
+    await page.waitForTimeout(300);
+  }
+  await expect(scroller.getByText("Inicio de la conversación")).toBeVisible();
+
+  // With the stream up, the page makes no requests of its own while nothing happens.
+  const calls: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/v1/") && !r.url().includes("/api/v1/events")) calls.push(r.url());
+  });
+  await page.waitForTimeout(4000);
+  expect(calls).toEqual([]);
+
+  await customerWrites(page, LONG_CONTACT.number, "Mensaje nuevo mientras leía lo antiguo");
+  const r = row(page, LONG_CONTACT.name);
+  await expect(r.getByTestId("conversation-preview")).toContainText("Mensaje nuevo mientras leía lo antiguo", { timeout: 3000 });
+  await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  const fresh = page.locator("article[data-message-id]").filter({ hasText: "Mensaje nuevo mientras leía lo antiguo" });
+  await expect(fresh).toBeVisible();
+
+  // A label added elsewhere shows on the row and in the contact panel.
+  const conv = (await (await api(page).get(`/api/v1/conversations/${await r.getAttribute("data-conversation-id")}`)).json()).data;
+  const labels = (await (await api(page).get("/api/v1/contacts/labels?per_page=20")).json()).data;
+  const free = labels.find((l: { id: number }) => !conv.contact.labels.some((c: { id: number }) => c.id === l.id));
+  const added = await api(page).post(`/api/v1/contacts/${conv.contact.id}/labels`, { label_ids: [free.id] });
+  expect(added.ok(), await added.text()).toBe(true);
+  await expect(r.getByTestId("label-chip").filter({ hasText: free.title })).toBeVisible({ timeout: 3000 });
+  await expect(page.getByTestId("contact-panel").getByTestId("label-chip").filter({ hasText: free.title })).toBeVisible();
+
+  // Reply-to: the composer says which message is answered.
+  await fresh.hover();
+  await page.getByTestId("reply-to-button").last().click();
+  await expect(page.getByTestId("replying-to")).toContainText("Mensaje nuevo mientras leía lo antiguo");
 });
 
 test("a customer who never wrote gets the template form instead of the composer", async ({ page }) => {
