@@ -178,10 +178,12 @@ test.describe("the agent replies and watches the ticks", () => {
     worker = spawn("npm", ["run", "-s", "worker"], {
       env: { ...process.env, DATABASE_URL: url.toString(), APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY || "e2e-encryption-key", SANDBOX_STEP_MS: "300" },
       stdio: "ignore",
+      // Its own process group, so npm, tsx and the worker stop together.
+      detached: true,
     });
   });
   test.afterAll(() => {
-    worker?.kill("SIGTERM");
+    if (worker?.pid) process.kill(-worker.pid, "SIGTERM");
   });
 
   test("text, an image and quick-reply buttons reach READED", async ({ page }) => {
