@@ -4,13 +4,16 @@ import { DEMO } from "./fixtures";
 
 test("no serious accessibility violations on sign-in and the dashboard pages, at laptop and phone width", async ({ page }) => {
   // Eleven page loads, each followed by a full axe scan: far more work than one default test budget.
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Iniciar sesión" })).toBeVisible();
   await expectAccessible(page);
   await signIn(page);
 
   const pages: [string, string, () => Promise<void>][] = [
+    ["inbox", "/inbox", async () => {
+      await expect(page.getByTestId("conversation-row").first()).toBeVisible();
+    }],
     ["send", "/send", async () => {
       await page.getByRole("radio", { name: /promo_navidad/ }).check();
       await expect(page.getByTestId("template-preview")).toContainText("Navidad");

@@ -79,7 +79,7 @@ test("in English, the sign-in form's own checks speak English", async ({ page })
   await page.getByLabel("Correo electrónico").fill(DEMO.email);
   await page.getByLabel("Contraseña").fill(DEMO.password);
   await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/send$/);
+  await expect(page).toHaveURL(/\/inbox$/);
 });
 
 test("in English, the label form's own checks speak English", async ({ page }) => {

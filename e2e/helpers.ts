@@ -17,7 +17,7 @@ export async function signIn(page: Page) {
   await page.getByLabel("Correo electrónico").fill(DEMO.email);
   await page.getByLabel("Contraseña").fill(DEMO.password);
   await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/send$/);
+  await expect(page).toHaveURL(/\/inbox$/);
   await expect(page.getByTestId("agent-name")).toHaveText(DEMO.agentName);
 }
 

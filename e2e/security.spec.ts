@@ -30,7 +30,7 @@ test("finding 1: after signing in, a next that only looks like a path never leav
     await context.clearCookies();
     await page.goto(`/login?next=${next}`);
     await submitLogin(page);
-    await expect(page).toHaveURL(`${BASE_URL}/send`);
+    await expect(page).toHaveURL(`${BASE_URL}/inbox`);
     await expect(page.getByTestId("agent-name")).toHaveText(DEMO.agentName);
   }
   // A real same-site destination is still honoured, query and all.

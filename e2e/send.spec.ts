@@ -27,6 +27,8 @@ async function forceOption(page: Page, selectId: string, value: string) {
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
+  // Sign-in lands on the inbox; the send form is one page away.
+  await page.goto("/send");
 });
 
 test("sends a template with parameters and an attachment, then sees it QUEUED in the viewer", async ({ page }) => {

@@ -9,6 +9,7 @@ import { cx, ErrorBox, Skeleton } from "@/components/ui";
 import { LanguageSwitch } from "./language-switch";
 
 const NAV: { href: string; key: MessageKey }[] = [
+  { href: "/inbox", key: "nav.inbox" },
   { href: "/send", key: "nav.send" },
   { href: "/contacts", key: "nav.contacts" },
   { href: "/labels", key: "nav.labels" },
@@ -36,7 +37,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </a>
       <header className="bg-wa-green text-white shadow">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2">
-          <Link href="/send" className="font-semibold tracking-tight">
+          <Link href="/inbox" className="font-semibold tracking-tight">
             {t("app.name")}
           </Link>
           <button

@@ -23,7 +23,7 @@ const emptyToNull = (v: unknown) => (v === "" ? null : v);
  * The template send form: validated in the browser with the server's own zod schema, then the
  * server's 422 answers are put beside the field they name (`body_params.0.value`, `bot_id`, …).
  */
-export function SendForm() {
+export function SendForm({ preset, embedded }: { preset?: { waNumber: string; destination: string }; embedded?: boolean } = {}) {
   const t = useT();
   const numbers = useWaNumbers();
   const bots = useBots();
@@ -36,8 +36,8 @@ export function SendForm() {
   const form = useForm<FormValues>({
     resolver: zodResolver(sendTemplateInput, undefined, { raw: true }),
     defaultValues: {
-      wa_number: "",
-      destination: "",
+      wa_number: preset?.waNumber ?? "",
+      destination: preset?.destination ?? "",
       template_name: "",
       header_param: null,
       body_params: [],
@@ -118,8 +118,8 @@ export function SendForm() {
 
   return (
     <>
-      <PageTitle>{t("send.title")}</PageTitle>
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_380px]">
+      {!embedded && <PageTitle>{t("send.title")}</PageTitle>}
+      <div className={embedded ? "grid grid-cols-1 gap-4" : "grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_380px]"}>
         <form onSubmit={onSubmit} noValidate className="min-w-0 space-y-4" aria-label={t("send.title")}>
           <Card className="space-y-4">
             <Field id="wa_number" label={t("send.waNumber")} error={fieldError("wa_number")}>

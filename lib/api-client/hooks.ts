@@ -86,10 +86,15 @@ export function useCampaigns() {
   return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<CampaignList>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
 }
 
-/** Every label of the team: the list caps per_page at 20, so the pages are walked. */
+/**
+ * Every label of the team: the list caps per_page at 20, so the pages are walked. Labels are not
+ * streamed as events, so each page that shows them asks again when it opens (the inbox loads them
+ * first; a label made elsewhere meanwhile must still be offered by the contacts page's picker).
+ */
 export function useLabels() {
   return useQuery({
     queryKey: keys.labels,
+    refetchOnMount: "always",
     queryFn: async () => {
       const all: Label[] = [];
       for (let page = 1; page <= 50; page++) {

@@ -11,6 +11,7 @@ import type { historyEntrySchema, historyResponseSchema } from "@/lib/messages/h
 import type { sendTemplateResponse } from "@/lib/messages/send-schemas";
 import type { uploadMediaResponse } from "@/lib/media/schemas";
 import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/webhooks/schemas";
+import type { conversationResponse, conversationSchema, listConversationsResponse } from "@/lib/conversations/schemas";
 
 /**
  * Shapes of /api/v1 answers as the dashboard reads them: inferred from the server's own zod
@@ -47,3 +48,8 @@ export type SendTemplateResponse = z.infer<typeof sendTemplateResponse>;
 export type UploadMediaResponse = z.infer<typeof uploadMediaResponse>;
 export type SandboxReplyInput = z.input<typeof sandboxInboundInput>;
 export type SandboxReplyResponse = z.infer<typeof sandboxInboundResponse>;
+export type Conversation = z.infer<typeof conversationSchema>;
+export type ConversationList = z.infer<typeof listConversationsResponse>;
+export type ConversationResponse = z.infer<typeof conversationResponse>;
+/** The replies API answers like the template send: `{message, data: {update_id}}`. */
+export type SendReplyResponse = SendTemplateResponse;

@@ -26,7 +26,7 @@ export function sameOriginPath(value: unknown, origin: string = SELF): string | 
 }
 
 /** The landing page of a signed-in agent. */
-export const LANDING_PATH = "/send";
+export const LANDING_PATH = "/inbox";
 
 /**
  * Where to go after signing in: the `next` parameter when it is a same-origin path (and not the

@@ -18,12 +18,12 @@ describe("postLoginPath (the sign-in page's `next`)", () => {
   ])("refuses %j (%s): the landing page instead", (next) => {
     // What the login form gets from `new URLSearchParams(location.search).get("next")`.
     const decoded = new URLSearchParams(`next=${encodeURIComponent(next)}`).get("next");
-    expect(postLoginPath(decoded, ORIGIN)).toBe("/send");
+    expect(postLoginPath(decoded, ORIGIN)).toBe("/inbox");
   });
 
   it("refuses the findings' exact query strings", () => {
     for (const search of ["?next=/%5Cevil.example/x", "?next=/%09/evil.example"]) {
-      expect(postLoginPath(new URLSearchParams(search).get("next"), ORIGIN)).toBe("/send");
+      expect(postLoginPath(new URLSearchParams(search).get("next"), ORIGIN)).toBe("/inbox");
     }
   });
 
@@ -34,10 +34,10 @@ describe("postLoginPath (the sign-in page's `next`)", () => {
   });
 
   it("never sends the agent back to the sign-in page, and copes with a missing value", () => {
-    expect(postLoginPath("/login", ORIGIN)).toBe("/send");
-    expect(postLoginPath("/login?next=/labels", ORIGIN)).toBe("/send");
-    expect(postLoginPath(null, ORIGIN)).toBe("/send");
-    expect(postLoginPath(undefined, ORIGIN)).toBe("/send");
+    expect(postLoginPath("/login", ORIGIN)).toBe("/inbox");
+    expect(postLoginPath("/login?next=/labels", ORIGIN)).toBe("/inbox");
+    expect(postLoginPath(null, ORIGIN)).toBe("/inbox");
+    expect(postLoginPath(undefined, ORIGIN)).toBe("/inbox");
     expect(postLoginPath("/loginx", ORIGIN)).toBe("/loginx");
   });
 });

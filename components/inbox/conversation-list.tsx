@@ -1,0 +1,265 @@
+"use client";
+import { useEffect, useState } from "react";
+import type { Conversation, Label, WaNumber } from "@/lib/api-client/types";
+import { useConversations, type ConversationFilters } from "@/lib/api-client/inbox";
+import { useI18n, type MessageKey } from "@/lib/i18n";
+import { LabelChip } from "@/components/labels/label-chip";
+import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+
+export type Tab = "me" | "none" | "all";
+
+const ICON_PATHS: Record<string, string> = {
+  image: "M2 3h12v10H2z M4 11l3-4 2 3 1.5-2L13 11z M5 6.5a1 1 0 1 0 0-.01",
+  video: "M1.5 4h9v8h-9z M11 7l3.5-2v6L11 9z",
+  audio: "M6 2h4v7H6z M4 7.5a4 4 0 0 0 8 0 M8 11.5V14",
+  document: "M3.5 1.5h6l3 3v10h-9z M9.5 1.5v3h3 M5.5 8h5 M5.5 10.5h5",
+  location: "M8 14.5s-4.5-4.5-4.5-8a4.5 4.5 0 0 1 9 0c0 3.5-4.5 8-4.5 8z M8 5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3",
+  contacts: "M8 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z M2.5 14.5a5.5 5.5 0 0 1 11 0",
+  template: "M2.5 2.5h11v11h-11z M5 5.5h6 M5 8h6 M5 10.5h4",
+  interactive: "M2 3h12v4H2z M2 9h12v4H2z",
+};
+const ICON_OF: Record<string, string> = {
+  image: "image",
+  sticker: "image",
+  video: "video",
+  audio: "audio",
+  voice: "audio",
+  document: "document",
+  location: "location",
+  contacts: "contacts",
+  template: "template",
+  quick_reply: "interactive",
+  list: "interactive",
+  interactive: "interactive",
+  button: "interactive",
+  list_reply: "interactive",
+  button_reply: "interactive",
+};
+/** The preview's own leading pictogram (lib/conversations/preview.ts) gives way to the drawn icon. */
+const LEADING_PICTOGRAM = /^(?:📷|🎥|🎤|📄|📋|📍|👤|☰)\s*/u;
+
+function TypeIcon({ type }: { type: string }) {
+  const d = ICON_PATHS[ICON_OF[type] ?? ""];
+  if (!d) return null;
+  return (
+    <svg viewBox="0 0 16 16" className="mr-1 inline h-3.5 w-3.5 shrink-0 align-[-2px] text-slate-600" aria-hidden="true" data-icon={ICON_OF[type]}>
+      <path d={d} fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** "14:03" today, "ayer", or a short date, in the agent's language. */
+function when(iso: string, locale: string, yesterday: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const now = new Date();
+  if (d.toDateString() === now.toDateString()) return d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
+  const y = new Date(now);
+  y.setDate(y.getDate() - 1);
+  if (d.toDateString() === y.toDateString()) return yesterday;
+  return d.toLocaleDateString(locale, { day: "numeric", month: "short" });
+}
+
+export type ListFilters = { tab: Tab; status: "open" | "resolved"; needsReply: boolean; labelId: number | null; search: string };
+
+/** The conversation list: number switcher, assignment tabs, filters, search and the rows. */
+export function ConversationList({
+  numbers,
+  waNumber,
+  onNumber,
+  labels,
+  filters,
+  onFilters,
+  selectedId,
+  onSelect,
+  onConversations,
+}: {
+  numbers: WaNumber[];
+  waNumber: string;
+  onNumber: (n: string) => void;
+  labels: Label[];
+  filters: ListFilters;
+  onFilters: (f: ListFilters) => void;
+  selectedId: number | null;
+  onSelect: (c: Conversation) => void;
+  onConversations: (list: Conversation[]) => void;
+}) {
+  const { t, locale } = useI18n();
+  const [search, setSearch] = useState(filters.search);
+  // The search is sent once typing pauses.
+  useEffect(() => {
+    const h = setTimeout(() => {
+      if (search !== filters.search) onFilters({ ...filters, search });
+    }, 300);
+    return () => clearTimeout(h);
+  }, [search, filters, onFilters]);
+
+  const query: ConversationFilters = {
+    wa_number: waNumber,
+    status: filters.status,
+    ...(filters.tab !== "all" ? { assignee: filters.tab } : {}),
+    ...(filters.needsReply ? { needs_reply: true } : {}),
+    ...(filters.labelId ? { label_id: [filters.labelId] } : {}),
+    ...(filters.search ? { search: filters.search } : {}),
+  };
+  const list = useConversations(query);
+  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  // Live patches may leave a conversation that no longer fits the tab (assigned or resolved meanwhile).
+  const visible = rows.filter((c) => c.status === filters.status && (filters.tab === "all" || (filters.tab === "none" ? c.assignee_agent_id === null : c.assignee_agent_id !== null)));
+
+  useEffect(() => {
+    onConversations(visible);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the list's data identity is what changes
+  }, [list.data, onConversations]);
+
+  const tabs: { id: Tab; key: MessageKey }[] = [
+    { id: "me", key: "inbox.tabMine" },
+    { id: "none", key: "inbox.tabUnassigned" },
+    { id: "all", key: "inbox.tabAll" },
+  ];
+
+  return (
+    <section aria-label={t("inbox.list")} className="flex min-h-0 flex-1 flex-col bg-white">
+      <div className="space-y-2 border-b border-slate-200 p-2">
+        <label htmlFor="inbox-number" className="sr-only">
+          {t("conv.waNumber")}
+        </label>
+        <select id="inbox-number" className={inputClass} value={waNumber} onChange={(e) => onNumber(e.target.value)}>
+          {numbers.map((n) => (
+            <option key={n.id} value={n.number}>
+              +{n.number}
+              {n.display_name ? ` · ${n.display_name}` : ""}
+            </option>
+          ))}
+        </select>
+        <div role="tablist" aria-label={t("inbox.assignment")} className="flex rounded-md bg-slate-100 p-0.5 text-sm">
+          {tabs.map((tab) => (
+            <button
+              key={tab.id}
+              role="tab"
+              type="button"
+              aria-selected={filters.tab === tab.id}
+              className={cx("flex-1 rounded px-2 py-1", filters.tab === tab.id ? "bg-white font-semibold shadow-sm" : "text-slate-700")}
+              onClick={() => onFilters({ ...filters, tab: tab.id })}
+            >
+              {t(tab.key)}
+            </button>
+          ))}
+        </div>
+        <label htmlFor="inbox-search" className="sr-only">
+          {t("inbox.search")}
+        </label>
+        <input
+          id="inbox-search"
+          type="search"
+          className={inputClass}
+          placeholder={t("inbox.search")}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <div className="grid grid-cols-2 gap-2 text-sm">
+          <label htmlFor="inbox-status" className="sr-only">
+            {t("inbox.status")}
+          </label>
+          <select
+            id="inbox-status"
+            className={cx(inputClass, "py-1")}
+            value={filters.status}
+            onChange={(e) => onFilters({ ...filters, status: e.target.value as "open" | "resolved" })}
+          >
+            <option value="open">{t("inbox.open")}</option>
+            <option value="resolved">{t("inbox.resolved")}</option>
+          </select>
+          <label htmlFor="inbox-label" className="sr-only">
+            {t("inbox.labelFilter")}
+          </label>
+          <select
+            id="inbox-label"
+            className={cx(inputClass, "py-1")}
+            value={filters.labelId ?? ""}
+            onChange={(e) => onFilters({ ...filters, labelId: e.target.value ? Number(e.target.value) : null })}
+          >
+            <option value="">{t("inbox.anyLabel")}</option>
+            {labels.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.title}
+              </option>
+            ))}
+          </select>
+          <label className="col-span-2 flex items-center gap-1.5">
+            <input type="checkbox" checked={filters.needsReply} onChange={(e) => onFilters({ ...filters, needsReply: e.target.checked })} />
+            {t("inbox.needsReply")}
+          </label>
+        </div>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto" data-testid="conversation-list">
+        {list.isError ? (
+          <ErrorBox error={list.error} onRetry={() => list.refetch()} />
+        ) : list.isLoading || !waNumber ? (
+          <SkeletonRows rows={6} label={t("common.loading")} />
+        ) : visible.length === 0 ? (
+          <p className="p-4 text-center text-sm text-slate-600">{t("inbox.noConversations")}</p>
+        ) : (
+          <ul>
+            {visible.map((c) => {
+              const name = c.contact.name || (c.contact.customer_number ? `+${c.contact.customer_number}` : c.contact.customer_id) || "—";
+              return (
+                <li key={c.id}>
+                  <button
+                    type="button"
+                    onClick={() => onSelect(c)}
+                    aria-current={selectedId === c.id ? "true" : undefined}
+                    data-testid="conversation-row"
+                    data-conversation-id={c.id}
+                    data-unread={c.unread_count}
+                    className={cx(
+                      "flex w-full gap-2 border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50",
+                      selectedId === c.id && "bg-emerald-50",
+                    )}
+                  >
+                    <span className="min-w-0 flex-1">
+                      <span className="flex items-baseline gap-2">
+                        <span className={cx("truncate", c.unread_count > 0 ? "font-semibold" : "font-medium")}>{name}</span>
+                        <span className={cx("ml-auto shrink-0 text-xs", c.unread_count > 0 ? "font-semibold text-emerald-800" : "text-slate-600")}>
+                          {when(c.last_message.created_at, locale, t("conv.yesterday"))}
+                        </span>
+                      </span>
+                      <span className="flex items-center gap-2">
+                        <span className="truncate text-sm text-slate-700" data-testid="conversation-preview">
+                          {c.last_message.direction === "OUTBOUND" && <span className="sr-only">{t("inbox.you")}: </span>}
+                          <TypeIcon type={c.last_message.type} />
+                          {c.last_message.preview.replace(LEADING_PICTOGRAM, "")}
+                        </span>
+                        {c.unread_count > 0 && (
+                          <span
+                            className="ml-auto shrink-0 rounded-full bg-emerald-700 px-1.5 text-xs font-semibold text-white"
+                            data-testid="unread-badge"
+                            aria-label={t("inbox.unread", { count: c.unread_count })}
+                          >
+                            {c.unread_count}
+                          </span>
+                        )}
+                      </span>
+                      {c.contact.labels.length > 0 && (
+                        <span className="mt-1 flex flex-wrap gap-1">
+                          {c.contact.labels.map((l) => (
+                            <LabelChip key={l.id} label={l} />
+                          ))}
+                        </span>
+                      )}
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {list.hasNextPage && (
+          <button type="button" className="w-full p-2 text-sm text-emerald-800 underline" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+            {list.isFetchingNextPage ? t("common.loading") : t("inbox.more")}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,176 @@
+"use client";
+import { useCallback, useEffect, useState } from "react";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useLabels, useMe, useWaNumbers } from "@/lib/api-client/hooks";
+import { useConversation, useEventStream, useMarkRead, useUpdateConversation } from "@/lib/api-client/inbox";
+import type { Conversation, Message } from "@/lib/api-client/types";
+import { useT } from "@/lib/i18n";
+import { cx, EmptyState, ErrorBox } from "@/components/ui";
+import { ConversationList, type ListFilters } from "./conversation-list";
+import { Thread } from "./thread";
+import { ContactPanel } from "./contact-panel";
+import { Composer } from "./composer";
+
+const APP_TITLE = "WA Mensajería";
+
+/**
+ * The inbox: conversations on the left, the open one in the middle, its contact on the right.
+ * The open conversation and the phone view live in the URL (`?c=<id>&view=contact`), so back
+ * navigation works at phone width where the three are separate screens.
+ */
+export function InboxPage() {
+  const t = useT();
+  const router = useRouter();
+  const pathname = usePathname();
+  const sp = useSearchParams();
+  const numbers = useWaNumbers();
+  const labels = useLabels();
+  const me = useMe();
+  const stream = useEventStream();
+  const markRead = useMarkRead();
+  const update = useUpdateConversation();
+
+  const selectedId = Number(sp.get("c")) || null;
+  const view = sp.get("view") === "contact" ? "contact" : selectedId ? "thread" : "list";
+  const [waNumber, setWaNumber] = useState(sp.get("wa_number") ?? "");
+  const effectiveNumber = waNumber || numbers.data?.[0]?.number || "";
+  const [filters, setFilters] = useState<ListFilters>({ tab: "all", status: "open", needsReply: false, labelId: null, search: "" });
+  const [shown, setShown] = useState<Conversation[]>([]);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+
+  const conv = useConversation(selectedId);
+  const c = conv.data;
+
+  const go = useCallback(
+    (params: Record<string, string | null>, replace = false) => {
+      const q = new URLSearchParams(sp.toString());
+      for (const [k, v] of Object.entries(params)) if (v === null) q.delete(k);
+      else q.set(k, v);
+      const url = `${pathname}${q.toString() ? `?${q}` : ""}`;
+      if (replace) router.replace(url);
+      else router.push(url);
+    },
+    [sp, pathname, router],
+  );
+
+  // Opening a conversation marks it read, and so does a message arriving while it is open and seen.
+  const unread = c?.unread_count ?? 0;
+  const { mutate: markReadMutate } = markRead;
+  useEffect(() => {
+    if (!selectedId || unread === 0) return;
+    if (typeof document !== "undefined" && document.visibilityState !== "visible") return;
+    markReadMutate(selectedId);
+  }, [selectedId, unread, markReadMutate]);
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && selectedId && unread > 0) markReadMutate(selectedId);
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [selectedId, unread, markReadMutate]);
+
+  // The tab title carries the unread count of the conversations listed.
+  const totalUnread = shown.reduce((n, x) => n + (x.id === selectedId ? 0 : x.unread_count), 0);
+  useEffect(() => {
+    const wanted = totalUnread > 0 ? `(${totalUnread}) ${t("inbox.title")} · ${APP_TITLE}` : `${t("inbox.title")} · ${APP_TITLE}`;
+    const apply = () => {
+      if (document.title !== wanted) document.title = wanted;
+    };
+    apply();
+    // Next writes the page's metadata title again after each navigation (?c=…): keep ours on top.
+    const observer = new MutationObserver(apply);
+    observer.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => observer.disconnect();
+  }, [totalUnread, t]);
+
+  const source = c ? (c.contact.customer_number ?? c.contact.customer_id ?? "") : "";
+  const mine = !!c && !!me.data && c.assignee_agent_id === me.data.id;
+
+  if (numbers.isError) return <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />;
+
+  return (
+    <div className="flex h-[calc(100dvh-7.5rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm" data-testid="inbox" data-stream={stream}>
+      <h1 className="sr-only">{t("inbox.title")}</h1>
+      <div className={cx("w-full flex-col border-r border-slate-200 lg:flex lg:w-80 lg:shrink-0", view === "list" ? "flex" : "hidden")}>
+        <ConversationList
+          numbers={numbers.data ?? []}
+          waNumber={effectiveNumber}
+          onNumber={(n) => {
+            setWaNumber(n);
+            go({ wa_number: n, c: null, view: null }, true);
+          }}
+          labels={labels.data ?? []}
+          filters={filters}
+          onFilters={setFilters}
+          selectedId={selectedId}
+          onSelect={(x) => {
+            setReplyTo(null);
+            go({ c: String(x.id), view: null });
+          }}
+          onConversations={setShown}
+        />
+      </div>
+      <div className={cx("min-w-0 flex-1 flex-col lg:flex", view === "thread" ? "flex" : "hidden")}>
+        {!selectedId ? (
+          <div className="chat-bg flex flex-1 items-center justify-center p-6">
+            <EmptyState>{t("inbox.pick")}</EmptyState>
+          </div>
+        ) : conv.isError ? (
+          <ErrorBox error={conv.error} onRetry={() => conv.refetch()} />
+        ) : !c ? (
+          <div className="chat-bg flex-1" role="status" aria-label={t("common.loading")} />
+        ) : (
+          <>
+            <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 py-1.5">
+              <button type="button" className="rounded px-2 py-1 text-sm lg:hidden" onClick={() => go({ c: null, view: null })} aria-label={t("inbox.back")}>
+                ←
+              </button>
+              <button type="button" className="min-w-[50%] flex-1 truncate text-left font-semibold lg:min-w-0 lg:pointer-events-none" onClick={() => go({ view: "contact" })} data-testid="thread-title">
+                {c.contact.name || c.contact.customer_number || c.contact.customer_id}
+              </button>
+              <span className="text-xs text-slate-700" data-testid="assignee">
+                {c.assignee_agent_id === null ? t("inbox.unassigned") : mine ? t("inbox.assignedToMe") : t("inbox.assignedOther")}
+              </span>
+              {!mine && me.data && (
+                <button type="button" className="rounded bg-emerald-700 px-2 py-1 text-xs font-medium text-white" onClick={() => update.mutate({ id: c.id, assignee_agent_id: me.data!.id })}>
+                  {c.assignee_agent_id === null ? t("inbox.assignMe") : t("inbox.take")}
+                </button>
+              )}
+              {mine && (
+                <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-slate-300" onClick={() => update.mutate({ id: c.id, assignee_agent_id: null })}>
+                  {t("inbox.unassign")}
+                </button>
+              )}
+              <button
+                type="button"
+                className="rounded px-2 py-1 text-xs ring-1 ring-slate-300"
+                onClick={() => update.mutate({ id: c.id, status: c.status === "open" ? "resolved" : "open" })}
+                data-testid="resolve"
+              >
+                {c.status === "open" ? t("inbox.resolve") : t("inbox.reopen")}
+              </button>
+              <Link href={`/conversations?wa_number=${encodeURIComponent(c.wa_number)}&customer=${encodeURIComponent(source)}`} className="text-xs text-emerald-800 underline">
+                {t("inbox.oldViewer")}
+              </Link>
+            </header>
+            <Thread key={`${c.wa_number}|${source}`} waNumber={c.wa_number} source={source} onReply={setReplyTo} />
+            <Composer key={c.id} conv={c} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+          </>
+        )}
+      </div>
+      <aside className={cx("w-full overflow-y-auto border-l border-slate-200 lg:block lg:w-72 lg:shrink-0", view === "contact" ? "block" : "hidden")}>
+        {c ? (
+          <>
+            <button type="button" className="m-2 rounded px-2 py-1 text-sm ring-1 ring-slate-300 lg:hidden" onClick={() => go({ view: null })}>
+              ← {t("inbox.backToConversation")}
+            </button>
+            <ContactPanel conv={c} allLabels={labels.data ?? []} />
+          </>
+        ) : (
+          <p className="p-4 text-sm text-slate-600">{t("inbox.noContact")}</p>
+        )}
+      </aside>
+    </div>
+  );
+}

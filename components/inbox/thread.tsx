@@ -1,0 +1,142 @@
+"use client";
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useThread } from "@/lib/api-client/inbox";
+import type { Message } from "@/lib/api-client/types";
+import { useI18n } from "@/lib/i18n";
+import { MessageBubble } from "@/components/messages/message-bubble";
+import { ErrorBox, Skeleton } from "@/components/ui";
+import { buildRows, ymd, type Row } from "@/components/conversations/rows";
+
+/**
+ * The open conversation: the viewer's virtualized bubbles over the customer's whole history
+ * (lib/api-client/inbox.ts walks the date windows), pinned to the newest message unless the agent
+ * scrolled back; new messages and ticks arrive through the event stream into the same cache.
+ */
+export function Thread({ waNumber, source, onReply }: { waNumber: string; source: string; onReply: (m: Message) => void }) {
+  const { t, locale } = useI18n();
+  const history = useThread(waNumber, source);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const anchorKey = useRef<string | null>(null);
+  const rowsAtRequest = useRef(0);
+  const atBottom = useRef(true);
+
+  const pages = history.data?.pages;
+  const rows = useMemo(() => buildRows(pages ?? [], !!history.hasNextPage), [pages, history.hasNextPage]);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the React Compiler is not enabled
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: (i) => (rows[i].kind === "msg" ? 88 : 40),
+    getItemKey: (i) => rows[i].key,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const totalSize = virtualizer.getTotalSize();
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
+
+  const loadOlder = useCallback(() => {
+    if (!hasNextPage || isFetchingNextPage) return;
+    const el = parentRef.current;
+    const first = el ? virtualizer.getVirtualItems().find((vi) => vi.end > el.scrollTop && rows[vi.index]?.kind === "msg") : undefined;
+    anchorKey.current = first ? String(first.key) : null;
+    rowsAtRequest.current = rows.length;
+    fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, virtualizer, rows]);
+
+  useLayoutEffect(() => {
+    const el = parentRef.current;
+    if (!el || rows.length <= 1 || anchorKey.current || !atBottom.current) return;
+    el.scrollTop = el.scrollHeight;
+    if (el.scrollHeight <= el.clientHeight + 1) loadOlder();
+  }, [totalSize, rows.length, loadOlder]);
+
+  useLayoutEffect(() => {
+    if (!anchorKey.current || isFetchingNextPage || (rows.length === rowsAtRequest.current && hasNextPage)) return;
+    const idx = rows.findIndex((r) => r.key === anchorKey.current);
+    anchorKey.current = null;
+    if (idx >= 0) virtualizer.scrollToIndex(idx, { align: "start" });
+  }, [rows, isFetchingNextPage, hasNextPage, virtualizer]);
+
+  if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
+  if (history.isLoading) {
+    return (
+      <div role="status" aria-label={t("common.loading")} className="chat-bg flex-1 space-y-3 p-4">
+        {[40, 60, 30, 55].map((w, i) => (
+          <Skeleton key={i} className={`h-12 ${i % 2 ? "ml-auto" : ""}`} />
+        ))}
+      </div>
+    );
+  }
+
+  const dayLabel = (day: string) => {
+    const today = ymd(new Date());
+    const y = new Date();
+    y.setDate(y.getDate() - 1);
+    if (day === today) return t("conv.today");
+    if (day === ymd(y)) return t("conv.yesterday");
+    const d = new Date(`${day}T12:00:00`);
+    return Number.isNaN(d.getTime()) ? day : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
+  };
+
+  const renderRow = (row: Row) => {
+    if (row.kind === "top") {
+      return <p className="py-3 text-center text-xs text-slate-700">{row.more ? t("conv.loadingOlder") : t("inbox.historyStart")}</p>;
+    }
+    if (row.kind === "day") {
+      return (
+        <div className="flex justify-center py-2" data-testid="day-separator">
+          <span className="rounded-md bg-white/90 px-3 py-1 text-xs font-medium text-slate-700 shadow-sm">{dayLabel(row.day)}</span>
+        </div>
+      );
+    }
+    const m = row.m;
+    return (
+      <div className="group relative">
+        <MessageBubble m={m} />
+        {m.update_id && (
+          <button
+            type="button"
+            onClick={() => onReply(m)}
+            className={`absolute top-1 rounded bg-white/90 px-1.5 text-xs text-slate-700 opacity-0 shadow-sm focus:opacity-100 group-hover:opacity-100 ${m.direction === "INBOUND" ? "right-3" : "left-3"}`}
+            aria-label={t("inbox.replyTo")}
+            data-testid="reply-to-button"
+          >
+            ↩
+          </button>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <div
+      ref={parentRef}
+      className="chat-bg min-h-0 flex-1 overflow-y-auto"
+      role="log"
+      aria-label={t("conv.messages")}
+      aria-live="polite"
+      tabIndex={0}
+      data-testid="message-scroller"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        if (el.scrollTop < 300) loadOlder();
+      }}
+    >
+      <div style={{ height: totalSize, position: "relative", width: "100%" }}>
+        {items.map((vi) => (
+          <div
+            key={vi.key}
+            data-index={vi.index}
+            ref={virtualizer.measureElement}
+            style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${vi.start}px)` }}
+          >
+            {renderRow(rows[vi.index])}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,358 @@
+"use client";
+import { useEffect, useRef, useState } from "react";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { apiFetch, qs } from "./fetch";
+import { keys } from "./hooks";
+import type { Contact, ContactList, Conversation, ConversationList, ConversationResponse, HistoryPage, Label, Message, SendReplyResponse } from "./types";
+
+/**
+ * The inbox's data: conversations (list, one, read, assign, resolve), a conversation's whole
+ * history, the reply send, and the one live event stream that keeps all of them current.
+ */
+export type ConversationFilters = {
+  wa_number?: string;
+  label_id?: number[];
+  needs_reply?: boolean;
+  unread?: boolean;
+  search?: string;
+  assignee?: "me" | "none";
+  status?: "open" | "resolved";
+};
+
+export const inboxKeys = {
+  /** Every conversation list, whatever its filters. */
+  listsAll: ["conversations"] as const,
+  list: (f: ConversationFilters) => ["conversations", f] as const,
+  one: (id: number) => ["conversation", id] as const,
+  /** Every inbox history (the whole-history walk, unlike the viewer's date-ranged `history`). */
+  threadAll: ["thread"] as const,
+  thread: (waNumber: string, source: string) => ["thread", waNumber, source] as const,
+};
+
+function listQueryString(f: ConversationFilters, cursor?: string | null): string {
+  const sp = new URLSearchParams();
+  if (f.wa_number) sp.set("wa_number", f.wa_number);
+  for (const id of f.label_id ?? []) sp.append("label_id", String(id));
+  if (f.needs_reply) sp.set("needs_reply", "1");
+  if (f.unread) sp.set("unread", "1");
+  if (f.search) sp.set("search", f.search);
+  if (f.assignee) sp.set("assignee", f.assignee);
+  if (f.status) sp.set("status", f.status);
+  sp.set("per_page", "30");
+  if (cursor) sp.set("cursor", cursor);
+  return `?${sp.toString()}`;
+}
+
+export function useConversations(f: ConversationFilters) {
+  return useInfiniteQuery({
+    queryKey: inboxKeys.list(f),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => apiFetch<ConversationList>(`/api/v1/conversations${listQueryString(f, pageParam)}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    enabled: !!f.wa_number,
+  });
+}
+
+export function useConversation(id: number | null) {
+  return useQuery({
+    queryKey: inboxKeys.one(id ?? 0),
+    enabled: !!id,
+    queryFn: () => apiFetch<ConversationResponse>(`/api/v1/conversations/${id}`).then((r) => r.data),
+  });
+}
+
+type ListData = InfiniteData<ConversationList, string | null>;
+
+/** Applies `fn` to conversation `id` wherever it is cached (lists and the single query). */
+function patchConversation(qc: QueryClient, id: number, fn: (c: Conversation) => Conversation) {
+  qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) =>
+    old ? { ...old, pages: old.pages.map((p) => ({ ...p, data: p.data.map((c) => (c.id === id ? fn(c) : c)) })) } : old,
+  );
+  qc.setQueryData<Conversation>(inboxKeys.one(id), (old) => (old ? fn(old) : old));
+}
+
+/** Puts a fresh copy of a conversation at the top of every list that holds it. */
+function upsertConversation(qc: QueryClient, conv: Conversation): boolean {
+  let found = false;
+  qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) => {
+    if (!old) return old;
+    const had = old.pages.some((p) => p.data.some((c) => c.id === conv.id));
+    if (!had) return old;
+    found = true;
+    const pages = old.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== conv.id) }));
+    pages[0] = { ...pages[0], data: [conv, ...pages[0].data] };
+    return { ...old, pages };
+  });
+  qc.setQueryData(inboxKeys.one(conv.id), conv);
+  return found;
+}
+
+function findConversation(qc: QueryClient, waNumber: string, contactId: number): Conversation | undefined {
+  const match = (x: Conversation | undefined) => !!x && x.wa_number === waNumber && x.contact.id === contactId;
+  for (const [, data] of qc.getQueriesData<ListData>({ queryKey: inboxKeys.listsAll })) {
+    for (const p of data?.pages ?? []) {
+      const c = p.data.find(match);
+      if (c) return c;
+    }
+  }
+  // A conversation opened by its link may be in no list (another number, another tab's filters).
+  for (const [, c] of qc.getQueriesData<Conversation>({ queryKey: ["conversation"] })) if (match(c)) return c;
+  return undefined;
+}
+
+export function useMarkRead() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch(`/api/v1/conversations/${id}/read`, { method: "POST" }),
+    onMutate: (id) => patchConversation(qc, id, (c) => ({ ...c, unread_count: 0 })),
+  });
+}
+
+export function useUpdateConversation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number; assignee_agent_id?: number | null; status?: "open" | "resolved" }) =>
+      apiFetch<ConversationResponse>(`/api/v1/conversations/${id}`, { method: "PATCH", body }),
+    onSuccess: (r) => patchConversation(qc, r.data.id, () => r.data),
+  });
+}
+
+export type ReplyInput = { wa_number: string; customer_source: string; type: string; payload: unknown; context_update_id?: string };
+
+/** A free-form reply inside the 24-hour window; the message itself arrives through the event stream. */
+export function useSendReply() {
+  return useMutation({
+    mutationFn: (body: ReplyInput) => apiFetch<SendReplyResponse>("/api/v1/messages/whatsapp/send", { method: "POST", body }),
+  });
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The whole history of one conversation                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/**
+ * The history API answers one date range of at most HISTORY_MAX_RANGE_DAYS (90) days. The inbox
+ * shows the whole history without asking for dates: it walks backwards through consecutive
+ * 89-day windows (newest first, each paged with order=DESC), skipping empty windows, until the
+ * window starts before HISTORY_FLOOR (WhatsApp Business messages cannot be older). The first window
+ * is open-ended ("until now") so newly arrived messages always belong to it.
+ */
+const WINDOW_DAYS = 88;
+const HISTORY_FLOOR = "2018-01-01";
+const PER_PAGE = 50;
+
+export type ThreadCursor = { to: string | null; from: string; page: number };
+
+function ymdUTC(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+function daysBefore(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - n);
+  return ymdUTC(d);
+}
+
+export type ThreadPage = HistoryPage & { cursor: ThreadCursor };
+
+function firstCursor(): ThreadCursor {
+  return { to: null, from: daysBefore(ymdUTC(new Date()), WINDOW_DAYS), page: 1 };
+}
+
+async function fetchThreadPage(waNumber: string, source: string, cursor: ThreadCursor, signal?: AbortSignal): Promise<ThreadPage> {
+  let c = cursor;
+  // Empty windows are skipped here, so a page is either messages or the end of the history.
+  for (;;) {
+    const r = await apiFetch<HistoryPage>(
+      `/api/v1/messages/whatsapp/history${qs({
+        wa_number: waNumber,
+        customer_source: source,
+        from_date: c.from,
+        to_date: c.to,
+        order: "DESC",
+        with_pagination: 1,
+        per_page: PER_PAGE,
+        page: c.page,
+        include: "update_id,error,routed_to",
+      })}`,
+      { signal },
+    );
+    if (r.data.length > 0 || c.page > 1 || c.from <= HISTORY_FLOOR) return { ...r, cursor: c };
+    c = olderWindow(c);
+  }
+}
+
+function olderWindow(c: ThreadCursor): ThreadCursor {
+  const to = daysBefore(c.from, 1);
+  return { to, from: daysBefore(to, WINDOW_DAYS), page: 1 };
+}
+
+function nextCursor(last: ThreadPage): ThreadCursor | undefined {
+  const p = last.pagination;
+  if (p && p.current_page < p.total_pages) return { ...last.cursor, page: p.current_page + 1 };
+  if (last.cursor.from <= HISTORY_FLOOR) return undefined;
+  return olderWindow(last.cursor);
+}
+
+export function useThread(waNumber: string, source: string) {
+  return useInfiniteQuery({
+    queryKey: inboxKeys.thread(waNumber, source),
+    enabled: !!waNumber && !!source,
+    initialPageParam: firstCursor(),
+    queryFn: ({ pageParam, signal }) => fetchThreadPage(waNumber, source, pageParam, signal),
+    getNextPageParam: nextCursor,
+    // Kept current by the event stream, not by polling.
+    staleTime: Infinity,
+  });
+}
+
+type ThreadData = InfiniteData<ThreadPage, ThreadCursor>;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The live event stream                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+type MessageCreated = { id: number; update_id: string; wa_number: string; contact_id: number; direction: "INBOUND" | "OUTBOUND"; type: string; status: Conversation["last_message"]["status"]; created_at: string };
+type MessageStatus = { id: number; update_id: string; status: Conversation["last_message"]["status"]; error: Message["error"] };
+
+/** Threads cached for (wa_number, contact): keyed by customer number or customer_id. */
+function threadKeysFor(qc: QueryClient, conv: Conversation) {
+  const sources = [conv.contact.customer_number, conv.contact.customer_id].filter(Boolean) as string[];
+  return sources.map((s) => inboxKeys.thread(conv.wa_number, s)).filter((k) => qc.getQueryData(k));
+}
+
+/** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
+async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
+  const key = inboxKeys.thread(waNumber, source);
+  const head = await fetchThreadPage(waNumber, source, { ...firstCursor(), page: 1 });
+  qc.setQueryData<ThreadData>(key, (old) => {
+    if (!old) return old;
+    const first = old.pages[0];
+    const known = new Set(first.data.map((m) => m.id));
+    const fresh = head.data.filter((m) => !known.has(m.id));
+    const byId = new Map(head.data.map((m) => [m.id, m]));
+    const data = [...fresh, ...first.data.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
+    return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
+  });
+}
+
+export type StreamState = "connecting" | "open" | "down";
+
+/**
+ * The browser's one EventSource (mounted once by the dashboard frame). Each event is applied to
+ * the TanStack caches with setQueryData; only `reset` (a gap the server's log cannot fill)
+ * refetches. The browser reconnects by itself and resends Last-Event-ID, so missed events replay.
+ */
+export function useEventStream(onEvent?: (type: string, data: unknown) => void): StreamState {
+  const qc = useQueryClient();
+  const [state, setState] = useState<StreamState>("connecting");
+  const onEventRef = useRef(onEvent);
+  useEffect(() => {
+    onEventRef.current = onEvent;
+  }, [onEvent]);
+
+  // A stream the browser gave up on (an HTTP error, not a dropped connection) is opened again.
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    const es = new EventSource("/api/v1/events");
+    const on = (type: string, fn: (data: never) => void) =>
+      es.addEventListener(type, (e) => {
+        let data: unknown;
+        try {
+          data = JSON.parse((e as MessageEvent).data);
+        } catch {
+          return;
+        }
+        fn(data as never);
+        onEventRef.current?.(type, data);
+      });
+
+    on("message.created", (ev: MessageCreated) => {
+      const conv = findConversation(qc, ev.wa_number, ev.contact_id);
+      if (!conv) {
+        // A conversation no list shows yet: the lists learn about it from the server.
+        qc.invalidateQueries({ queryKey: inboxKeys.listsAll });
+        return;
+      }
+      apiFetch<ConversationResponse>(`/api/v1/conversations/${conv.id}`)
+        .then((r) => {
+          if (!upsertConversation(qc, r.data)) qc.invalidateQueries({ queryKey: inboxKeys.listsAll });
+        })
+        .catch(() => qc.invalidateQueries({ queryKey: inboxKeys.listsAll }));
+      for (const key of threadKeysFor(qc, conv)) refreshThreadHead(qc, key[1], key[2]).catch(() => qc.invalidateQueries({ queryKey: key }));
+    });
+
+    on("message.status", (ev: MessageStatus) => {
+      qc.setQueriesData<ThreadData>({ queryKey: inboxKeys.threadAll }, (old) =>
+        old
+          ? {
+              ...old,
+              pages: old.pages.map((p) =>
+                p.data.some((m) => m.id === ev.id) ? { ...p, data: p.data.map((m) => (m.id === ev.id ? { ...m, status: ev.status, error: ev.error ?? m.error } : m)) } : p,
+              ),
+            }
+          : old,
+      );
+      qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) =>
+        old
+          ? {
+              ...old,
+              pages: old.pages.map((p) => ({
+                ...p,
+                data: p.data.map((c) => (c.last_message.id === ev.id ? { ...c, last_message: { ...c.last_message, status: ev.status } } : c)),
+              })),
+            }
+          : old,
+      );
+    });
+
+    on("contact.labels", (ev: { contact_id: number; labels: Label[] }) => {
+      qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) =>
+        old
+          ? {
+              ...old,
+              pages: old.pages.map((p) => ({
+                ...p,
+                data: p.data.map((c) => (c.contact.id === ev.contact_id ? { ...c, contact: { ...c.contact, labels: ev.labels } } : c)),
+              })),
+            }
+          : old,
+      );
+      qc.setQueriesData<Conversation>({ queryKey: ["conversation"] }, (old) =>
+        old && old.contact.id === ev.contact_id ? { ...old, contact: { ...old.contact, labels: ev.labels } } : old,
+      );
+      qc.setQueriesData<ContactList>({ queryKey: keys.contactsAll }, (old) =>
+        old ? { ...old, data: old.data.map((c: Contact) => (c.id === ev.contact_id ? { ...c, labels: ev.labels } : c)) } : old,
+      );
+    });
+
+    on("conversation.read", (ev: { id: number; unread_count: number }) => patchConversation(qc, ev.id, (c) => ({ ...c, unread_count: ev.unread_count })));
+
+    on("conversation.updated", (ev: { id: number; assignee_agent_id?: number | null; status?: "open" | "resolved" }) =>
+      patchConversation(qc, ev.id, (c) => ({
+        ...c,
+        ...(ev.assignee_agent_id !== undefined ? { assignee_agent_id: ev.assignee_agent_id } : {}),
+        ...(ev.status !== undefined ? { status: ev.status } : {}),
+      })),
+    );
+
+    es.addEventListener("reset", () => {
+      qc.invalidateQueries({ queryKey: inboxKeys.listsAll });
+      qc.invalidateQueries({ queryKey: ["conversation"] });
+      qc.invalidateQueries({ queryKey: inboxKeys.threadAll });
+      qc.invalidateQueries({ queryKey: keys.historyAll });
+    });
+    es.onopen = () => setState("open");
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    es.onerror = () => {
+      if (es.readyState !== EventSource.CLOSED) return setState("connecting");
+      setState("down");
+      retry = setTimeout(() => setGeneration((g) => g + 1), 3000);
+    };
+    return () => {
+      clearTimeout(retry);
+      es.close();
+    };
+  }, [qc, generation]);
+
+  return state;
+}
