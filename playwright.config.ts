@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import "./e2e/run-env";
-import { BASE_URL, E2E_PORT } from "./e2e/fixtures";
+import { BASE_URL, E2E_PORT, LIVE_BASE_URL } from "./e2e/fixtures";
 
 /**
  * The e2e suite runs against the built app (`next build` first, then `next start` here) with a
@@ -31,6 +31,27 @@ if (process.env.DATABASE_URL) {
 if (process.env.PATH) env.PATH = process.env.PATH;
 if (process.env.HOME) env.HOME = process.env.HOME;
 
+// A second server for the specs that watch delivery (ticks reaching READED): the same app on a
+// database of its own (`<name>_e2e_live`, or its own folder), with the delivery worker in its
+// process and a fast sandbox walk. The embedded database is one process, so the worker cannot
+// run beside the first server; and the first keeps its worker off so sends stay QUEUED there.
+const livePort = Number(process.env.E2E_LIVE_PORT);
+const livePglite = process.env.E2E_LIVE_PGLITE_DIR!;
+const liveEnv: Record<string, string> = {
+  ...env,
+  PGLITE_DIR: livePglite,
+  DATA_DIR: path.dirname(livePglite),
+  WORKER_IN_PROCESS: "1",
+  SANDBOX_STEP_MS: "300",
+  PORT: String(livePort),
+  APP_URL: LIVE_BASE_URL,
+};
+if (process.env.DATABASE_URL) {
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `${url.pathname}_e2e_live`;
+  liveEnv.DATABASE_URL = url.toString();
+}
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: /.*\.spec\.ts$/,
@@ -52,13 +73,24 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
-  webServer: {
-    command: `npx tsx --conditions=react-server e2e/prepare-db.ts && npx next start -p ${E2E_PORT}`,
-    url: `${BASE_URL}/login`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env,
-  },
+  webServer: [
+    {
+      command: `npx tsx --conditions=react-server e2e/prepare-db.ts && npx next start -p ${E2E_PORT}`,
+      url: `${BASE_URL}/login`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env,
+    },
+    {
+      command: `npx tsx --conditions=react-server e2e/prepare-db.ts && npx next start -p ${livePort}`,
+      url: `${LIVE_BASE_URL}/login`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: liveEnv,
+    },
+  ],
 });

@@ -26,7 +26,8 @@ export async function signIn(page: Page) {
  * would send them (state-changing cookie requests must carry it: CSRF protection).
  */
 export function api(page: Page) {
-  const headers = { origin: BASE_URL, "content-type": "application/json" };
+  const origin = page.url().startsWith("http") ? new URL(page.url()).origin : BASE_URL;
+  const headers = { origin, "content-type": "application/json" };
   return {
     get: (url: string) => page.request.get(url),
     post: (url: string, data: unknown) => page.request.post(url, { headers, data: JSON.stringify(data) }),

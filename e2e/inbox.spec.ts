@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { api, expectAccessible, PNG_1PX, shot, signIn, uniquePhone } from "./helpers";
-import { DEMO, LONG_CONTACT } from "./fixtures";
+import { DEMO, LIVE_BASE_URL, LONG_CONTACT } from "./fixtures";
 
 /** A customer's message, as the sandbox number receives it (what a real customer's would do). */
 async function customerWrites(page: Page, from: string, text: string) {
@@ -163,31 +162,13 @@ test("composer limits are enforced as the agent types", async ({ page }) => {
 });
 
 /**
- * Needs the replies API (POST /api/v1/messages/whatsapp/send, built on another branch) and a
- * delivery worker: the e2e server runs with WORKER_IN_PROCESS=0 so the other specs see messages
- * stay QUEUED. This spec starts its own worker process (`npm run worker`) beside the server for its
- * duration; a worker process needs a Postgres server (the embedded database is one process only),
- * so the walk to READED runs on the DATABASE_URL run of the suite.
+ * Delivery needs a worker: these run on the suite's second server (playwright.config.ts), which
+ * has the delivery worker in its process and a fast sandbox walk, on a database of its own.
  */
 test.describe("the agent replies and watches the ticks", () => {
-  let worker: ChildProcess | null = null;
-  test.beforeAll(() => {
-    if (!process.env.DATABASE_URL) return;
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `${url.pathname}_e2e`;
-    worker = spawn("npm", ["run", "-s", "worker"], {
-      env: { ...process.env, DATABASE_URL: url.toString(), APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY || "e2e-encryption-key", SANDBOX_STEP_MS: "300" },
-      stdio: "ignore",
-      // Its own process group, so npm, tsx and the worker stop together.
-      detached: true,
-    });
-  });
-  test.afterAll(() => {
-    if (worker?.pid) process.kill(-worker.pid, "SIGTERM");
-  });
+  test.use({ baseURL: LIVE_BASE_URL });
 
   test("text, an image and quick-reply buttons reach READED", async ({ page }) => {
-    test.skip(!process.env.DATABASE_URL, "the sandbox walk needs a worker process, which needs a Postgres server (DATABASE_URL)");
     test.setTimeout(120_000);
     await signIn(page);
     const phone = uniquePhone();

@@ -9,10 +9,13 @@ import path from "node:path";
  * is imported first by playwright.config.ts) and its workers inherit them through the
  * environment. E2E_PORT and E2E_PGLITE_DIR still pin them when set.
  */
-if (!process.env.E2E_PORT) {
+const freePort = () => {
   const script = "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
-  process.env.E2E_PORT = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
-}
-if (!process.env.E2E_PGLITE_DIR) {
-  process.env.E2E_PGLITE_DIR = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wa-e2e-")), "pglite");
-}
+  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
+};
+const tempDir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wa-e2e-")), "pglite");
+process.env.E2E_PORT ||= freePort();
+process.env.E2E_PGLITE_DIR ||= tempDir();
+// The second server, with the delivery worker in its process (playwright.config.ts).
+process.env.E2E_LIVE_PORT ||= freePort();
+process.env.E2E_LIVE_PGLITE_DIR ||= tempDir();
