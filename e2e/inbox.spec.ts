@@ -170,6 +170,8 @@ test.describe("the agent replies and watches the ticks", () => {
 
   test("text, an image and quick-reply buttons reach READED", async ({ page }) => {
     test.setTimeout(120_000);
+    // Tall enough that the virtualized thread keeps all four bubbles mounted while their ticks move.
+    await page.setViewportSize({ width: 1280, height: 1600 });
     await signIn(page);
     const phone = uniquePhone();
     await customerWrites(page, phone, "¿Cuál es el horario?");
@@ -187,9 +189,9 @@ test.describe("the agent replies and watches the ticks", () => {
 
     await page.getByRole("button", { name: "Botones" }).click();
     await page.getByLabel("Texto del mensaje").fill("¿Le ayudo con algo más?");
-    await page.getByLabel("Botón 1").fill("Sí");
+    await page.getByLabel("Botón 1", { exact: true }).fill("Sí");
     await page.getByRole("button", { name: "Añadir botón" }).click();
-    await page.getByLabel("Botón 2").fill("No, gracias");
+    await page.getByLabel("Botón 2", { exact: true }).fill("No, gracias");
     await page.getByRole("button", { name: "Enviar", exact: true }).click();
     const qr = page.locator('article[data-direction="OUTBOUND"]').filter({ hasText: "¿Le ayudo con algo más?" });
     await expect(qr).toBeVisible({ timeout: 5000 });

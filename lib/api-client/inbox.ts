@@ -119,10 +119,16 @@ export function useUpdateConversation() {
 
 export type ReplyInput = { wa_number: string; customer_source: string; type: string; payload: unknown; context_update_id?: string };
 
-/** A free-form reply inside the 24-hour window; the message itself arrives through the event stream. */
+/**
+ * A free-form reply inside the 24-hour window. Its message.created event refreshes the thread on
+ * every screen; the sender's own thread is also refreshed when the send is answered, so the reply
+ * shows at once even if the event raced the thread's own first load.
+ */
 export function useSendReply() {
+  const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ReplyInput) => apiFetch<SendReplyResponse>("/api/v1/messages/whatsapp/send", { method: "POST", body }),
+    onSuccess: (_r, body) => refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined),
   });
 }
 
@@ -172,7 +178,7 @@ async function fetchThreadPage(waNumber: string, source: string, cursor: ThreadC
         with_pagination: 1,
         per_page: PER_PAGE,
         page: c.page,
-        include: "update_id,error,routed_to",
+        include: "update_id,error,routed_to,provider_message_id",
       })}`,
       { signal },
     );
@@ -220,10 +226,20 @@ function threadKeysFor(qc: QueryClient, conv: Conversation) {
   return sources.map((s) => inboxKeys.thread(conv.wa_number, s)).filter((k) => qc.getQueryData(k));
 }
 
+/**
+ * Resolves once no thread is being fetched. An infinite query's fetchNextPage writes back the pages
+ * it started from plus the new one, so a change merged while it runs would be overwritten (a walk
+ * back through empty windows can take seconds): live changes wait for it to land first.
+ */
+async function threadsIdle(qc: QueryClient) {
+  for (let i = 0; i < 300 && qc.isFetching({ queryKey: inboxKeys.threadAll }) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
 async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
   const key = inboxKeys.thread(waNumber, source);
   const head = await fetchThreadPage(waNumber, source, { ...firstCursor(), page: 1 });
+  await threadsIdle(qc);
   qc.setQueryData<ThreadData>(key, (old) => {
     if (!old) return old;
     const first = old.pages[0];
@@ -281,7 +297,8 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       for (const key of threadKeysFor(qc, conv)) refreshThreadHead(qc, key[1], key[2]).catch(() => qc.invalidateQueries({ queryKey: key }));
     });
 
-    on("message.status", (ev: MessageStatus) => {
+    on("message.status", async (ev: MessageStatus) => {
+      await threadsIdle(qc);
       qc.setQueriesData<ThreadData>({ queryKey: inboxKeys.threadAll }, (old) =>
         old
           ? {
