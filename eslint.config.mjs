@@ -28,7 +28,10 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["drizzle-orm", "drizzle-orm/*", "@/db/*"], message: "Pages and components use /api/v1 (lib/api-client), not the database." },
+            {
+              group: ["drizzle-orm", "drizzle-orm/*", "@/db/*"],
+              message: "Pages and components use /api/v1 (lib/api-client), not the database.",
+            },
             {
               group: ["@/lib/*/service", "@/lib/*/repo", "@/lib/*/*-service", "@/lib/*/*-repo"],
               message: "Pages and components use /api/v1 (lib/api-client), not services or repos.",
@@ -44,7 +47,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/lib/*", "!@/lib/config", "../lib/*", "../../lib/*"], message: "db/ may import only @/lib/config from lib/." }] },
+        {
+          patterns: [
+            { group: ["@/lib/*", "!@/lib/config", "../lib/*", "../../lib/*"], message: "db/ may import only @/lib/config from lib/." },
+          ],
+        },
       ],
     },
   },

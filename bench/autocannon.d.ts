@@ -1,6 +1,17 @@
 // autocannon ships no types; this covers the part of its API the bench uses.
 declare module "autocannon" {
-  type Histogram = { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p97_5: number; p99: number; p99_9: number };
+  type Histogram = {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    p99_9: number;
+  };
   export type RawRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer };
   export type RequestSpec = RawRequest & {
     setupRequest?: (req: RawRequest, context: Record<string, any>) => RawRequest;

@@ -3,7 +3,17 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "./processes";
 
-const SOURCES = ["app", "lib", "db", "components", "next.config.mjs", "package-lock.json", "instrumentation.ts", "instrumentation.node.ts", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "lib",
+  "db",
+  "components",
+  "next.config.mjs",
+  "package-lock.json",
+  "instrumentation.ts",
+  "instrumentation.node.ts",
+  "tsconfig.json",
+];
 
 function newestMtime(p: string): number {
   let stat: fs.Stats;

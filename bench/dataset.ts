@@ -67,19 +67,28 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     const number = `5760${run}${i}00`.slice(0, 12);
     const phoneNumberId = `bench${run}${i}`;
     const row = await addNumber({
-      input: { teamId, number, displayName: `Bench ${i + 1}`, provider: "cloud_api", phoneNumberId, credentials: { accessToken: "bench-token" } },
+      input: {
+        teamId,
+        number,
+        displayName: `Bench ${i + 1}`,
+        provider: "cloud_api",
+        phoneNumberId,
+        credentials: { accessToken: "bench-token" },
+      },
     });
     numbers.push({ id: row.id, number, phoneNumberId, teamId });
   }
   const [n1, n2, n3] = numbers.map((n) => n.id);
 
-  await exec(`insert into templates (team_id, name, language, category, components) values (${teamA}, '${BENCH_TEMPLATE}', 'es_CO', 'UTILITY', ${dollar(
-    JSON.stringify([
-      { type: "HEADER", format: "TEXT", text: "Hola {{1}}" },
-      { type: "BODY", text: "Tu pedido {{1}} llega el {{2}}.", example: { body_text: [["A-1", "lunes"]] } },
-      { type: "FOOTER", text: "Tienda Demo" },
-    ]),
-  )}::jsonb)`);
+  await exec(
+    `insert into templates (team_id, name, language, category, components) values (${teamA}, '${BENCH_TEMPLATE}', 'es_CO', 'UTILITY', ${dollar(
+      JSON.stringify([
+        { type: "HEADER", format: "TEXT", text: "Hola {{1}}" },
+        { type: "BODY", text: "Tu pedido {{1}} llega el {{2}}.", example: { body_text: [["A-1", "lunes"]] } },
+        { type: "FOOTER", text: "Tienda Demo" },
+      ]),
+    )}::jsonb)`,
+  );
   const labelRows = await exec(
     `insert into labels (team_id, title, bg_color, text_color)
      select ${teamA}, 'Etiqueta ' || g, '#25d366', '#ffffff' from generate_series(1, 5) g returning id`,

@@ -25,7 +25,8 @@ export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant
   });
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
 
 /**
  * Event fan-out: `streams` SSE clients of team A held open on one server while messages are

@@ -78,7 +78,17 @@ export async function load(
     const status = await opts.probe();
     if (status === 404 || status === 405) return { ...base, available: false, note: `endpoint answered ${status}: not available` };
   }
-  const { scenario: _s, target: _t, serverPid, unit: _u, perRequest = 1, warmupSeconds = defaultWarmupSeconds(), probe: _p, onMeasureStart, ...cannon } = opts;
+  const {
+    scenario: _s,
+    target: _t,
+    serverPid,
+    unit: _u,
+    perRequest = 1,
+    warmupSeconds = defaultWarmupSeconds(),
+    probe: _p,
+    onMeasureStart,
+    ...cannon
+  } = opts;
   // A short warm-up lets the JIT and the connection pools settle so the measure is steady state.
   if (warmupSeconds > 0) await autocannon({ ...cannon, duration: warmupSeconds });
   onMeasureStart?.();

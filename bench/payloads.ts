@@ -39,9 +39,21 @@ const templatePayload = {
 };
 
 export const SAMPLES: Sample[] = [
-  { type: "text", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { text: "Hola, ¿mi pedido ya salió? Lo necesito para el viernes." } },
+  {
+    type: "text",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { text: "Hola, ¿mi pedido ya salió? Lo necesito para el viernes." },
+  },
   { type: "template", direction: "OUTBOUND", sender: "SYSTEM", status: "READED", payload: templatePayload },
-  { type: "text", direction: "OUTBOUND", sender: "AGENT", status: "DELIVERED", payload: { text: "¡Claro! Sale hoy y llega el lunes. ¿Algo más en que le ayude?" } },
+  {
+    type: "text",
+    direction: "OUTBOUND",
+    sender: "AGENT",
+    status: "DELIVERED",
+    payload: { text: "¡Claro! Sale hoy y llega el lunes. ¿Algo más en que le ayude?" },
+  },
   {
     type: "text",
     direction: "INBOUND",
@@ -63,11 +75,41 @@ export const SAMPLES: Sample[] = [
       },
     },
   },
-  { type: "image", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { caption: "Así llegó la caja", ...media("jpg", "image/jpeg") } },
-  { type: "audio", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { url: "https://cdn.example.com/media/a1.ogg", contentType: "audio/ogg; codecs=opus", id: "5566778899001122" } },
-  { type: "video", direction: "OUTBOUND", sender: "AGENT", status: "READED", payload: { caption: "Cómo armar el producto", filename: "instrucciones.mp4", ...media("mp4", "video/mp4") } },
-  { type: "document", direction: "OUTBOUND", sender: "AGENT", status: "SENT", payload: { caption: "Su factura", filename: "factura-A-10293.pdf", ...media("pdf", "application/pdf") } },
-  { type: "sticker", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { animated: false, ...media("webp", "image/webp") } },
+  {
+    type: "image",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { caption: "Así llegó la caja", ...media("jpg", "image/jpeg") },
+  },
+  {
+    type: "audio",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { url: "https://cdn.example.com/media/a1.ogg", contentType: "audio/ogg; codecs=opus", id: "5566778899001122" },
+  },
+  {
+    type: "video",
+    direction: "OUTBOUND",
+    sender: "AGENT",
+    status: "READED",
+    payload: { caption: "Cómo armar el producto", filename: "instrucciones.mp4", ...media("mp4", "video/mp4") },
+  },
+  {
+    type: "document",
+    direction: "OUTBOUND",
+    sender: "AGENT",
+    status: "SENT",
+    payload: { caption: "Su factura", filename: "factura-A-10293.pdf", ...media("pdf", "application/pdf") },
+  },
+  {
+    type: "sticker",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { animated: false, ...media("webp", "image/webp") },
+  },
   {
     type: "list",
     direction: "OUTBOUND",
@@ -89,7 +131,13 @@ export const SAMPLES: Sample[] = [
       ],
     },
   },
-  { type: "list_reply", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { id: "track", title: "Seguir mi pedido", description: "Estado y fecha de entrega" } },
+  {
+    type: "list_reply",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { id: "track", title: "Seguir mi pedido", description: "Estado y fecha de entrega" },
+  },
   {
     type: "quick_reply",
     direction: "OUTBOUND",
@@ -106,7 +154,13 @@ export const SAMPLES: Sample[] = [
   },
   { type: "button_reply", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { id: "5", title: "Excelente" } },
   { type: "button", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { text: "Gracias", payload: "THANKS" } },
-  { type: "location", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { latitude: "4.6482837", longitude: "-74.2478938", name: "Oficina", address: "Cra. 7 #71-21, Bogotá" } },
+  {
+    type: "location",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { latitude: "4.6482837", longitude: "-74.2478938", name: "Oficina", address: "Cra. 7 #71-21, Bogotá" },
+  },
   {
     type: "contacts",
     direction: "INBOUND",
@@ -114,7 +168,9 @@ export const SAMPLES: Sample[] = [
     status: "RECEIVED",
     payload: [
       {
-        addresses: [{ city: "Bogotá", country: "Colombia", country_code: "CO", state: "DC", street: "Calle 93 #11-26", type: "WORK", zip: "110221" }],
+        addresses: [
+          { city: "Bogotá", country: "Colombia", country_code: "CO", state: "DC", street: "Calle 93 #11-26", type: "WORK", zip: "110221" },
+        ],
         birthday: "1990-04-12",
         emails: [{ email: "ana.gomez@example.com", type: "WORK" }],
         name: { formatted_name: "Ana Gómez", first_name: "Ana", last_name: "Gómez", middle_name: "", suffix: "", prefix: "" },
@@ -124,10 +180,39 @@ export const SAMPLES: Sample[] = [
       },
     ],
   },
-  { type: "system", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { body: "El usuario cambió su número", new_wa_id: "573009998877", type: "user_changed_number" } },
-  { type: "unknown", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { code: 131051, title: "Message type unknown", message: "Message type unknown", error_data: { details: "Message type is currently not supported." } } },
-  { type: "unsupported", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", payload: { code: 131051, title: "Unsupported message type", details: "Message type is not currently supported" } },
-  { type: "call_permission_request", direction: "OUTBOUND", sender: "AGENT", status: "READED", payload: { text: "¿Podemos llamarle para coordinar la entrega?" } },
+  {
+    type: "system",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { body: "El usuario cambió su número", new_wa_id: "573009998877", type: "user_changed_number" },
+  },
+  {
+    type: "unknown",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: {
+      code: 131051,
+      title: "Message type unknown",
+      message: "Message type unknown",
+      error_data: { details: "Message type is currently not supported." },
+    },
+  },
+  {
+    type: "unsupported",
+    direction: "INBOUND",
+    sender: "CUSTOMER",
+    status: "RECEIVED",
+    payload: { code: 131051, title: "Unsupported message type", details: "Message type is not currently supported" },
+  },
+  {
+    type: "call_permission_request",
+    direction: "OUTBOUND",
+    sender: "AGENT",
+    status: "READED",
+    payload: { text: "¿Podemos llamarle para coordinar la entrega?" },
+  },
   {
     type: "call_permission_reply",
     direction: "INBOUND",

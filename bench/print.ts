@@ -13,7 +13,11 @@ console.log(
 );
 if (report.dataset) {
   const t = report.dataset.timingsMs;
-  const s = Object.entries(t).map(([k, v]) => `${k} ${((v as number) / 1000).toFixed(1)} s`).join(", ");
-  console.log(`Data set: ${report.dataset.sizes.messages.toLocaleString("en")} messages, ${report.dataset.sizes.contacts.toLocaleString("en")} contacts (${s}).\n`);
+  const s = Object.entries(t)
+    .map(([k, v]) => `${k} ${((v as number) / 1000).toFixed(1)} s`)
+    .join(", ");
+  console.log(
+    `Data set: ${report.dataset.sizes.messages.toLocaleString("en")} messages, ${report.dataset.sizes.contacts.toLocaleString("en")} contacts (${s}).\n`,
+  );
 }
 console.log(tableLines(report.results as Row[]).join("\n"));

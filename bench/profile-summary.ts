@@ -43,7 +43,9 @@ for (const [id, us] of selfUs) {
 }
 const busy = total - idle;
 const pct = (us: number) => `${((us / busy) * 100).toFixed(1)}%`.padStart(6);
-console.log(`profile ${((p.endTime - p.startTime) / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s\n`);
+console.log(
+  `profile ${((p.endTime - p.startTime) / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s\n`,
+);
 console.log("self time by package / file:");
 for (const [g, us] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${pct(us)}  ${g}`);
 console.log("\nhottest functions (self):");

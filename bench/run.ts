@@ -68,7 +68,9 @@ async function main() {
       const sql = admin;
       exec = async (q) => [...(await sql.unsafe(q))] as Record<string, unknown>[];
     } else {
-      const client = (await getHandle()).db as unknown as { $client: { query: (q: string) => Promise<{ rows: Record<string, unknown>[] }> } };
+      const client = (await getHandle()).db as unknown as {
+        $client: { query: (q: string) => Promise<{ rows: Record<string, unknown>[] }> };
+      };
       exec = async (q) => (await client.$client.query(q)).rows;
     }
     console.log("Generating the data set…");
@@ -134,7 +136,8 @@ async function main() {
     if (want("send")) for (const c of [16, 64]) record(await sendLoad(ctx, c));
     if (want("bulk")) record(await bulkSendLoad(ctx, 4, BULK_PATH, 1000));
     if (want("labels")) record(await labelLoad(ctx, 64));
-    if (want("conversations")) for (const c of [1, 16]) for (const v of ["all", "needs_reply"] as const) record(await conversationsLoad(ctx, c, v));
+    if (want("conversations"))
+      for (const c of [1, 16]) for (const v of ["all", "needs_reply"] as const) record(await conversationsLoad(ctx, c, v));
     if (want("events")) record(await eventsScenario(ctx));
 
     await stopChild(app.child);
@@ -143,14 +146,21 @@ async function main() {
       // The limiter's price on a real route: the same history load on two fresh servers, warmed
       // alike, one with the limiter off and one with it on (a budget no run can spend). Comparing
       // against the long-warmed main server instead would price the JIT, not the limiter.
-      for (const [label, limit] of [["off", "0"], ["on", "1000000000"]] as const) {
+      for (const [label, limit] of [
+        ["off", "0"],
+        ["on", "1000000000"],
+      ] as const) {
         const port = await freePort();
-        const server = await startProcess(`next start (rate limit ${label})`, [NEXT_BIN, "start", appDir, "-p", String(port), "-H", "127.0.0.1"], {
-          cwd: appDir,
-          port,
-          env: { ...env, RATE_LIMIT_PER_MINUTE: limit },
-          readyPath: "/api/bench/empty",
-        });
+        const server = await startProcess(
+          `next start (rate limit ${label})`,
+          [NEXT_BIN, "start", appDir, "-p", String(port), "-H", "127.0.0.1"],
+          {
+            cwd: appDir,
+            port,
+            env: { ...env, RATE_LIMIT_PER_MINUTE: limit },
+            readyPath: "/api/bench/empty",
+          },
+        );
         procs.push(server);
         const m = await historyLoad({ ...ctx, app: server }, server, "app", "ordinary", 16);
         record({ ...m, scenario: `history ordinary, fresh server, rate limit ${label}` });
@@ -173,7 +183,13 @@ async function main() {
     date: started.toISOString(),
     finished: new Date().toISOString(),
     mode: { quick, database: pglite ? "pglite" : "postgres", durationSeconds: duration, build },
-    machine: { cpus: os.availableParallelism(), node: process.version, loadAvgStart: load0, loadAvgEnd: os.loadavg(), memTotalMb: Math.round(os.totalmem() / 2 ** 20) },
+    machine: {
+      cpus: os.availableParallelism(),
+      node: process.version,
+      loadAvgStart: load0,
+      loadAvgEnd: os.loadavg(),
+      memTotalMb: Math.round(os.totalmem() / 2 ** 20),
+    },
     dataset: data && { sizes: data.sizes, timingsMs: data.timings },
     results: rows,
   };

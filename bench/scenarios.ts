@@ -50,13 +50,7 @@ async function status(url: string, init?: RequestInit): Promise<number> {
 }
 
 /** Scenario 1 (and its floor and cluster twins): the history page of one kind of customer. */
-export function historyLoad(
-  ctx: ScenarioCtx,
-  server: Proc,
-  target: Measure["target"],
-  kind: "heavy" | "ordinary",
-  connections: number,
-) {
+export function historyLoad(ctx: ScenarioCtx, server: Proc, target: Measure["target"], kind: "heavy" | "ordinary", connections: number) {
   const { data } = ctx;
   const headers = auth(data.teamA.token);
   const path = historyPath(data, data.heavy.customerNumber);
@@ -247,7 +241,11 @@ export function labelLoad(ctx: ScenarioCtx, connections: number) {
       },
       {
         method: "PUT",
-        setupRequest: (req: RawRequest, c: Record<string, any>) => ({ ...req, path: `/api/v1/contacts/${c.contact}/labels`, body: labelBody(c.label) }),
+        setupRequest: (req: RawRequest, c: Record<string, any>) => ({
+          ...req,
+          path: `/api/v1/contacts/${c.contact}/labels`,
+          body: labelBody(c.label),
+        }),
         onResponse: (_status: number, _body: string, c: Record<string, any>) => {
           if (c.contact !== undefined) free.push(c.contact);
         },
@@ -255,8 +253,13 @@ export function labelLoad(ctx: ScenarioCtx, connections: number) {
     ],
     probe: async () => {
       const contact = data.labelContacts[0];
-      const s = await status(`${ctx.app.url}/api/v1/contacts/${contact}/labels`, { method: "POST", headers, body: labelBody(data.labelIds[0]) });
-      if (s === 200) await status(`${ctx.app.url}/api/v1/contacts/${contact}/labels`, { method: "PUT", headers, body: labelBody(data.labelIds[0]) });
+      const s = await status(`${ctx.app.url}/api/v1/contacts/${contact}/labels`, {
+        method: "POST",
+        headers,
+        body: labelBody(data.labelIds[0]),
+      });
+      if (s === 200)
+        await status(`${ctx.app.url}/api/v1/contacts/${contact}/labels`, { method: "PUT", headers, body: labelBody(data.labelIds[0]) });
       return s;
     },
   });

@@ -11,25 +11,48 @@ test("no serious accessibility violations on sign-in and the dashboard pages, at
   await signIn(page);
 
   const pages: [string, string, () => Promise<void>][] = [
-    ["inbox", "/inbox", async () => {
-      await expect(page.getByTestId("conversation-row").first()).toBeVisible();
-    }],
-    ["send", "/send", async () => {
-      await page.getByRole("radio", { name: /promo_navidad/ }).check();
-      await expect(page.getByTestId("template-preview")).toContainText("Navidad");
-    }],
-    ["contacts", "/contacts", async () => {
-      await expect(page.getByTestId("contact-row").first()).toBeVisible();
-    }],
-    ["labels", "/labels", async () => {
-      await expect(page.getByTestId("label-row").first()).toBeVisible();
-    }],
-    ["conversations", `/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`, async () => {
-      await expect(page.locator("article[data-message-id]").first()).toBeVisible();
-    }],
+    [
+      "inbox",
+      "/inbox",
+      async () => {
+        await expect(page.getByTestId("conversation-row").first()).toBeVisible();
+      },
+    ],
+    [
+      "send",
+      "/send",
+      async () => {
+        await page.getByRole("radio", { name: /promo_navidad/ }).check();
+        await expect(page.getByTestId("template-preview")).toContainText("Navidad");
+      },
+    ],
+    [
+      "contacts",
+      "/contacts",
+      async () => {
+        await expect(page.getByTestId("contact-row").first()).toBeVisible();
+      },
+    ],
+    [
+      "labels",
+      "/labels",
+      async () => {
+        await expect(page.getByTestId("label-row").first()).toBeVisible();
+      },
+    ],
+    [
+      "conversations",
+      `/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`,
+      async () => {
+        await expect(page.locator("article[data-message-id]").first()).toBeVisible();
+      },
+    ],
   ];
   for (const [name, url, ready] of pages) {
-    for (const [suffix, size] of [["", { width: 1280, height: 900 }], ["-phone", { width: 390, height: 844 }]] as const) {
+    for (const [suffix, size] of [
+      ["", { width: 1280, height: 900 }],
+      ["-phone", { width: 390, height: 844 }],
+    ] as const) {
       await page.setViewportSize(size);
       await page.goto(url);
       await ready();

@@ -56,7 +56,9 @@ test("a template sent from the form shows at once in the conversation that was o
   // waiting for the viewer's periodic refresh (every 10 s).
   await page.getByTestId("send-success").getByRole("link").click();
   await expect(page.getByTestId("current-customer")).toBeVisible();
-  await expect(page.locator('article[data-type="template"]').filter({ hasText: `Te recordamos tu cita el ${when} a las 10:00.` })).toBeVisible({
+  await expect(
+    page.locator('article[data-type="template"]').filter({ hasText: `Te recordamos tu cita el ${when} a las 10:00.` }),
+  ).toBeVisible({
     timeout: 5_000,
   });
 });

@@ -21,7 +21,10 @@ test("the demo conversation shows every payload type of the contract, recognisab
   // Text, with the ad-referral card and links only for http(s).
   const referral = page.getByTestId("referral");
   await expect(referral).toContainText("Navidad en Tienda Demo");
-  await expect(referral.getByRole("link", { name: "https://www.instagram.com/p/DEMO123/" })).toHaveAttribute("href", "https://www.instagram.com/p/DEMO123/");
+  await expect(referral.getByRole("link", { name: "https://www.instagram.com/p/DEMO123/" })).toHaveAttribute(
+    "href",
+    "https://www.instagram.com/p/DEMO123/",
+  );
   await expect(byType(page, "text").filter({ hasText: "¡Perfecto, gracias!" })).toBeVisible();
 
   // Media.
@@ -37,7 +40,10 @@ test("the demo conversation shows every payload type of the contract, recognisab
   // Location and shared contacts.
   await expect(byType(page, "location")).toContainText("Tienda Demo Chapinero");
   await expect(byType(page, "location")).toContainText("Cra. 13 #54-20, Bogotá");
-  await expect(byType(page, "location").getByRole("link", { name: "Ver en el mapa" })).toHaveAttribute("href", /openstreetmap\.org.*4\.6533326/);
+  await expect(byType(page, "location").getByRole("link", { name: "Ver en el mapa" })).toHaveAttribute(
+    "href",
+    /openstreetmap\.org.*4\.6533326/,
+  );
   const card = byType(page, "contacts").getByTestId("contact-card");
   await expect(card).toContainText("Pedro López");
   await expect(card).toContainText("+57 310 555 1234");
@@ -50,7 +56,9 @@ test("the demo conversation shows every payload type of the contract, recognisab
   await expect(promo.locator('[data-part="footer"]')).toContainText("Responde SALIR");
   await expect(promo.locator('[data-part="buttons"]')).toContainText("Me interesa");
   await expect(promo.getByRole("link", { name: "Ver catálogo" })).toHaveAttribute("href", "https://tienda.example.com/navidad");
-  await expect(byType(page, "template").filter({ hasText: "Tu pedido A-1024 llega el lunes." }).locator('[data-part="header"]')).toHaveText("Hola María");
+  await expect(byType(page, "template").filter({ hasText: "Tu pedido A-1024 llega el lunes." }).locator('[data-part="header"]')).toHaveText(
+    "Hola María",
+  );
   await expect(byType(page, "template").locator('[data-format="DOCUMENT"]').first()).toBeVisible();
   await expect(byType(page, "template").locator('[data-format="VIDEO"] video').first()).toBeVisible();
 
@@ -80,7 +88,9 @@ test("the demo conversation shows every payload type of the contract, recognisab
 
   // Sides, senders and status ticks.
   await expect(page.locator('article[data-direction="INBOUND"]').first()).toContainText("Cliente");
-  await expect(page.locator('article[data-direction="OUTBOUND"]').filter({ hasText: "Te ayudo con los sacos" })).toContainText(DEMO.agentName);
+  await expect(page.locator('article[data-direction="OUTBOUND"]').filter({ hasText: "Te ayudo con los sacos" })).toContainText(
+    DEMO.agentName,
+  );
   for (const [status, label] of [
     ["QUEUED", "En cola"],
     ["SENDED", "Entregado al canal"],

@@ -3,7 +3,13 @@ export const E2E_PORT = Number(process.env.E2E_PORT || 3210);
 export const BASE_URL = `http://localhost:${E2E_PORT}`;
 /** The second server of the suite: the same app and demo data, with the delivery worker running. */
 export const LIVE_BASE_URL = `http://localhost:${Number(process.env.E2E_LIVE_PORT || 3211)}`;
-export const DEMO = { email: "agente@demo.local", password: "demo1234", number: "573001234567", maria: "573009876543", agentName: "Ana Agente" };
+export const DEMO = {
+  email: "agente@demo.local",
+  password: "demo1234",
+  number: "573001234567",
+  maria: "573009876543",
+  agentName: "Ana Agente",
+};
 
 /** A contact whose conversation carries hostile payloads: it must render as inert text. */
 export const XSS_CONTACT = { number: "573001110001", customerId: "cus_e2e_xss", name: "Prueba Inyección" };

@@ -17,7 +17,9 @@ function row(page: Page, name: string) {
   return page.getByTestId("conversation-row").filter({ hasText: name });
 }
 
-test("a customer's reply reaches the list and the open conversation live; unread badge, tab title and mark-read follow", async ({ page }) => {
+test("a customer's reply reaches the list and the open conversation live; unread badge, tab title and mark-read follow", async ({
+  page,
+}) => {
   await signIn(page);
   await expect(page).toHaveURL(/\/inbox$/);
   const phone = uniquePhone();
@@ -114,7 +116,9 @@ test("a customer who never wrote gets the template form instead of the composer"
   await row(page, phone).click();
   await expect(page.getByTestId("window-countdown")).toContainText("aún no ha escrito");
   await expect(page.getByTestId("composer")).toHaveCount(0);
-  await expect(page.getByTestId("window-closed")).toContainText("La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla.");
+  await expect(page.getByTestId("window-closed")).toContainText(
+    "La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla.",
+  );
   await page.getByRole("button", { name: "Enviar una plantilla" }).click();
   await expect(page.getByTestId("template-form").getByLabel(/Destinatario|Destino/)).toHaveValue(phone);
 });

@@ -22,7 +22,11 @@ test("adds labels up to the cap of 5, the sixth is refused, and one is removed w
   const titles = Array.from({ length: 6 }, (_, i) => `${tag} ${i + 1}`);
   const labelIds: number[] = [];
   for (const [i, title] of titles.entries()) {
-    const res = await client.post("/api/v1/contacts/labels", { title, bg_color: i % 2 ? "#1d4ed8" : "#fde68a", text_color: i % 2 ? "#ffffff" : "#1f2937" });
+    const res = await client.post("/api/v1/contacts/labels", {
+      title,
+      bg_color: i % 2 ? "#1d4ed8" : "#fde68a",
+      text_color: i % 2 ? "#ffffff" : "#1f2937",
+    });
     expect(res.status()).toBe(201);
     labelIds.push((await res.json()).data.id);
   }

@@ -50,7 +50,10 @@ type Row = Omit<typeof messages.$inferInsert, "teamId" | "waNumberId" | "contact
 
 async function contactWithMessages(c: { number: string; customerId: string; name: string }, build: () => Row[]) {
   await db.insert(contacts).values({ teamId, name: c.name, customerNumber: c.number, customerId: c.customerId }).onConflictDoNothing();
-  const [contact] = await db.select().from(contacts).where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, c.number)));
+  const [contact] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, c.number)));
   const [{ n }] = await db.select({ n: count() }).from(messages).where(eq(messages.contactId, contact.id));
   if (n > 0) return;
   const rows = build().map((m) => ({ ...m, teamId, waNumberId: number.id, contactId: contact.id }));
@@ -72,7 +75,14 @@ const inbound = (m: number, type: string, payload: Record<string, unknown> | unk
 await contactWithMessages(XSS_CONTACT, () => [
   inbound(50, "text", {
     text: XSS_TEXT,
-    referral: { source_url: JS_URL, source_type: "ad", headline: "<b>titular</b>", body: "cuerpo", image_url: JS_URL, thumbnail_url: JS_URL },
+    referral: {
+      source_url: JS_URL,
+      source_type: "ad",
+      headline: "<b>titular</b>",
+      body: "cuerpo",
+      image_url: JS_URL,
+      thumbnail_url: JS_URL,
+    },
   }),
   inbound(40, "image", { url: JS_URL, caption: "<img src=x onerror=alert(1)>", contentType: "image/png", id: "1", sha256: "x" }),
   inbound(35, "document", { url: JS_URL, filename: "<script>.pdf", caption: "", contentType: "application/pdf", id: "2", sha256: "x" }),
@@ -149,8 +159,16 @@ await contactWithMessages(LOOKALIKE_CONTACT, () => [
     text: "Anuncio con enlace parecido",
     referral: { source_url: LOOKALIKE_URL, source_type: "ad", headline: "Titular", thumbnail_url: LOOKALIKE_TAB_URL },
   }),
-  inboundFrom(LOOKALIKE_CONTACT, 40, "image", { url: LOOKALIKE_TAB_URL, caption: "Imagen parecida", contentType: "image/png", id: "3", sha256: "x" }),
-  inboundFrom(LOOKALIKE_CONTACT, 30, "contacts", [{ name: { formatted_name: "Contacto parecido" }, urls: [{ url: LOOKALIKE_URL, type: "WORK" }] }]),
+  inboundFrom(LOOKALIKE_CONTACT, 40, "image", {
+    url: LOOKALIKE_TAB_URL,
+    caption: "Imagen parecida",
+    contentType: "image/png",
+    id: "3",
+    sha256: "x",
+  }),
+  inboundFrom(LOOKALIKE_CONTACT, 30, "contacts", [
+    { name: { formatted_name: "Contacto parecido" }, urls: [{ url: LOOKALIKE_URL, type: "WORK" }] },
+  ]),
   outbound(LOOKALIKE_CONTACT, 20, "template", {
     name: "boton_parecido",
     components: [
@@ -166,24 +184,37 @@ await contactWithMessages(RENDER_CONTACT, () => [
   { ...outbound(RENDER_CONTACT, 90, "text", { text: RENDER.targetText }), providerMessageId: RENDER.target },
   { ...inboundFrom(RENDER_CONTACT, 89, "reaction", { message_id: RENDER.target, emoji: "👍" }), providerMessageId: "wamid.E2E_RENDER_R1" },
   { ...inboundFrom(RENDER_CONTACT, 88, "reaction", { message_id: RENDER.missing, emoji: "🎉" }), providerMessageId: "wamid.E2E_RENDER_R2" },
-  { ...inboundFrom(RENDER_CONTACT, 87, "reaction", { message_id: { bad: true }, emoji: ["no"] }), providerMessageId: "wamid.E2E_RENDER_R3" },
-  { ...inboundFrom(RENDER_CONTACT, 80, "order", {
-    catalog_id: "1234567890",
-    text: "Para el viernes",
-    product_items: [
-      { product_retailer_id: "SACO-ROJO-M", quantity: "2", item_price: "89900", currency: "COP" },
-      { product_retailer_id: "BUFANDA-GRIS", quantity: "1", item_price: "35000", currency: "COP" },
-    ],
-  }), routedTo: routed },
+  {
+    ...inboundFrom(RENDER_CONTACT, 87, "reaction", { message_id: { bad: true }, emoji: ["no"] }),
+    providerMessageId: "wamid.E2E_RENDER_R3",
+  },
+  {
+    ...inboundFrom(RENDER_CONTACT, 80, "order", {
+      catalog_id: "1234567890",
+      text: "Para el viernes",
+      product_items: [
+        { product_retailer_id: "SACO-ROJO-M", quantity: "2", item_price: "89900", currency: "COP" },
+        { product_retailer_id: "BUFANDA-GRIS", quantity: "1", item_price: "35000", currency: "COP" },
+      ],
+    }),
+    routedTo: routed,
+  },
   { ...inboundFrom(RENDER_CONTACT, 79, "text", { text: "Segundo mensaje de la misma respuesta" }), routedTo: routed },
   { ...inboundFrom(RENDER_CONTACT, 78, "order", { product_items: "not a list", text: 12 }), routedTo: routed },
   inboundFrom(RENDER_CONTACT, 70, "nfm_reply", {
     name: "flow",
     body: "Sent",
-    response_json: JSON.stringify({ flow_token: "e2e-secret-flow-token", screen_0_Talla_0: "1_Mediana", screen_0_Comentarios_1: "De lana" }),
+    response_json: JSON.stringify({
+      flow_token: "e2e-secret-flow-token",
+      screen_0_Talla_0: "1_Mediana",
+      screen_0_Comentarios_1: "De lana",
+    }),
   }),
   inboundFrom(RENDER_CONTACT, 69, "nfm_reply", { name: "flow", response_json: "{not json" }),
-  { ...outbound(RENDER_CONTACT, 60, "text", { text: `Tu código es \`\`\`${RENDER.monospace}\`\`\` y vence el *24*.` }), status: "SENDED" as const },
+  {
+    ...outbound(RENDER_CONTACT, 60, "text", { text: `Tu código es \`\`\`${RENDER.monospace}\`\`\` y vence el *24*.` }),
+    status: "SENDED" as const,
+  },
   outbound(RENDER_CONTACT, 59, "text", { text: "Mensaje enviado" }),
   {
     ...outbound(RENDER_CONTACT, 58, "text", { text: "Mensaje que no salió" }),
@@ -193,7 +224,10 @@ await contactWithMessages(RENDER_CONTACT, () => [
   inboundFrom(RENDER_CONTACT, 50, "contacts", [
     {
       name: { formatted_name: "Pedro López" },
-      phones: [{ phone: "+57 310 555 1234", type: "CELL" }, { phone: "+57 601 555 0000", type: "WORK" }],
+      phones: [
+        { phone: "+57 310 555 1234", type: "CELL" },
+        { phone: "+57 601 555 0000", type: "WORK" },
+      ],
       emails: [{ email: "pedro@example.com", type: "HOME" }],
       birthday: "1990-05-14",
     },

@@ -15,7 +15,10 @@ test("a production server on DATABASE_URL without APP_ENCRYPTION_KEY refuses to 
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: "postgres://nobody:hunter2-secret@127.0.0.1:9/none",
   } as NodeJS.ProcessEnv;
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", "0"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d));
   child.stderr.on("data", (d: Buffer) => (output += d));

@@ -10,7 +10,8 @@ import path from "node:path";
  * environment. E2E_PORT and E2E_PGLITE_DIR still pin them when set.
  */
 const freePort = () => {
-  const script = "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const script =
+    "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
 };
 const tempDir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wa-e2e-")), "pglite");

@@ -104,26 +104,49 @@ test("finding 7: payload URLs that only look local stay text, and nothing loads 
 });
 
 const PAGES: [string, string, (page: Page) => Promise<void>][] = [
-  ["send", "/send", async (page) => {
-    await page.getByRole("radio", { name: /promo_navidad/ }).check();
-    await expect(page.getByTestId("template-preview")).toContainText("Navidad");
-  }],
-  ["contacts", "/contacts", async (page) => {
-    await expect(page.getByTestId("contact-row").first()).toBeVisible();
-    await expect(page.getByTestId("label-chip").first()).toBeVisible();
-  }],
-  ["labels", "/labels", async (page) => {
-    await expect(page.getByTestId("label-row").first()).toBeVisible();
-  }],
-  ["conversations", `/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`, async (page) => {
-    for (const img of [page.locator('article[data-type="image"] img').first(), page.locator('article[data-type="template"] [data-part="header"] img').first()]) {
-      await expect(img).toBeVisible();
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-    }
-  }],
-  ["docs", "/docs", async (page) => {
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  }],
+  [
+    "send",
+    "/send",
+    async (page) => {
+      await page.getByRole("radio", { name: /promo_navidad/ }).check();
+      await expect(page.getByTestId("template-preview")).toContainText("Navidad");
+    },
+  ],
+  [
+    "contacts",
+    "/contacts",
+    async (page) => {
+      await expect(page.getByTestId("contact-row").first()).toBeVisible();
+      await expect(page.getByTestId("label-chip").first()).toBeVisible();
+    },
+  ],
+  [
+    "labels",
+    "/labels",
+    async (page) => {
+      await expect(page.getByTestId("label-row").first()).toBeVisible();
+    },
+  ],
+  [
+    "conversations",
+    `/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`,
+    async (page) => {
+      for (const img of [
+        page.locator('article[data-type="image"] img').first(),
+        page.locator('article[data-type="template"] [data-part="header"] img').first(),
+      ]) {
+        await expect(img).toBeVisible();
+        await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+      }
+    },
+  ],
+  [
+    "docs",
+    "/docs",
+    async (page) => {
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    },
+  ],
 ];
 
 function expectPageHeaders(headers: Record<string, string>) {
@@ -182,7 +205,9 @@ test("finding 8: every page sends a nonce CSP and security headers, and works un
     div.innerHTML = `<img src="/no-such-image.png" onerror="window.__injected = 1" alt="">`;
     document.body.append(div);
   });
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations?.length ?? 0)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations?.length ?? 0))
+    .toBeGreaterThan(0);
   expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
 
   // API JSON keeps its own headers: nosniff, no page policy.
@@ -218,7 +243,9 @@ test("finding 8: media downloads are sandboxed and never sniffed; a PDF and a re
 
   // The demo conversation's voice note and video: sandboxed, and the recording plays in a tab.
   const from = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
-  const history = await api(page).get(`/api/v1/messages/whatsapp/history?customer_source=${DEMO.maria}&wa_number=${DEMO.number}&from_date=${from}`);
+  const history = await api(page).get(
+    `/api/v1/messages/whatsapp/history?customer_source=${DEMO.maria}&wa_number=${DEMO.number}&from_date=${from}`,
+  );
   const records = (await history.json()).data as { type: string; payload: { url?: string } }[];
   const audioSrc = records.find((r) => r.type === "audio")?.payload.url;
   const videoSrc = records.find((r) => r.type === "video")?.payload.url;

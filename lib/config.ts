@@ -32,7 +32,10 @@ const schema = {
   NODE_ENV: z.preprocess(unset, z.enum(["development", "production", "test"]).optional()),
   DATABASE_URL: z.preprocess(
     unset,
-    z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), { message: "debe ser una URL postgres://…" }).optional(),
+    z
+      .string()
+      .refine((v) => /^postgres(ql)?:\/\//.test(v), { message: "debe ser una URL postgres://…" })
+      .optional(),
   ),
   DATABASE_POOL_SIZE: positiveInt(10),
   PGLITE_DIR: optionalText,
@@ -62,7 +65,13 @@ const schema = {
   SANDBOX_STEP_MS: positiveInt(1500),
   DELIVERY_UNCERTAIN_GRACE_S: z.preprocess(unset, z.coerce.number().min(0).finite().default(60)),
   GRAPH_API_BASE_URL: z.preprocess(unset, httpUrl.default("https://graph.facebook.com")),
-  GRAPH_API_VERSION: z.preprocess(unset, z.string().regex(/^v\d+\.\d+$/, "debe tener la forma v21.0").default("v21.0")),
+  GRAPH_API_VERSION: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^v\d+\.\d+$/, "debe tener la forma v21.0")
+      .default("v21.0"),
+  ),
   GRAPH_TIMEOUT_MS: positiveInt(15_000),
   WHATSAPP_APP_SECRET: optionalText,
   WHATSAPP_VERIFY_TOKEN: optionalText,
@@ -76,7 +85,13 @@ export type SettingName = keyof Schema;
 type Value<K extends SettingName> = z.output<Schema[K]>;
 
 /** Values that must never be echoed back in an error message. */
-const SECRET: ReadonlySet<SettingName> = new Set(["APP_ENCRYPTION_KEY", "DEMO_API_TOKEN", "WHATSAPP_APP_SECRET", "WHATSAPP_VERIFY_TOKEN", "DATABASE_URL"]);
+const SECRET: ReadonlySet<SettingName> = new Set([
+  "APP_ENCRYPTION_KEY",
+  "DEMO_API_TOKEN",
+  "WHATSAPP_APP_SECRET",
+  "WHATSAPP_VERIFY_TOKEN",
+  "DATABASE_URL",
+]);
 
 // Parsed values are cached per raw string: a getter on a hot path costs one env read.
 const cache = new Map<SettingName, { raw: string | undefined; value: unknown }>();

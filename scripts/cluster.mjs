@@ -73,7 +73,10 @@ function runPrimary() {
 
   if (process.env.SKIP_MIGRATIONS !== "1") {
     // Once here, so N servers starting together do not queue on the migration lock.
-    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/migrate.ts"], { cwd: root, stdio: "inherit" });
+    const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/migrate.ts"], {
+      cwd: root,
+      stdio: "inherit",
+    });
     if (r.status !== 0) {
       console.error("Las migraciones fallaron; no se inicia el clúster.");
       process.exit(r.status ?? 1);
@@ -120,7 +123,11 @@ function runPrimary() {
       log("scripts/worker.ts no existe: se inicia sin proceso de entrega");
       return;
     }
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", workerScript], { cwd: root, stdio: "inherit", env: process.env });
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", workerScript], {
+      cwd: root,
+      stdio: "inherit",
+      env: process.env,
+    });
     deliveryProcs.add(child);
     calm(`delivery${slot}`);
     child.on("exit", (code, signal) => {
@@ -142,10 +149,13 @@ function runPrimary() {
     log(`${signal}: deteniendo los procesos hijos`);
     const children = [...Object.values(cluster.workers ?? {}).map((w) => w.process), ...deliveryProcs];
     for (const child of children) child.kill(signal);
-    const deadline = setTimeout(() => {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      process.exit(1);
-    }, Number(process.env.SHUTDOWN_TIMEOUT_MS || 15_000));
+    const deadline = setTimeout(
+      () => {
+        for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        process.exit(1);
+      },
+      Number(process.env.SHUTDOWN_TIMEOUT_MS || 15_000),
+    );
     const waitAll = children.map((c) =>
       c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)),
     );

@@ -65,7 +65,9 @@ describe("admin CLI, spawned", { timeout: 120_000 }, () => {
     const { PGlite } = await import("@electric-sql/pglite");
     const pg = new PGlite(dir);
     try {
-      const { rows } = await pg.query<{ token_hash: string; team_id: number }>("select token_hash, team_id from api_tokens where id = $1", [id]);
+      const { rows } = await pg.query<{ token_hash: string; team_id: number }>("select token_hash, team_id from api_tokens where id = $1", [
+        id,
+      ]);
       expect(rows).toEqual([{ token_hash: hashToken(token), team_id: created.id }]);
     } finally {
       await pg.close();
@@ -109,22 +111,56 @@ describe("admin CLI, in process (same database as the test server)", () => {
     expect(tok.code).toBe(0);
     const api = apiClient(server.url, tok.output.token as string);
     expect((await api.get("/api/v1/wa_numbers")).body.data).toEqual([]);
-    expect(await runAdmin(["token:revoke", "--id", String(tok.output.id)])).toEqual({ code: 0, output: { id: tok.output.id, revoked: true } });
+    expect(await runAdmin(["token:revoke", "--id", String(tok.output.id)])).toEqual({
+      code: 0,
+      output: { id: tok.output.id, revoked: true },
+    });
     expect((await api.get("/api/v1/wa_numbers")).status).toBe(401);
-    expect(await runAdmin(["token:revoke", "--id", "2147483"])).toEqual({ code: 1, output: { error: "El token con el ID: 2147483 no existe." } });
+    expect(await runAdmin(["token:revoke", "--id", "2147483"])).toEqual({
+      code: 1,
+      output: { error: "El token con el ID: 2147483 no existe." },
+    });
   });
 
   it("number:add encrypts cloud_api credentials and refuses a taken number", async () => {
     const team = await createTeam();
     const number = uniqueNumber();
     const res = await runAdmin([
-      "number:add", "--team", String(team.id), "--number", `+${number}`, "--provider", "cloud_api", "--phone-number-id", `pn${number}`,
-      "--business-account-id", "waba1", "--access-token", "EAAG-secret", "--app-secret", "app-secret-1", "--verify-token", "vt", "--mps", "20", "--display-name", "Ventas",
+      "number:add",
+      "--team",
+      String(team.id),
+      "--number",
+      `+${number}`,
+      "--provider",
+      "cloud_api",
+      "--phone-number-id",
+      `pn${number}`,
+      "--business-account-id",
+      "waba1",
+      "--access-token",
+      "EAAG-secret",
+      "--app-secret",
+      "app-secret-1",
+      "--verify-token",
+      "vt",
+      "--mps",
+      "20",
+      "--display-name",
+      "Ventas",
     ]);
     expect(res).toEqual({ code: 0, output: { id: expect.any(Number), number } });
     const db = await getDb();
-    const [row] = await db.select().from(waNumbers).where(eq(waNumbers.id, res.output.id as number));
-    expect(row).toMatchObject({ teamId: team.id, provider: "cloud_api", phoneNumberId: `pn${number}`, messagesPerSecond: 20, displayName: "Ventas" });
+    const [row] = await db
+      .select()
+      .from(waNumbers)
+      .where(eq(waNumbers.id, res.output.id as number));
+    expect(row).toMatchObject({
+      teamId: team.id,
+      provider: "cloud_api",
+      phoneNumberId: `pn${number}`,
+      messagesPerSecond: 20,
+      displayName: "Ventas",
+    });
     expect(row.credentials).not.toContain("EAAG-secret");
     expect(decryptJson(row.credentials!)).toEqual({ accessToken: "EAAG-secret", appSecret: "app-secret-1", verifyToken: "vt" });
     const again = await runAdmin(["number:add", "--team", String(team.id), "--number", number]);
@@ -144,7 +180,10 @@ describe("admin CLI, in process (same database as the test server)", () => {
         name: "aviso_envio",
         language: "es_CO",
         category: "UTILITY",
-        components: [{ type: "BODY", text: "Tu envío {{1}} salió hoy." }, { type: "FOOTER", text: "Tienda" }],
+        components: [
+          { type: "BODY", text: "Tu envío {{1}} salió hoy." },
+          { type: "FOOTER", text: "Tienda" },
+        ],
       }),
     );
     const tpl = await runAdmin(["template:add", "--team", t, "--file", file]);
@@ -153,28 +192,66 @@ describe("admin CLI, in process (same database as the test server)", () => {
     fs.writeFileSync(file, JSON.stringify({ name: "Mal Nombre", language: "es_CO", category: "UTILITY", components: [] }));
     expect((await runAdmin(["template:add", "--team", t, "--file", file])).code).toBe(1);
     fs.writeFileSync(file, "{no es json");
-    expect((await runAdmin(["template:add", "--team", t, "--file", file])).output).toEqual({ error: `El archivo ${file} no es un JSON válido.` });
+    expect((await runAdmin(["template:add", "--team", t, "--file", file])).output).toEqual({
+      error: `El archivo ${file} no es un JSON válido.`,
+    });
 
     const label = await runAdmin(["label:add", "--team", t, "--title", "VIP", "--bg", "#112233", "--description", "Clientes top"]);
-    expect(label).toEqual({ code: 0, output: { id: expect.any(Number), title: "VIP", description: "Clientes top", bg_color: "#112233", text_color: "#ffffff" } });
-    expect((await runAdmin(["label:add", "--team", t, "--title", "X", "--bg", "rojo"])).output).toEqual({ error: "La opción --bg debe ser un color #rrggbb." });
+    expect(label).toEqual({
+      code: 0,
+      output: { id: expect.any(Number), title: "VIP", description: "Clientes top", bg_color: "#112233", text_color: "#ffffff" },
+    });
+    expect((await runAdmin(["label:add", "--team", t, "--title", "X", "--bg", "rojo"])).output).toEqual({
+      error: "La opción --bg debe ser un color #rrggbb.",
+    });
 
-    const contact = await runAdmin(["contact:add", "--team", t, "--number", "+57 300 111 2233", "--name", "Pepe", "--customer-id", "cus_pepe"]);
+    const contact = await runAdmin([
+      "contact:add",
+      "--team",
+      t,
+      "--number",
+      "+57 300 111 2233",
+      "--name",
+      "Pepe",
+      "--customer-id",
+      "cus_pepe",
+    ]);
     expect(contact.output).toMatchObject({ customer_number: "573001112233", customer_id: "cus_pepe", name: "Pepe" });
 
-    const bot = await runAdmin(["bot:add", "--team", t, "--name", "Asistente", "--default", "--webhook-url", "https://bots.example.com/hook"]);
-    expect(bot.output).toMatchObject({ name: "Asistente", is_default: true, webhook_url: "https://bots.example.com/hook", webhook_secret: expect.any(String) });
+    const bot = await runAdmin([
+      "bot:add",
+      "--team",
+      t,
+      "--name",
+      "Asistente",
+      "--default",
+      "--webhook-url",
+      "https://bots.example.com/hook",
+    ]);
+    expect(bot.output).toMatchObject({
+      name: "Asistente",
+      is_default: true,
+      webhook_url: "https://bots.example.com/hook",
+      webhook_secret: expect.any(String),
+    });
     const campaign = await runAdmin(["campaign:add", "--team", t, "--name", "Promo"]);
     expect(campaign.output).toMatchObject({ name: "Promo", webhook_url: null });
 
     const email = `Ana${Date.now()}${process.pid}@Example.com`;
     const agent = await runAdmin(["agent:create", "--team", t, "--email", email, "--name", "Ana", "--password", "clave-segura"]);
     expect(agent).toEqual({ code: 0, output: { id: expect.any(Number), email: email.toLowerCase() } });
-    const [row] = await (await getDb()).select().from(agents).where(eq(agents.id, agent.output.id as number));
+    const [row] = await (
+      await getDb()
+    )
+      .select()
+      .from(agents)
+      .where(eq(agents.id, agent.output.id as number));
     expect(await verifyPassword("clave-segura", row.passwordHash)).toBe(true);
-    expect((await runAdmin(["agent:create", "--team", t, "--email", email, "--name", "Ana", "--password", "clave-segura"])).output).toEqual({
-      error: `Ya existe un agente con el correo ${email.toLowerCase()}.`,
-    });
+    expect((await runAdmin(["agent:create", "--team", t, "--email", email, "--name", "Ana", "--password", "clave-segura"])).output).toEqual(
+      {
+        error: `Ya existe un agente con el correo ${email.toLowerCase()}.`,
+      },
+    );
   });
 
   it("contact:add refuses a taken number or customer_id, leaves that contact as it was, and creates one of parallel adds", async () => {
@@ -182,7 +259,10 @@ describe("admin CLI, in process (same database as the test server)", () => {
     const phone = () => `57300${String(randomInt(0, 1e7)).padStart(7, "0")}`;
     const number = phone();
     const first = await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Primera", "--customer-id", `cus_${number}`]);
-    expect(first).toEqual({ code: 0, output: { id: expect.any(Number), name: "Primera", customer_number: number, customer_id: `cus_${number}`, labels: [] } });
+    expect(first).toEqual({
+      code: 0,
+      output: { id: expect.any(Number), name: "Primera", customer_number: number, customer_id: `cus_${number}`, labels: [] },
+    });
     expect(await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Otra"])).toEqual({
       code: 1,
       output: { error: "Ya existe un contacto con ese número." },
@@ -192,11 +272,16 @@ describe("admin CLI, in process (same database as the test server)", () => {
       output: { error: "Ya existe un contacto con ese customer_id." },
     });
     const db = await getDb();
-    const rows = await db.select().from(contacts).where(eq(contacts.teamId, Number(t)));
+    const rows = await db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.teamId, Number(t)));
     expect(rows.map((r) => [r.customerNumber, r.customerId, r.name])).toEqual([[number, `cus_${number}`, "Primera"]]);
 
     const fresh = phone();
-    const parallel = await Promise.all(Array.from({ length: 5 }, (_, i) => runAdmin(["contact:add", "--team", t, "--number", fresh, "--name", `P${i}`])));
+    const parallel = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => runAdmin(["contact:add", "--team", t, "--number", fresh, "--name", `P${i}`])),
+    );
     expect(parallel.filter((r) => r.code === 0)).toHaveLength(1);
     for (const r of parallel.filter((r) => r.code !== 0)) expect(r.output).toEqual({ error: "Ya existe un contacto con ese número." });
   });
@@ -207,8 +292,14 @@ describe("admin CLI, in process (same database as the test server)", () => {
     expect(await runAdmin(["team:create"])).toEqual({ code: 1, output: { error: "La opción --name es obligatoria." } });
     expect(await runAdmin(["team:create", "--name"])).toEqual({ code: 1, output: { error: "La opción --name requiere un valor." } });
     expect(await runAdmin(["team:create", "--nombre", "x"])).toEqual({ code: 1, output: { error: "Opción desconocida: --nombre." } });
-    expect(await runAdmin(["label:add", "--team", "2000000000", "--title", "x"])).toEqual({ code: 1, output: { error: "La opción --team debe ser un número entero positivo." } });
-    expect(await runAdmin(["label:add", "--team", "199999999", "--title", "x"])).toEqual({ code: 1, output: { error: "El equipo con el ID: 199999999 no existe." } });
+    expect(await runAdmin(["label:add", "--team", "2000000000", "--title", "x"])).toEqual({
+      code: 1,
+      output: { error: "La opción --team debe ser un número entero positivo." },
+    });
+    expect(await runAdmin(["label:add", "--team", "199999999", "--title", "x"])).toEqual({
+      code: 1,
+      output: { error: "El equipo con el ID: 199999999 no existe." },
+    });
     const help = await runAdmin(["help"]);
     expect(Object.keys(help.output.commands as object)).toEqual(Object.keys(registry));
   });

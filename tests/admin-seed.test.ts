@@ -16,8 +16,25 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const PAYLOAD_TYPES = [
-  "image", "audio", "video", "document", "sticker", "list", "quick_reply", "list_reply", "button_reply", "button",
-  "text", "template", "location", "contacts", "system", "unknown", "unsupported", "call_permission_request", "call_permission_reply",
+  "image",
+  "audio",
+  "video",
+  "document",
+  "sticker",
+  "list",
+  "quick_reply",
+  "list_reply",
+  "button_reply",
+  "button",
+  "text",
+  "template",
+  "location",
+  "contacts",
+  "system",
+  "unknown",
+  "unsupported",
+  "call_permission_request",
+  "call_permission_reply",
 ];
 const STATUSES = ["RECEIVED", "QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED"];
 
@@ -63,7 +80,10 @@ describe("seedDemo", () => {
       expect(res.body.data.map((n: any) => n.number)).toEqual(["573001234567"]);
     }
     const db = await getDb();
-    const [row] = await db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashToken(pinned)));
+    const [row] = await db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.tokenHash, hashToken(pinned)));
     expect(row.teamId).toBe(first.team_id);
   });
 
@@ -90,7 +110,10 @@ describe("seedDemo", () => {
     for (const t of tpls.filter((t) => headerOf(t) && headerOf(t)!.format !== "TEXT")) {
       const format = headerOf(t)!.format;
       expect(t.defaultMediaPath, t.name).toMatch(new RegExp(`^uploads/team${teamId}/[0-9a-f-]{36}\\.${expected[format]}$`));
-      const [file] = await db.select().from(media).where(and(eq(media.teamId, teamId), eq(media.path, t.defaultMediaPath!)));
+      const [file] = await db
+        .select()
+        .from(media)
+        .where(and(eq(media.teamId, teamId), eq(media.path, t.defaultMediaPath!)));
       expect((await fileTypeFromBuffer(file.content))?.ext, t.name).toBe(expected[format]);
       expect(file.size).toBe(file.content.length);
     }
@@ -123,13 +146,19 @@ describe("seedDemo", () => {
   it("has a conversation with María holding every payload type of 2.5, every status and every sender", async () => {
     const { team_id: teamId, token } = await seedDemo();
     const res = await apiClient(server.url, token).get(
-      `/api/v1/messages/whatsapp/history?wa_number=573001234567&customer_source=cus_maria&order=ASC&from_date=${
-        new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10)
-      }`,
+      `/api/v1/messages/whatsapp/history?wa_number=573001234567&customer_source=cus_maria&order=ASC&from_date=${new Date(
+        Date.now() - 7 * 86_400_000,
+      )
+        .toISOString()
+        .slice(0, 10)}`,
     );
     expect(res.status).toBe(200);
     const records: any[] = res.body.data;
-    for (const type of PAYLOAD_TYPES) expect(records.some((r) => r.type === type), type).toBe(true);
+    for (const type of PAYLOAD_TYPES)
+      expect(
+        records.some((r) => r.type === type),
+        type,
+      ).toBe(true);
     expect(records.some((r) => r.type === "text" && r.payload.referral?.ctwa_clid && r.payload.referral.source_type === "ad")).toBe(true);
     expect(new Set(records.map((r) => r.status))).toEqual(new Set(STATUSES));
     expect(new Set(records.map((r) => r.sender))).toEqual(new Set(["CUSTOMER", "AGENT", "BOT", "SYSTEM"]));
@@ -173,11 +202,17 @@ describe("seedDemo", () => {
     expect(promo.components[1].text).toContain("María");
 
     // Every message of the conversation is inside the last 7 days, so the default views show it all.
-    const [maria] = await db.select().from(contacts).where(and(eq(contacts.teamId, teamId), eq(contacts.customerId, "cus_maria")));
+    const [maria] = await db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.teamId, teamId), eq(contacts.customerId, "cus_maria")));
     const [{ n }] = await db.select({ n: count() }).from(messages).where(eq(messages.contactId, maria.id));
     expect(records).toHaveLength(n);
 
-    const failed = await db.select().from(messages).where(and(eq(messages.teamId, teamId), eq(messages.status, "FAILED")));
+    const failed = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.teamId, teamId), eq(messages.status, "FAILED")));
     expect(failed.length).toBeGreaterThan(0);
     for (const m of failed) expect(m.error).toMatchObject({ code: expect.any(Number), title: expect.any(String) });
   });

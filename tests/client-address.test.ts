@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { clientAddress, normalizeAddress } from "@/lib/http/client-address";
 
-const req = (xff?: string) => new Request("http://app.test/api/v1/auth/login", { headers: xff === undefined ? {} : { "x-forwarded-for": xff } });
+const req = (xff?: string) =>
+  new Request("http://app.test/api/v1/auth/login", { headers: xff === undefined ? {} : { "x-forwarded-for": xff } });
 
 describe("clientAddress (TRUST_PROXY hops)", () => {
   it("takes the rightmost entry with no proxy (Next's socket address) or one proxy, the n-th from the right with n", () => {

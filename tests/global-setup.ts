@@ -9,5 +9,7 @@ import { execFileSync } from "node:child_process";
 export default function setup() {
   process.env.APP_ENCRYPTION_KEY ??= "test-encryption-key";
   if (!process.env.DATABASE_URL) return;
-  execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/migrate.ts"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/migrate.ts"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }

@@ -23,7 +23,12 @@ describe("failure budgets (lib/rate-limit/failures.ts)", () => {
     await bumpWindow(api, apiStart);
     sweep(60_000);
     const exists = async (key: string, start: Date) =>
-      (await db.select().from(rateLimits).where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, start)))).length > 0;
+      (
+        await db
+          .select()
+          .from(rateLimits)
+          .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, start)))
+      ).length > 0;
     for (let i = 0; i < 200 && (await exists(api, apiStart)); i++) await new Promise((r) => setTimeout(r, 25));
     expect(await exists(api, apiStart)).toBe(false);
     expect(await exists(fail, failStart)).toBe(true);
@@ -52,5 +57,4 @@ describe("failure budgets (lib/rate-limit/failures.ts)", () => {
     if (first.ok) await releaseFailure(first.slot);
     expect((await reserveFailure(key, 7)).ok).toBe(true);
   });
-
 });

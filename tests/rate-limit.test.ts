@@ -82,9 +82,7 @@ describe("checkRateLimit", () => {
   it("shares one budget between two replicas, exactly, under concurrent requests", async () => {
     const key = newKey();
     const other = await secondReplica();
-    const calls = Array.from({ length: 40 }, (_, i) =>
-      checkRateLimit(key, { limit: 25, now: T, db: i % 2 ? other : undefined }),
-    );
+    const calls = Array.from({ length: 40 }, (_, i) => checkRateLimit(key, { limit: 25, now: T, db: i % 2 ? other : undefined }));
     const results = await Promise.all(calls);
     expect(results.filter((r) => r.ok)).toHaveLength(25);
     const remaining = results.map((r) => r.remaining).sort((x, y) => y - x);

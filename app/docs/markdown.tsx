@@ -99,7 +99,8 @@ export function inline(text: string): ReactNode[] {
     } else if (m[2] !== undefined) out.push(<strong key={at}>{m[2]}</strong>);
     else if (m[3] !== undefined) out.push(<em key={at}>{m[3]}</em>);
     else {
-      const href = /^https?:\/\//i.test(m[5]) || (/^\/(?![/\\])/.test(m[5]) && !/[\t\n\r]/.test(m[5])) || m[5].startsWith("#") ? m[5] : null;
+      const href =
+        /^https?:\/\//i.test(m[5]) || (/^\/(?![/\\])/.test(m[5]) && !/[\t\n\r]/.test(m[5])) || m[5].startsWith("#") ? m[5] : null;
       out.push(
         href ? (
           <a key={at} href={href} className="text-emerald-700 underline">

@@ -39,7 +39,10 @@ export default function DocsPage() {
     <main className="mx-auto max-w-5xl px-4 py-8 text-slate-900">
       <h1 className="text-2xl font-bold">{doc.info.title}</h1>
       <p className="mt-1 text-sm text-slate-600">
-        Versión {doc.info.version} · <a className="text-emerald-700 underline" href="/api/v1/openapi.json">openapi.json</a>
+        Versión {doc.info.version} ·{" "}
+        <a className="text-emerald-700 underline" href="/api/v1/openapi.json">
+          openapi.json
+        </a>
       </p>
       {doc.info.description ? <Markdown text={doc.info.description} className="mt-4 text-sm leading-6" /> : null}
       <nav aria-label="Endpoints" className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
@@ -47,7 +50,9 @@ export default function DocsPage() {
           {ops.map(({ path, method, op }) => (
             <li key={method + path} className="text-sm">
               <a href={`#${method}-${path}`} className="hover:underline">
-                <span className={`mr-2 inline-block w-14 rounded px-1 text-center text-xs font-bold uppercase ${methodColor[method]}`}>{method}</span>
+                <span className={`mr-2 inline-block w-14 rounded px-1 text-center text-xs font-bold uppercase ${methodColor[method]}`}>
+                  {method}
+                </span>
                 <code>{path}</code>
               </a>
               {op.summary ? <span className="ml-2 text-slate-500">{op.summary}</span> : null}
@@ -106,7 +111,9 @@ export default function DocsPage() {
             <ul className="mt-1 space-y-2">
               {Object.entries(op.responses ?? {}).map(([code, res]) => (
                 <li key={code} className="text-sm">
-                  <span className={`mr-2 rounded px-1 font-mono text-xs ${code.startsWith("2") ? "bg-emerald-100" : "bg-rose-50"}`}>{code}</span>
+                  <span className={`mr-2 rounded px-1 font-mono text-xs ${code.startsWith("2") ? "bg-emerald-100" : "bg-rose-50"}`}>
+                    {code}
+                  </span>
                   {inline(res.description ?? "")}
                   {code.startsWith("2") && res.content ? (
                     <div className="ml-4 mt-1 border-l border-slate-200 pl-3">

@@ -25,7 +25,10 @@ export function LoginForm({ demoHint }: { demoHint: boolean }) {
   const login = useLogin();
   // Checked in the browser with the route's own schema (messages in the UI's language), then by the server.
   const resolver = useLocalizedResolver(loginRequestSchema, { email: t("login.email"), password: t("login.password") });
-  const { register, handleSubmit, setValue, formState } = useForm<LoginInput, unknown, LoginRequest>({ resolver, defaultValues: { email: "", password: "" } });
+  const { register, handleSubmit, setValue, formState } = useForm<LoginInput, unknown, LoginRequest>({
+    resolver,
+    defaultValues: { email: "", password: "" },
+  });
   const err = login.error instanceof ApiRequestError ? login.error : null;
   const fieldError = (f: "email" | "password") => formState.errors[f]?.message ?? err?.errors[f]?.[0];
   const general = err && !err.errors.email && !err.errors.password ? err.message : undefined;

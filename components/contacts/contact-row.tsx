@@ -17,7 +17,10 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
   const atCap = contact.labels.length >= MAX_LABELS_PER_CONTACT;
   const available = allLabels.filter((l) => !contact.labels.some((c) => c.id === l.id));
-  const report = { onSuccess: (r: { message: string }) => setAnswer({ ok: true, text: r.message }), onError: (e: Error) => setAnswer({ ok: false, text: e.message }) };
+  const report = {
+    onSuccess: (r: { message: string }) => setAnswer({ ok: true, text: r.message }),
+    onError: (e: Error) => setAnswer({ ok: false, text: e.message }),
+  };
   const source = contact.customer_number ?? contact.customer_id ?? "";
   const pickerId = `picker-${contact.id}`;
 
@@ -93,7 +96,11 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
           )}
         </div>
       )}
-      <p aria-live="polite" className={cx("mt-1 min-h-4 text-xs", answer?.ok ? "text-emerald-800" : "text-red-700")} data-testid="label-answer">
+      <p
+        aria-live="polite"
+        className={cx("mt-1 min-h-4 text-xs", answer?.ok ? "text-emerald-800" : "text-red-700")}
+        data-testid="label-answer"
+      >
         {answer?.text}
       </p>
     </li>

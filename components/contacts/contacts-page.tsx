@@ -51,7 +51,10 @@ export function ContactsPage() {
             ))}
           </ul>
           {pg && pg.total_pages > 1 && (
-            <nav className="mt-4 flex items-center justify-center gap-3" aria-label={t("common.page", { page: pg.current_page, total: pg.total_pages })}>
+            <nav
+              className="mt-4 flex items-center justify-center gap-3"
+              aria-label={t("common.page", { page: pg.current_page, total: pg.total_pages })}
+            >
               <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
                 {t("common.previous")}
               </Button>

@@ -78,7 +78,12 @@ export function ConversationsPage() {
             {numbers.isLoading ? (
               <Skeleton className="h-9" />
             ) : (
-              <select id="conv-number" className={inputClass} value={draftNumber} onChange={(e) => setDraft({ ...draft, waNumber: e.target.value })}>
+              <select
+                id="conv-number"
+                className={inputClass}
+                value={draftNumber}
+                onChange={(e) => setDraft({ ...draft, waNumber: e.target.value })}
+              >
                 {numbers.data?.map((n) => (
                   <option key={n.id} value={n.number}>
                     +{n.number}
@@ -93,13 +98,27 @@ export function ConversationsPage() {
             <label htmlFor="conv-from" className="mb-1 block text-sm font-medium">
               {t("conv.from")}
             </label>
-            <input id="conv-from" type="date" className={inputClass} value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+            <input
+              id="conv-from"
+              type="date"
+              className={inputClass}
+              value={draft.from}
+              max={draft.to}
+              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+            />
           </div>
           <div>
             <label htmlFor="conv-to" className="mb-1 block text-sm font-medium">
               {t("conv.to")}
             </label>
-            <input id="conv-to" type="date" className={inputClass} value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+            <input
+              id="conv-to"
+              type="date"
+              className={inputClass}
+              value={draft.to}
+              min={draft.from}
+              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+            />
           </div>
           <Button type="submit">{t("conv.show")}</Button>
         </form>

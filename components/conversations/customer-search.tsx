@@ -12,7 +12,7 @@ export function CustomerSearch({ value, onChange }: { value: string; onChange: (
   const [open, setOpen] = useState(false);
   const deferred = useDeferredValue(query.trim());
   const results = useContacts(deferred, 1, 8);
-  const list = open && deferred ? results.data?.data ?? [] : [];
+  const list = open && deferred ? (results.data?.data ?? []) : [];
 
   return (
     <div className="relative">
@@ -40,16 +40,24 @@ export function CustomerSearch({ value, onChange }: { value: string; onChange: (
         data-testid="customer-search"
       />
       {list.length > 0 && (
-        <ul id={`${id}-list`} role="listbox" className="absolute z-20 mt-1 max-h-72 w-full overflow-y-auto rounded-md border border-slate-200 bg-white shadow-lg">
+        <ul
+          id={`${id}-list`}
+          role="listbox"
+          className="absolute z-20 mt-1 max-h-72 w-full overflow-y-auto rounded-md border border-slate-200 bg-white shadow-lg"
+        >
           {list.map((c, i) => {
             const source = c.customer_number ?? c.customer_id ?? "";
             return (
               <li key={c.id} role="option" aria-selected={source === value}>
                 <button
                   type="button"
-                  className={cx("block w-full px-3 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100", source === value && "bg-emerald-50")}
+                  className={cx(
+                    "block w-full px-3 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100",
+                    source === value && "bg-emerald-50",
+                  )}
                   onKeyDown={(e) => {
-                    const sib = (n: number) => (e.currentTarget.closest("ul")?.querySelectorAll("button")[n] as HTMLButtonElement | undefined)?.focus();
+                    const sib = (n: number) =>
+                      (e.currentTarget.closest("ul")?.querySelectorAll("button")[n] as HTMLButtonElement | undefined)?.focus();
                     if (e.key === "ArrowDown") sib(i + 1);
                     if (e.key === "ArrowUp") sib(i - 1);
                   }}

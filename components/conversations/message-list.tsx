@@ -84,16 +84,14 @@ export function MessageList({ params, highlightUpdateId }: { params: HistoryPara
     if (day === today) return t("conv.today");
     if (day === ymd(y)) return t("conv.yesterday");
     const d = new Date(`${day}T12:00:00`);
-    return Number.isNaN(d.getTime()) ? day : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
+    return Number.isNaN(d.getTime())
+      ? day
+      : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
   };
 
   const renderRow = (row: Row) => {
     if (row.kind === "top") {
-      return (
-        <p className="py-3 text-center text-xs text-slate-600">
-          {row.more ? t("conv.loadingOlder") : t("conv.start")}
-        </p>
-      );
+      return <p className="py-3 text-center text-xs text-slate-600">{row.more ? t("conv.loadingOlder") : t("conv.start")}</p>;
     }
     if (row.kind === "day") {
       return (

@@ -36,7 +36,8 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean): Row[] {
       lastDay = day;
     }
     // A reply of several bubbles was routed once: its note goes under the first of them only.
-    const routing = m.direction === "INBOUND" && m.routed_to ? JSON.stringify([m.routed_to.kind, m.routed_to.id, m.routed_to.reason]) : null;
+    const routing =
+      m.direction === "INBOUND" && m.routed_to ? JSON.stringify([m.routed_to.kind, m.routed_to.id, m.routed_to.reason]) : null;
     const showRouting = routing !== null && routing !== lastRouting;
     lastRouting = m.direction === "INBOUND" ? routing : null;
     const on = reactions.byTarget.get(m.id);
@@ -53,7 +54,8 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean): Row[] {
  */
 function attachReactions(messages: Message[]) {
   const byProviderId = new Map<string, Message>();
-  for (const m of messages) if (typeof m.provider_message_id === "string" && m.provider_message_id) byProviderId.set(m.provider_message_id, m);
+  for (const m of messages)
+    if (typeof m.provider_message_id === "string" && m.provider_message_id) byProviderId.set(m.provider_message_id, m);
   const attached = new Set<number>();
   const latest = new Map<number, Map<string, string>>();
   for (const m of messages) {
@@ -68,7 +70,9 @@ function attachReactions(messages: Message[]) {
   }
   const byTarget = new Map<number, Reaction[]>();
   for (const [id, sides] of latest) {
-    const list = [...sides].filter(([, emoji]) => emoji).map(([direction, emoji]) => ({ emoji, direction: direction as Reaction["direction"] }));
+    const list = [...sides]
+      .filter(([, emoji]) => emoji)
+      .map(([direction, emoji]) => ({ emoji, direction: direction as Reaction["direction"] }));
     if (list.length) byTarget.set(id, list);
   }
   return { attached, byTarget };

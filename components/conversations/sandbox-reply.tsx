@@ -28,7 +28,14 @@ export function SandboxReply({ waNumber, customerNumber }: { waNumber: string; c
           <label htmlFor={id} className="mb-1 block text-sm font-medium">
             {t("sandbox.label")}
           </label>
-          <input id={id} className={inputClass} value={text} maxLength={4096} placeholder={t("sandbox.placeholder")} onChange={(e) => setText(e.target.value)} />
+          <input
+            id={id}
+            className={inputClass}
+            value={text}
+            maxLength={4096}
+            placeholder={t("sandbox.placeholder")}
+            onChange={(e) => setText(e.target.value)}
+          />
         </div>
         <Button type="submit" disabled={reply.isPending || !text.trim()}>
           {t("sandbox.send")}

@@ -10,7 +10,18 @@ import { Button, cx, inputClass } from "@/components/ui";
 import { useWindowLeft } from "./contact-panel";
 
 /** The replies API's limits (WhatsApp's): checked as the agent types, not after sending. */
-export const LIMITS = { text: 4096, caption: 1024, qrBody: 1024, qrTitle: 20, qrOptions: 3, listBody: 4096, listButton: 20, listRowTitle: 24, listRowDesc: 72, listRows: 10 };
+export const LIMITS = {
+  text: 4096,
+  caption: 1024,
+  qrBody: 1024,
+  qrTitle: 20,
+  qrOptions: 3,
+  listBody: 4096,
+  listButton: 20,
+  listRowTitle: 24,
+  listRowDesc: 72,
+  listRows: 10,
+};
 export const WINDOW_CLOSED = "La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla.";
 const EMOJI = ["😀", "😂", "😊", "😍", "🙏", "👍", "👌", "🎉", "❤️", "✅", "🙌", "😉", "🤔", "😢", "📦", "🚚"];
 
@@ -114,7 +125,12 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
       ok = await post("list", {
         body: text,
         button: list.button,
-        items: [{ title: list.section || list.button, rows: rows.map((r, i) => ({ id: `row_${i + 1}`, title: r.title, ...(r.description ? { description: r.description } : {}) })) }],
+        items: [
+          {
+            title: list.section || list.button,
+            rows: rows.map((r, i) => ({ id: `row_${i + 1}`, title: r.title, ...(r.description ? { description: r.description } : {}) })),
+          },
+        ],
       });
     }
     if (ok) reset();
@@ -160,9 +176,17 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
   const busy = send.isPending || upload.isPending;
 
   return (
-    <form onSubmit={onSubmit} className="space-y-2 border-t border-slate-200 bg-white p-2" aria-label={t("inbox.composer")} data-testid="composer">
+    <form
+      onSubmit={onSubmit}
+      className="space-y-2 border-t border-slate-200 bg-white p-2"
+      aria-label={t("inbox.composer")}
+      data-testid="composer"
+    >
       {replyTo && (
-        <div className="flex items-center gap-2 rounded border-l-4 border-emerald-600 bg-slate-50 px-2 py-1 text-sm" data-testid="replying-to">
+        <div
+          className="flex items-center gap-2 rounded border-l-4 border-emerald-600 bg-slate-50 px-2 py-1 text-sm"
+          data-testid="replying-to"
+        >
           <span className="min-w-0 flex-1 truncate">
             {t("inbox.replyingTo")}: {previewOf(replyTo)}
           </span>
@@ -203,7 +227,12 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
               />
               <Counter value={o} max={LIMITS.qrTitle} id={`qr-${i}-count`} />
               {options.length > 1 && (
-                <button type="button" className="text-xs text-red-700" aria-label={t("inbox.removeOption", { n: i + 1 })} onClick={() => setOptions(options.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className="text-xs text-red-700"
+                  aria-label={t("inbox.removeOption", { n: i + 1 })}
+                  onClick={() => setOptions(options.filter((_, j) => j !== i))}
+                >
                   ✕
                 </button>
               )}
@@ -244,7 +273,12 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
                 value={r.title}
                 maxLength={LIMITS.listRowTitle}
                 placeholder={t("inbox.listRow", { n: i + 1 })}
-                onChange={(e) => setList({ ...list, rows: list.rows.map((x, j) => (j === i ? { ...x, title: e.target.value.slice(0, LIMITS.listRowTitle) } : x)) })}
+                onChange={(e) =>
+                  setList({
+                    ...list,
+                    rows: list.rows.map((x, j) => (j === i ? { ...x, title: e.target.value.slice(0, LIMITS.listRowTitle) } : x)),
+                  })
+                }
               />
               <Counter value={r.title} max={LIMITS.listRowTitle} id={`row-${i}-count`} />
               <label htmlFor={`row-${i}-desc`} className="sr-only">
@@ -256,17 +290,31 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
                 value={r.description}
                 maxLength={LIMITS.listRowDesc}
                 placeholder={t("inbox.listRowDesc", { n: i + 1 })}
-                onChange={(e) => setList({ ...list, rows: list.rows.map((x, j) => (j === i ? { ...x, description: e.target.value.slice(0, LIMITS.listRowDesc) } : x)) })}
+                onChange={(e) =>
+                  setList({
+                    ...list,
+                    rows: list.rows.map((x, j) => (j === i ? { ...x, description: e.target.value.slice(0, LIMITS.listRowDesc) } : x)),
+                  })
+                }
               />
               {list.rows.length > 1 && (
-                <button type="button" className="text-xs text-red-700" aria-label={t("inbox.removeRow", { n: i + 1 })} onClick={() => setList({ ...list, rows: list.rows.filter((_, j) => j !== i) })}>
+                <button
+                  type="button"
+                  className="text-xs text-red-700"
+                  aria-label={t("inbox.removeRow", { n: i + 1 })}
+                  onClick={() => setList({ ...list, rows: list.rows.filter((_, j) => j !== i) })}
+                >
                   ✕
                 </button>
               )}
             </div>
           ))}
           {list.rows.length < LIMITS.listRows && (
-            <button type="button" className="text-xs text-emerald-800 underline" onClick={() => setList({ ...list, rows: [...list.rows, { title: "", description: "" }] })}>
+            <button
+              type="button"
+              className="text-xs text-emerald-800 underline"
+              onClick={() => setList({ ...list, rows: [...list.rows, { title: "", description: "" }] })}
+            >
               + {t("inbox.addRow")}
             </button>
           )}
@@ -274,11 +322,20 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
       )}
       <div className="flex items-end gap-2">
         <div className="relative">
-          <button type="button" className="rounded px-2 py-1.5 text-lg hover:bg-slate-100" aria-label={t("inbox.emoji")} aria-expanded={emojiOpen} onClick={() => setEmojiOpen((o) => !o)}>
+          <button
+            type="button"
+            className="rounded px-2 py-1.5 text-lg hover:bg-slate-100"
+            aria-label={t("inbox.emoji")}
+            aria-expanded={emojiOpen}
+            onClick={() => setEmojiOpen((o) => !o)}
+          >
             <span aria-hidden="true">😊</span>
           </button>
           {emojiOpen && (
-            <div className="absolute bottom-10 left-0 z-10 grid w-56 grid-cols-8 gap-1 rounded-md border border-slate-200 bg-white p-2 shadow" data-testid="emoji-picker">
+            <div
+              className="absolute bottom-10 left-0 z-10 grid w-56 grid-cols-8 gap-1 rounded-md border border-slate-200 bg-white p-2 shadow"
+              data-testid="emoji-picker"
+            >
               {EMOJI.map((e) => (
                 <button key={e} type="button" className="rounded text-lg hover:bg-slate-100" aria-label={e} onClick={() => insertEmoji(e)}>
                   {e}
@@ -289,9 +346,21 @@ export function Composer({ conv, replyTo, onClearReply }: { conv: Conversation; 
         </div>
         {mode === "text" && (
           <>
-            <button type="button" className="rounded px-2 py-1.5 text-lg hover:bg-slate-100" aria-label={t("inbox.attach")} onClick={() => fileRef.current?.click()} disabled={busy}>
+            <button
+              type="button"
+              className="rounded px-2 py-1.5 text-lg hover:bg-slate-100"
+              aria-label={t("inbox.attach")}
+              onClick={() => fileRef.current?.click()}
+              disabled={busy}
+            >
               <svg viewBox="0 0 16 16" className="h-5 w-5 text-slate-700" aria-hidden="true">
-                <path d="M10.5 4.5 5.6 9.4a1.3 1.3 0 0 0 1.9 1.9l5-5a2.6 2.6 0 0 0-3.7-3.7l-5 5a3.9 3.9 0 0 0 5.5 5.5L13.5 8" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" />
+                <path
+                  d="M10.5 4.5 5.6 9.4a1.3 1.3 0 0 0 1.9 1.9l5-5a2.6 2.6 0 0 0-3.7-3.7l-5 5a3.9 3.9 0 0 0 5.5 5.5L13.5 8"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.3"
+                  strokeLinecap="round"
+                />
               </svg>
             </button>
             <input

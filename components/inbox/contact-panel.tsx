@@ -24,7 +24,10 @@ export function WindowCountdown({ conv }: { conv: Conversation }) {
   const h = Math.floor(left / 3_600_000);
   const m = Math.floor((left % 3_600_000) / 60_000);
   return (
-    <p data-testid="window-countdown" className={cx("rounded-md px-2 py-1 text-sm", left > 0 ? "bg-emerald-50 text-emerald-900" : "bg-amber-50 text-amber-900")}>
+    <p
+      data-testid="window-countdown"
+      className={cx("rounded-md px-2 py-1 text-sm", left > 0 ? "bg-emerald-50 text-emerald-900" : "bg-amber-50 text-amber-900")}
+    >
       {left > 0 ? t("inbox.windowLeft", { h, m }) : conv.window_expires_at ? t("inbox.windowClosed") : t("inbox.windowNever")}
     </p>
   );
@@ -40,7 +43,10 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
   const contact: Contact = { ...conv.contact, name: conv.contact.name ?? "" };
   const atCap = contact.labels.length >= MAX_LABELS_PER_CONTACT;
   const available = allLabels.filter((l) => !contact.labels.some((c) => c.id === l.id));
-  const report = { onSuccess: (r: { message: string }) => setAnswer({ ok: true, text: r.message }), onError: (e: Error) => setAnswer({ ok: false, text: e.message }) };
+  const report = {
+    onSuccess: (r: { message: string }) => setAnswer({ ok: true, text: r.message }),
+    onError: (e: Error) => setAnswer({ ok: false, text: e.message }),
+  };
 
   return (
     <section aria-label={t("inbox.contact")} className="space-y-3 p-3" data-testid="contact-panel">
@@ -112,7 +118,11 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
             )}
           </div>
         )}
-        <p aria-live="polite" className={cx("mt-1 min-h-4 text-xs", answer?.ok ? "text-emerald-800" : "text-red-700")} data-testid="label-answer">
+        <p
+          aria-live="polite"
+          className={cx("mt-1 min-h-4 text-xs", answer?.ok ? "text-emerald-800" : "text-red-700")}
+          data-testid="label-answer"
+        >
           {answer?.text}
         </p>
       </div>

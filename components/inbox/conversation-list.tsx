@@ -42,7 +42,12 @@ function TypeIcon({ type }: { type: string }) {
   const d = ICON_PATHS[ICON_OF[type] ?? ""];
   if (!d) return null;
   return (
-    <svg viewBox="0 0 16 16" className="mr-1 inline h-3.5 w-3.5 shrink-0 align-[-2px] text-slate-600" aria-hidden="true" data-icon={ICON_OF[type]}>
+    <svg
+      viewBox="0 0 16 16"
+      className="mr-1 inline h-3.5 w-3.5 shrink-0 align-[-2px] text-slate-600"
+      aria-hidden="true"
+      data-icon={ICON_OF[type]}
+    >
       <path d={d} fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" strokeLinecap="round" />
     </svg>
   );
@@ -105,7 +110,11 @@ export function ConversationList({
   const list = useConversations(query);
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   // Live patches may leave a conversation that no longer fits the tab (assigned or resolved meanwhile).
-  const visible = rows.filter((c) => c.status === filters.status && (filters.tab === "all" || (filters.tab === "none" ? c.assignee_agent_id === null : c.assignee_agent_id !== null)));
+  const visible = rows.filter(
+    (c) =>
+      c.status === filters.status &&
+      (filters.tab === "all" || (filters.tab === "none" ? c.assignee_agent_id === null : c.assignee_agent_id !== null)),
+  );
 
   useEffect(() => {
     onConversations(visible);
@@ -220,7 +229,12 @@ export function ConversationList({
                     <span className="min-w-0 flex-1">
                       <span className="flex items-baseline gap-2">
                         <span className={cx("truncate", c.unread_count > 0 ? "font-semibold" : "font-medium")}>{name}</span>
-                        <span className={cx("ml-auto shrink-0 text-xs", c.unread_count > 0 ? "font-semibold text-emerald-800" : "text-slate-600")}>
+                        <span
+                          className={cx(
+                            "ml-auto shrink-0 text-xs",
+                            c.unread_count > 0 ? "font-semibold text-emerald-800" : "text-slate-600",
+                          )}
+                        >
                           {when(c.last_message.created_at, locale, t("conv.yesterday"))}
                         </span>
                       </span>
@@ -255,7 +269,12 @@ export function ConversationList({
           </ul>
         )}
         {list.hasNextPage && (
-          <button type="button" className="w-full p-2 text-sm text-emerald-800 underline" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+          <button
+            type="button"
+            className="w-full p-2 text-sm text-emerald-800 underline"
+            onClick={() => list.fetchNextPage()}
+            disabled={list.isFetchingNextPage}
+          >
             {list.isFetchingNextPage ? t("common.loading") : t("inbox.more")}
           </button>
         )}

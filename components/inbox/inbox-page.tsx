@@ -45,8 +45,9 @@ export function InboxPage() {
   const go = useCallback(
     (params: Record<string, string | null>, replace = false) => {
       const q = new URLSearchParams(sp.toString());
-      for (const [k, v] of Object.entries(params)) if (v === null) q.delete(k);
-      else q.set(k, v);
+      for (const [k, v] of Object.entries(params))
+        if (v === null) q.delete(k);
+        else q.set(k, v);
       const url = `${pathname}${q.toString() ? `?${q}` : ""}`;
       if (replace) router.replace(url);
       else router.push(url);
@@ -90,7 +91,11 @@ export function InboxPage() {
   if (numbers.isError) return <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />;
 
   return (
-    <div className="flex h-[calc(100dvh-7.5rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm" data-testid="inbox" data-stream={stream}>
+    <div
+      className="flex h-[calc(100dvh-7.5rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+      data-testid="inbox"
+      data-stream={stream}
+    >
       <h1 className="sr-only">{t("inbox.title")}</h1>
       <div className={cx("w-full flex-col border-r border-slate-200 lg:flex lg:w-80 lg:shrink-0", view === "list" ? "flex" : "hidden")}>
         <ConversationList
@@ -123,22 +128,40 @@ export function InboxPage() {
         ) : (
           <>
             <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 py-1.5">
-              <button type="button" className="rounded px-2 py-1 text-sm lg:hidden" onClick={() => go({ c: null, view: null })} aria-label={t("inbox.back")}>
+              <button
+                type="button"
+                className="rounded px-2 py-1 text-sm lg:hidden"
+                onClick={() => go({ c: null, view: null })}
+                aria-label={t("inbox.back")}
+              >
                 ←
               </button>
-              <button type="button" className="min-w-[50%] flex-1 truncate text-left font-semibold lg:min-w-0 lg:pointer-events-none" onClick={() => go({ view: "contact" })} data-testid="thread-title">
+              <button
+                type="button"
+                className="min-w-[50%] flex-1 truncate text-left font-semibold lg:min-w-0 lg:pointer-events-none"
+                onClick={() => go({ view: "contact" })}
+                data-testid="thread-title"
+              >
                 {c.contact.name || c.contact.customer_number || c.contact.customer_id}
               </button>
               <span className="text-xs text-slate-700" data-testid="assignee">
                 {c.assignee_agent_id === null ? t("inbox.unassigned") : mine ? t("inbox.assignedToMe") : t("inbox.assignedOther")}
               </span>
               {!mine && me.data && (
-                <button type="button" className="rounded bg-emerald-700 px-2 py-1 text-xs font-medium text-white" onClick={() => update.mutate({ id: c.id, assignee_agent_id: me.data!.id })}>
+                <button
+                  type="button"
+                  className="rounded bg-emerald-700 px-2 py-1 text-xs font-medium text-white"
+                  onClick={() => update.mutate({ id: c.id, assignee_agent_id: me.data!.id })}
+                >
                   {c.assignee_agent_id === null ? t("inbox.assignMe") : t("inbox.take")}
                 </button>
               )}
               {mine && (
-                <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-slate-300" onClick={() => update.mutate({ id: c.id, assignee_agent_id: null })}>
+                <button
+                  type="button"
+                  className="rounded px-2 py-1 text-xs ring-1 ring-slate-300"
+                  onClick={() => update.mutate({ id: c.id, assignee_agent_id: null })}
+                >
                   {t("inbox.unassign")}
                 </button>
               )}
@@ -150,7 +173,10 @@ export function InboxPage() {
               >
                 {c.status === "open" ? t("inbox.resolve") : t("inbox.reopen")}
               </button>
-              <Link href={`/conversations?wa_number=${encodeURIComponent(c.wa_number)}&customer=${encodeURIComponent(source)}`} className="text-xs text-emerald-800 underline">
+              <Link
+                href={`/conversations?wa_number=${encodeURIComponent(c.wa_number)}&customer=${encodeURIComponent(source)}`}
+                className="text-xs text-emerald-800 underline"
+              >
                 {t("inbox.oldViewer")}
               </Link>
             </header>
@@ -159,10 +185,19 @@ export function InboxPage() {
           </>
         )}
       </div>
-      <aside className={cx("w-full overflow-y-auto border-l border-slate-200 lg:block lg:w-72 lg:shrink-0", view === "contact" ? "block" : "hidden")}>
+      <aside
+        className={cx(
+          "w-full overflow-y-auto border-l border-slate-200 lg:block lg:w-72 lg:shrink-0",
+          view === "contact" ? "block" : "hidden",
+        )}
+      >
         {c ? (
           <>
-            <button type="button" className="m-2 rounded px-2 py-1 text-sm ring-1 ring-slate-300 lg:hidden" onClick={() => go({ view: null })}>
+            <button
+              type="button"
+              className="m-2 rounded px-2 py-1 text-sm ring-1 ring-slate-300 lg:hidden"
+              onClick={() => go({ view: null })}
+            >
               ← {t("inbox.backToConversation")}
             </button>
             <ContactPanel conv={c} allLabels={labels.data ?? []} />

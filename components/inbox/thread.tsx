@@ -77,7 +77,9 @@ export function Thread({ waNumber, source, onReply }: { waNumber: string; source
     if (day === today) return t("conv.today");
     if (day === ymd(y)) return t("conv.yesterday");
     const d = new Date(`${day}T12:00:00`);
-    return Number.isNaN(d.getTime()) ? day : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
+    return Number.isNaN(d.getTime())
+      ? day
+      : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
   };
 
   const renderRow = (row: Row) => {

@@ -28,10 +28,22 @@ export function chipColors(bg: string, text: string) {
 }
 
 /** A label in its own colours (spec 2.2). */
-export function LabelChip({ label, onRemove, removeLabel }: { label: Pick<Label, "title" | "bg_color" | "text_color">; onRemove?: () => void; removeLabel?: string }) {
+export function LabelChip({
+  label,
+  onRemove,
+  removeLabel,
+}: {
+  label: Pick<Label, "title" | "bg_color" | "text_color">;
+  onRemove?: () => void;
+  removeLabel?: string;
+}) {
   const style = chipColors(label.bg_color, label.text_color);
   return (
-    <span className="inline-flex max-w-full items-center gap-1 rounded-full py-0.5 pl-2.5 pr-1 text-xs font-medium" style={style} data-testid="label-chip">
+    <span
+      className="inline-flex max-w-full items-center gap-1 rounded-full py-0.5 pl-2.5 pr-1 text-xs font-medium"
+      style={style}
+      data-testid="label-chip"
+    >
       <span className="truncate">{label.title}</span>
       {onRemove ? (
         <button

@@ -21,7 +21,13 @@ export function LabelsPage() {
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[360px_minmax(0,1fr)]">
         <Card>
           <h2 className="mb-3 text-sm font-semibold">{t("labels.new")}</h2>
-          <LabelForm idPrefix="new" submitText={t("labels.create")} pending={create.isPending} error={create.error} onSubmit={(v, reset) => create.mutate(v, { onSuccess: reset })} />
+          <LabelForm
+            idPrefix="new"
+            submitText={t("labels.create")}
+            pending={create.isPending}
+            error={create.error}
+            onSubmit={(v, reset) => create.mutate(v, { onSuccess: reset })}
+          />
         </Card>
         <div>
           {labels.isError ? (
@@ -80,7 +86,11 @@ function LabelRow({ label }: { label: Label }) {
               {t("common.delete")}
             </Button>
           </div>
-          {remove.error && <p role="alert" className="w-full text-sm text-red-700">{remove.error.message}</p>}
+          {remove.error && (
+            <p role="alert" className="w-full text-sm text-red-700">
+              {remove.error.message}
+            </p>
+          )}
         </div>
       )}
     </li>
@@ -118,7 +128,10 @@ function LabelForm({ idPrefix, initial, submitText, pending, error, onSubmit, on
   const fieldError = (f: keyof LabelInput) => formState.errors[f]?.message ?? serverErrs[f]?.[0];
   const general = error && !Object.keys(serverErrs).length ? error.message : undefined;
   const id = (f: string) => `${idPrefix}-${f}`;
-  const aria = (f: keyof LabelInput) => ({ "aria-invalid": !!fieldError(f), "aria-describedby": fieldError(f) ? `${id(f)}-error` : undefined });
+  const aria = (f: keyof LabelInput) => ({
+    "aria-invalid": !!fieldError(f),
+    "aria-describedby": fieldError(f) ? `${id(f)}-error` : undefined,
+  });
   const submit = handleSubmit((values) => onSubmit(values, () => reset(blank)));
 
   return (
@@ -131,17 +144,33 @@ function LabelForm({ idPrefix, initial, submitText, pending, error, onSubmit, on
       </Field>
       <div className="grid grid-cols-2 gap-3">
         <Field id={id("bg_color")} label={t("labels.bg")} error={fieldError("bg_color")}>
-          <input id={id("bg_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" {...register("bg_color")} {...aria("bg_color")} />
+          <input
+            id={id("bg_color")}
+            type="color"
+            className="h-9 w-full cursor-pointer rounded border border-slate-300"
+            {...register("bg_color")}
+            {...aria("bg_color")}
+          />
         </Field>
         <Field id={id("text_color")} label={t("labels.text")} error={fieldError("text_color")}>
-          <input id={id("text_color")} type="color" className="h-9 w-full cursor-pointer rounded border border-slate-300" {...register("text_color")} {...aria("text_color")} />
+          <input
+            id={id("text_color")}
+            type="color"
+            className="h-9 w-full cursor-pointer rounded border border-slate-300"
+            {...register("text_color")}
+            {...aria("text_color")}
+          />
         </Field>
       </div>
       <p className="flex items-center gap-2 text-xs text-slate-600">
         {t("labels.previewChip")}: <LabelChip label={{ title: v.title || "…", bg_color: v.bg_color, text_color: v.text_color }} />
       </p>
       {contrast(v.bg_color, v.text_color) < 4.5 && <p className="text-xs text-amber-900">{t("labels.lowContrast")}</p>}
-      {general && <p role="alert" className="text-sm text-red-700">{general}</p>}
+      {general && (
+        <p role="alert" className="text-sm text-red-700">
+          {general}
+        </p>
+      )}
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
           {submitText}

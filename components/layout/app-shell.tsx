@@ -32,7 +32,10 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
         {t("app.skip")}
       </a>
       <header className="bg-wa-green text-white shadow">
@@ -59,7 +62,10 @@ export function AppShell({ children }: { children: ReactNode }) {
                       href={item.href}
                       aria-current={active ? "page" : undefined}
                       onClick={() => setOpen(false)}
-                      className={cx("block rounded px-3 py-1.5 text-sm", active ? "bg-wa-green-dark font-semibold" : "hover:bg-wa-green-dark/60")}
+                      className={cx(
+                        "block rounded px-3 py-1.5 text-sm",
+                        active ? "bg-wa-green-dark font-semibold" : "hover:bg-wa-green-dark/60",
+                      )}
                     >
                       {t(item.key)}
                     </Link>
@@ -69,7 +75,13 @@ export function AppShell({ children }: { children: ReactNode }) {
             </ul>
           </nav>
           <div className={cx("w-full items-center gap-3 md:ml-auto md:flex md:w-auto", open ? "flex" : "hidden")}>
-            {me.data ? <span className="text-sm" data-testid="agent-name">{me.data.name}</span> : <Skeleton className="h-4 w-20 bg-white/30" />}
+            {me.data ? (
+              <span className="text-sm" data-testid="agent-name">
+                {me.data.name}
+              </span>
+            ) : (
+              <Skeleton className="h-4 w-20 bg-white/30" />
+            )}
             <a href="/docs" className="rounded px-2 py-1 text-sm hover:bg-white/10" data-testid="docs-link">
               {t("nav.docs")}
             </a>

@@ -32,7 +32,12 @@ export function OrderMessage({ payload }: P) {
   const p = obj(payload);
   const lines: Line[] = arr(p.product_items).map((raw) => {
     const item = obj(raw);
-    return { id: str(item.product_retailer_id), qty: parseAmount(item.quantity), price: parseAmount(item.item_price), currency: str(item.currency) };
+    return {
+      id: str(item.product_retailer_id),
+      qty: parseAmount(item.quantity),
+      price: parseAmount(item.item_price),
+      currency: str(item.currency),
+    };
   });
   const currencies = new Set(lines.map((l) => l.currency.trim().toUpperCase()));
   const priced = lines.every((l) => l.qty !== null && l.price !== null);

@@ -17,7 +17,9 @@ export function TextMessage({ payload }: P) {
   return (
     <div data-renderer="text">
       {referral && <Referral r={referral} />}
-      <p className="text-sm"><RichText text={str(p.text)} /></p>
+      <p className="text-sm">
+        <RichText text={str(p.text)} />
+      </p>
     </div>
   );
 }
@@ -80,7 +82,10 @@ function isRenderableComponent(c: unknown): c is TemplateComponent {
     case "FOOTER":
       return isString(comp.text);
     case "BUTTONS":
-      return Array.isArray(comp.buttons) && comp.buttons.every((b) => !!b && typeof b === "object" && isString(obj(b).text) && isOptionalString(obj(b).url));
+      return (
+        Array.isArray(comp.buttons) &&
+        comp.buttons.every((b) => !!b && typeof b === "object" && isString(obj(b).text) && isOptionalString(obj(b).url))
+      );
     default:
       // Components the viewer does not draw are ignored, whatever they hold.
       return isString(comp.type);
@@ -96,7 +101,10 @@ export function LocationMessage({ payload }: P) {
   const map = ok ? `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}` : null;
   return (
     <div data-renderer="location" className="min-w-56">
-      <div aria-hidden="true" className="mb-2 flex h-24 items-center justify-center rounded-md bg-[linear-gradient(135deg,#d6ecd2,#cfe3f3)] text-3xl">
+      <div
+        aria-hidden="true"
+        className="mb-2 flex h-24 items-center justify-center rounded-md bg-[linear-gradient(135deg,#d6ecd2,#cfe3f3)] text-3xl"
+      >
         📍
       </div>
       {str(p.name) && <p className="font-medium">{str(p.name)}</p>}
@@ -143,7 +151,9 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
   const kind = useKind();
   const name = obj(c.name);
   const org = obj(c.org);
-  const display = str(name.formatted_name) || [name.prefix, name.first_name, name.middle_name, name.last_name, name.suffix].map(str).filter(Boolean).join(" ");
+  const display =
+    str(name.formatted_name) ||
+    [name.prefix, name.first_name, name.middle_name, name.last_name, name.suffix].map(str).filter(Boolean).join(" ");
   return (
     <div className="rounded-md bg-black/5 p-2 text-sm" data-testid="contact-card">
       <div className="flex items-center gap-2">
@@ -162,7 +172,10 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const p = obj(ph);
           return (
             <div key={`p${i}`} className="flex gap-1">
-              <dt className="text-slate-600">{t("msg.phone")}{kind(p.type) ? ` (${kind(p.type)})` : ""}:</dt>
+              <dt className="text-slate-600">
+                {t("msg.phone")}
+                {kind(p.type) ? ` (${kind(p.type)})` : ""}:
+              </dt>
               <dd>{str(p.phone)}</dd>
             </div>
           );
@@ -171,7 +184,10 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const e = obj(em);
           return (
             <div key={`e${i}`} className="flex gap-1">
-              <dt className="text-slate-600">{t("msg.email")}{kind(e.type) ? ` (${kind(e.type)})` : ""}:</dt>
+              <dt className="text-slate-600">
+                {t("msg.email")}
+                {kind(e.type) ? ` (${kind(e.type)})` : ""}:
+              </dt>
               <dd className="break-all">{str(e.email)}</dd>
             </div>
           );
@@ -180,7 +196,10 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           const a = obj(ad);
           return (
             <div key={`a${i}`} className="flex gap-1">
-              <dt className="text-slate-600">{t("msg.address")}{kind(a.type) ? ` (${kind(a.type)})` : ""}:</dt>
+              <dt className="text-slate-600">
+                {t("msg.address")}
+                {kind(a.type) ? ` (${kind(a.type)})` : ""}:
+              </dt>
               <dd>{[a.street, a.city, a.state, a.zip, a.country].map(str).filter(Boolean).join(", ")}</dd>
             </div>
           );
@@ -190,7 +209,9 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
           return (
             <div key={`u${i}`} className="flex gap-1">
               <dt className="text-slate-600">URL{kind(url.type) ? ` (${kind(url.type)})` : ""}:</dt>
-              <dd className="break-all"><SafeLink url={url.url} /></dd>
+              <dd className="break-all">
+                <SafeLink url={url.url} />
+              </dd>
             </div>
           );
         })}

@@ -12,7 +12,11 @@ export function ListMessage({ payload }: P) {
   return (
     <div data-renderer="list">
       {str(p.title) && <p className="font-semibold">{str(p.title)}</p>}
-      {str(p.body) && <p className="text-sm"><RichText text={str(p.body)} /></p>}
+      {str(p.body) && (
+        <p className="text-sm">
+          <RichText text={str(p.body)} />
+        </p>
+      )}
       <details className="-mx-2 mt-2 border-t border-slate-200">
         <summary className="cursor-pointer list-none px-2 py-1.5 text-center text-sm font-medium text-wa-blue">
           <span aria-hidden="true">☰ </span>
@@ -50,7 +54,11 @@ export function QuickReplyMessage({ payload }: P) {
   return (
     <div data-renderer="quick_reply">
       {str(content.header) && <p className="font-semibold">{str(content.header)}</p>}
-      {str(content.text) && <p className="text-sm"><RichText text={str(content.text)} /></p>}
+      {str(content.text) && (
+        <p className="text-sm">
+          <RichText text={str(content.text)} />
+        </p>
+      )}
       <ul className="-mx-2 mt-2 divide-y divide-slate-200 border-t border-slate-200">
         {arr(p.options).map((o, i) => {
           const opt = obj(o);

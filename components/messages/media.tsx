@@ -7,7 +7,11 @@ import { obj, safeUrl, str } from "./safe-url";
 type P = { payload: unknown };
 
 function Caption({ text }: { text: string }) {
-  return text ? <p className="mt-1 text-sm"><RichText text={text} /></p> : null;
+  return text ? (
+    <p className="mt-1 text-sm">
+      <RichText text={text} />
+    </p>
+  ) : null;
 }
 
 /** A media URL that is not http(s) is shown as text next to a placeholder, never loaded. */
@@ -15,7 +19,11 @@ function Unavailable({ label, url }: { label: string; url: string }) {
   return (
     <div className="rounded-md bg-slate-200 p-3 text-sm text-slate-700">
       <p className="font-medium">{label}</p>
-      {url && <p className="wa-text text-xs" data-inert-url="">{url}</p>}
+      {url && (
+        <p className="wa-text text-xs" data-inert-url="">
+          {url}
+        </p>
+      )}
     </div>
   );
 }
@@ -28,7 +36,12 @@ export function ImageMessage({ payload }: P) {
     <figure data-renderer="image">
       {src ? (
         <a href={src} target="_blank" rel="noopener noreferrer nofollow">
-          <img src={src} alt={str(p.caption) || t("msg.image")} loading="lazy" className="max-h-72 w-full rounded-md bg-slate-200 object-cover" />
+          <img
+            src={src}
+            alt={str(p.caption) || t("msg.image")}
+            loading="lazy"
+            className="max-h-72 w-full rounded-md bg-slate-200 object-cover"
+          />
         </a>
       ) : (
         <Unavailable label={t("msg.image")} url={str(p.url)} />
@@ -45,7 +58,13 @@ export function VideoMessage({ payload }: P) {
   return (
     <figure data-renderer="video">
       {src ? (
-        <video src={src} controls preload="metadata" className="max-h-72 w-full rounded-md bg-black" aria-label={str(p.filename) || t("msg.video")} />
+        <video
+          src={src}
+          controls
+          preload="metadata"
+          className="max-h-72 w-full rounded-md bg-black"
+          aria-label={str(p.filename) || t("msg.video")}
+        />
       ) : (
         <Unavailable label={t("msg.video")} url={str(p.url)} />
       )}
@@ -64,7 +83,11 @@ export function AudioMessage({ payload }: P) {
       <span aria-hidden="true" className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-wa-light text-white">
         🎤
       </span>
-      {src ? <audio src={src} controls preload="none" className="h-9 w-full" aria-label={t("msg.audio")} /> : <Unavailable label={t("msg.audio")} url={str(p.url)} />}
+      {src ? (
+        <audio src={src} controls preload="none" className="h-9 w-full" aria-label={t("msg.audio")} />
+      ) : (
+        <Unavailable label={t("msg.audio")} url={str(p.url)} />
+      )}
     </div>
   );
 }
@@ -81,7 +104,9 @@ export function DocumentMessage({ payload }: P) {
         {ext}
       </span>
       <span className="min-w-0">
-        <span className="block truncate text-sm font-medium" data-testid="document-name">{name}</span>
+        <span className="block truncate text-sm font-medium" data-testid="document-name">
+          {name}
+        </span>
         <span className="block text-xs text-slate-600">{str(p.contentType)}</span>
       </span>
     </span>
@@ -95,7 +120,11 @@ export function DocumentMessage({ payload }: P) {
       ) : (
         <>
           {inner}
-          {str(p.url) && <p className="wa-text text-xs" data-inert-url="">{str(p.url)}</p>}
+          {str(p.url) && (
+            <p className="wa-text text-xs" data-inert-url="">
+              {str(p.url)}
+            </p>
+          )}
         </>
       )}
       <Caption text={str(p.caption)} />
@@ -110,7 +139,11 @@ export function StickerMessage({ payload }: P) {
   const label = `${t("msg.sticker")}${p.animated === true ? ` (${t("msg.animated")})` : ""}`;
   return (
     <div data-renderer="sticker">
-      {src ? <img src={src} alt={label} loading="lazy" className="h-32 w-32 object-contain" /> : <Unavailable label={label} url={str(p.url)} />}
+      {src ? (
+        <img src={src} alt={label} loading="lazy" className="h-32 w-32 object-contain" />
+      ) : (
+        <Unavailable label={label} url={str(p.url)} />
+      )}
       {p.animated === true && <p className="text-xs text-slate-600">{label}</p>}
     </div>
   );

@@ -20,7 +20,17 @@ function failureReason(m: Message): string | null {
  * `reactions` are the emojis other messages put on this one (drawn on its corner); the routing
  * note shows unless `showRouting` is false (the list shows it once per routed reply).
  */
-export function MessageBubble({ m, highlight, reactions, showRouting = true }: { m: Message; highlight?: boolean; reactions?: Reaction[]; showRouting?: boolean }) {
+export function MessageBubble({
+  m,
+  highlight,
+  reactions,
+  showRouting = true,
+}: {
+  m: Message;
+  highlight?: boolean;
+  reactions?: Reaction[];
+  showRouting?: boolean;
+}) {
   const { t, locale } = useI18n();
   const inbound = m.direction === "INBOUND";
   const sticker = m.type === "sticker";
@@ -53,7 +63,12 @@ export function MessageBubble({ m, highlight, reactions, showRouting = true }: {
           </p>
         )}
         <PayloadView type={m.type} payload={m.payload} />
-        <p className={cx("mt-0.5 flex items-center justify-end gap-1 text-[11px] text-slate-600", sticker && "ml-auto w-fit rounded bg-white/80 px-1")}>
+        <p
+          className={cx(
+            "mt-0.5 flex items-center justify-end gap-1 text-[11px] text-slate-600",
+            sticker && "ml-auto w-fit rounded bg-white/80 px-1",
+          )}
+        >
           <time
             dateTime={m.timestamp ? new Date(m.timestamp * 1000).toISOString() : undefined}
             title={formatWallDateTime(m.created_at, locale)}

@@ -10,7 +10,12 @@ export function emojiOf(value: unknown): string {
 
 /** `screen_0_Nombre_completo_0` → "Nombre completo", as the Flow's author named the field. */
 export function flowLabel(key: string): string {
-  const text = key.replace(/^screen_\d+_/i, "").replace(/_\d+$/, "").replace(/_/g, " ").trim() || key;
+  const text =
+    key
+      .replace(/^screen_\d+_/i, "")
+      .replace(/_\d+$/, "")
+      .replace(/_/g, " ")
+      .trim() || key;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -55,7 +60,14 @@ export function templateMediaName(templateName: string, components: TemplateComp
   const last = handle.split(/[?#]/)[0].split("/").pop() ?? "";
   const dot = last.lastIndexOf(".");
   const stem = dot > 0 ? last.slice(0, dot) : last;
-  const ext = dot > 0 ? last.slice(dot + 1).replace(/[^A-Za-z0-9]/g, "").slice(0, 5).toLowerCase() : "";
+  const ext =
+    dot > 0
+      ? last
+          .slice(dot + 1)
+          .replace(/[^A-Za-z0-9]/g, "")
+          .slice(0, 5)
+          .toLowerCase()
+      : "";
   const opaque = !stem || /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(stem) || /^[0-9a-f]{24,}$/i.test(stem);
   if (!opaque) return null;
   const base = templateName.trim() || "documento";

@@ -81,7 +81,12 @@ function Styled({ text }: { text: string }) {
 export function SafeLink({ url, children, className }: { url: unknown; children?: React.ReactNode; className?: string }) {
   const href = safeUrl(url);
   const label = children ?? (typeof url === "string" ? url : "");
-  if (!href) return <span className={`wa-text ${className ?? ""}`} data-inert-url="">{label}</span>;
+  if (!href)
+    return (
+      <span className={`wa-text ${className ?? ""}`} data-inert-url="">
+        {label}
+      </span>
+    );
   return (
     <a href={href} target="_blank" rel="noopener noreferrer nofollow" className={`text-wa-blue underline ${className ?? ""}`}>
       {label}

@@ -20,7 +20,11 @@ export function safeUrl(value: unknown): string | null {
 
 export function str(value: unknown): string {
   if (value === null || value === undefined) return "";
-  return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  return typeof value === "string"
+    ? value
+    : typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : JSON.stringify(value);
 }
 
 export function obj(value: unknown): Record<string, unknown> {

@@ -26,7 +26,14 @@ export function StatusTicks({ status, reason }: { status: string | null; reason?
     ) : status === "SENDED" ? (
       // Handed to the channel, not yet confirmed by WhatsApp: an outgoing arrow, not yet a tick.
       <svg viewBox="0 0 16 11" className="h-3.5 w-4" aria-hidden="true" data-tick="sended">
-        <path d="M3 9.5L12 1.5M6.5 1.5H12V7" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M3 9.5L12 1.5M6.5 1.5H12V7"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
     ) : status === "SENT" ? (
       <svg viewBox="0 0 16 11" className="h-3.5 w-4" aria-hidden="true" data-tick="sent">
@@ -34,12 +41,26 @@ export function StatusTicks({ status, reason }: { status: string | null; reason?
       </svg>
     ) : (
       <svg viewBox="0 0 20 11" className="h-3.5 w-5" aria-hidden="true">
-        <path d="M1.5 6l3 3 7-7.5M7.5 8.5l1 .5 7-7.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M1.5 6l3 3 7-7.5M7.5 8.5l1 .5 7-7.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
     );
   const color = status === "READED" ? "text-sky-600" : status === "FAILED" ? "text-red-600" : "text-slate-600";
   return (
-    <span className={`inline-flex items-center ${color}`} title={title} data-status={status} tabIndex={status === "FAILED" ? 0 : undefined} role="img" aria-label={title}>
+    <span
+      className={`inline-flex items-center ${color}`}
+      title={title}
+      data-status={status}
+      tabIndex={status === "FAILED" ? 0 : undefined}
+      role="img"
+      aria-label={title}
+    >
       {icon}
     </span>
   );

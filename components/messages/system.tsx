@@ -13,7 +13,11 @@ export function SystemMessage({ payload }: P) {
   return (
     <div data-renderer="system" className="text-sm">
       <p className="font-medium">☎ {t("msg.numberChanged")}</p>
-      {str(p.body) && <p><RichText text={str(p.body)} /></p>}
+      {str(p.body) && (
+        <p>
+          <RichText text={str(p.body)} />
+        </p>
+      )}
       {str(p.new_wa_id) && <p className="text-xs text-slate-600">{t("msg.newNumber", { id: str(p.new_wa_id) })}</p>}
     </div>
   );
@@ -23,7 +27,19 @@ export function SystemMessage({ payload }: P) {
  * What WhatsApp could not hand over: our own words first, then the provider's English texts once
  * each (they often repeat one another), folded away under "provider detail".
  */
-function ErrorView({ renderer, title, hint, p, texts }: { renderer: string; title: string; hint?: string; p: Record<string, unknown>; texts: unknown[] }) {
+function ErrorView({
+  renderer,
+  title,
+  hint,
+  p,
+  texts,
+}: {
+  renderer: string;
+  title: string;
+  hint?: string;
+  p: Record<string, unknown>;
+  texts: unknown[];
+}) {
   const t = useT();
   const detail = [...new Set(texts.map((x) => str(x).trim()).filter(Boolean))];
   const code = p.code !== undefined && p.code !== null && str(p.code) !== "" ? str(p.code) : "";
@@ -54,7 +70,15 @@ function ErrorView({ renderer, title, hint, p, texts }: { renderer: string; titl
 export function UnknownMessage({ payload }: P) {
   const t = useT();
   const p = obj(payload);
-  return <ErrorView renderer="unknown" title={t("msg.unknown")} hint={t("msg.unknownHint")} p={p} texts={[p.title, p.message, obj(p.error_data).details]} />;
+  return (
+    <ErrorView
+      renderer="unknown"
+      title={t("msg.unknown")}
+      hint={t("msg.unknownHint")}
+      p={p}
+      texts={[p.title, p.message, obj(p.error_data).details]}
+    />
+  );
 }
 
 export function UnsupportedMessage({ payload }: P) {
@@ -68,8 +92,15 @@ export function CallRequestMessage({ payload }: P) {
   const p = obj(payload);
   return (
     <div data-renderer="call_permission_request" className="text-sm">
-      <p className="font-medium"><span aria-hidden="true">📞 </span>{t("msg.callRequest")}</p>
-      {str(p.text) && <p><RichText text={str(p.text)} /></p>}
+      <p className="font-medium">
+        <span aria-hidden="true">📞 </span>
+        {t("msg.callRequest")}
+      </p>
+      {str(p.text) && (
+        <p>
+          <RichText text={str(p.text)} />
+        </p>
+      )}
     </div>
   );
 }
@@ -105,7 +136,11 @@ export function FallbackMessage({ type, payload, unrenderable }: { type: string;
   return (
     <div data-renderer="fallback" data-unrenderable={unrenderable ? "" : undefined} className="text-sm">
       <p className="text-xs font-semibold text-slate-600">{t("msg.fallback", { type })}</p>
-      {unrenderable && <p className="text-xs text-slate-600" data-testid="unrenderable">{t("msg.unrenderable")}</p>}
+      {unrenderable && (
+        <p className="text-xs text-slate-600" data-testid="unrenderable">
+          {t("msg.unrenderable")}
+        </p>
+      )}
       <FieldsView value={payload} />
     </div>
   );

@@ -34,7 +34,12 @@ export function AttachmentField({ format, defaultMediaPath, value, onChange, err
   const [tooBig, setTooBig] = useState<string | null>(null);
   const uploadError = tooBig ?? upload.error?.message;
   return (
-    <Field id="media_file" label={t("send.attachment")} error={error ?? uploadError} hint={t("send.attachmentAccepts", { formats: formatsFor(format) })}>
+    <Field
+      id="media_file"
+      label={t("send.attachment")}
+      error={error ?? uploadError}
+      hint={t("send.attachmentAccepts", { formats: formatsFor(format) })}
+    >
       <input
         ref={input}
         id="media_file"
@@ -42,7 +47,7 @@ export function AttachmentField({ format, defaultMediaPath, value, onChange, err
         accept={acceptFor(format)}
         className={inputClass}
         aria-invalid={!!(error ?? uploadError)}
-        aria-describedby={error ?? uploadError ? "media_file-error" : "media_file-hint"}
+        aria-describedby={(error ?? uploadError) ? "media_file-error" : "media_file-hint"}
         onChange={(e) => {
           const file = e.target.files?.[0];
           if (!file) return;

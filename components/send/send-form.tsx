@@ -76,7 +76,10 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
     const hk = h?.format === "TEXT" ? placeholderKeys(h.text) : [];
     setValue("template_name", name, { shouldValidate: formState.isSubmitted });
     setValue("header_param", hk.length ? { key: hk[0], value: "" } : null);
-    setValue("body_params", placeholderKeys(b && "text" in b ? b.text : undefined).map((key) => ({ key, value: "" })));
+    setValue(
+      "body_params",
+      placeholderKeys(b && "text" in b ? b.text : undefined).map((key) => ({ key, value: "" })),
+    );
     setValue("media_path", null);
     setMediaName(null);
     clearErrors();
@@ -112,7 +115,10 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
     const msg = node && typeof node === "object" ? (node as { message?: unknown }).message : undefined;
     return typeof msg === "string" ? msg : undefined;
   };
-  const aria = (path: string) => ({ "aria-invalid": !!fieldError(path), "aria-describedby": fieldError(path) ? `${path}-error` : undefined });
+  const aria = (path: string) => ({
+    "aria-invalid": !!fieldError(path),
+    "aria-describedby": fieldError(path) ? `${path}-error` : undefined,
+  });
 
   if (numbers.isError) return <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />;
 
@@ -151,7 +157,15 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
             />
             {templates.isError && <ErrorBox error={templates.error} onRetry={() => templates.refetch()} />}
             <Field id="destination" label={t("send.destination")} hint={t("send.destinationHint")} error={fieldError("destination")}>
-              <input id="destination" type="tel" inputMode="tel" autoComplete="off" className={inputClass} {...register("destination")} {...aria("destination")} />
+              <input
+                id="destination"
+                type="tel"
+                inputMode="tel"
+                autoComplete="off"
+                className={inputClass}
+                {...register("destination")}
+                {...aria("destination")}
+              />
             </Field>
           </Card>
 
@@ -159,13 +173,32 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
             <Card className="space-y-4">
               <h2 className="text-sm font-semibold text-slate-800">{t("send.params")}</h2>
               {headerKeys.length > 0 && (
-                <Field id="header_param.value" label={t("send.headerParam", { key: headerKeys[0] })} error={fieldError("header_param.value") ?? fieldError("header_param.key") ?? fieldError("header_param")}>
-                  <input id="header_param.value" className={inputClass} {...register("header_param.value")} {...aria("header_param.value")} />
+                <Field
+                  id="header_param.value"
+                  label={t("send.headerParam", { key: headerKeys[0] })}
+                  error={fieldError("header_param.value") ?? fieldError("header_param.key") ?? fieldError("header_param")}
+                >
+                  <input
+                    id="header_param.value"
+                    className={inputClass}
+                    {...register("header_param.value")}
+                    {...aria("header_param.value")}
+                  />
                 </Field>
               )}
               {bodyKeys.map((key, i) => (
-                <Field key={key} id={`body_params.${i}.value`} label={t("send.bodyParam", { key })} error={fieldError(`body_params.${i}.value`) ?? fieldError(`body_params.${i}.key`)}>
-                  <input id={`body_params.${i}.value`} className={inputClass} {...register(`body_params.${i}.value`)} {...aria(`body_params.${i}.value`)} />
+                <Field
+                  key={key}
+                  id={`body_params.${i}.value`}
+                  label={t("send.bodyParam", { key })}
+                  error={fieldError(`body_params.${i}.value`) ?? fieldError(`body_params.${i}.key`)}
+                >
+                  <input
+                    id={`body_params.${i}.value`}
+                    className={inputClass}
+                    {...register(`body_params.${i}.value`)}
+                    {...aria(`body_params.${i}.value`)}
+                  />
                 </Field>
               ))}
               {fieldError("body_params") && (
@@ -217,7 +250,12 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
                 </Field>
               ) : (
                 <Field id="campaign_id" label={t("send.campaign")} error={fieldError("campaign_id")}>
-                  <select id="campaign_id" className={inputClass} {...register("campaign_id", { setValueAs: emptyToNull })} {...aria("campaign_id")}>
+                  <select
+                    id="campaign_id"
+                    className={inputClass}
+                    {...register("campaign_id", { setValueAs: emptyToNull })}
+                    {...aria("campaign_id")}
+                  >
                     <option value="">{t("send.campaignNone")}</option>
                     {campaigns.data?.map((c) => (
                       <option key={c.id} value={String(c.id)}>
@@ -239,7 +277,11 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
             </p>
           )}
           {sent && (
-            <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900" data-testid="send-success">
+            <div
+              role="status"
+              className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
+              data-testid="send-success"
+            >
               <p>
                 {sent.message} <span className="font-mono text-xs">({sent.updateId})</span>
               </p>
@@ -260,7 +302,13 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
             template={template}
             headerValues={onlyFilled(headerValues)}
             bodyValues={onlyFilled(bodyValues)}
-            mediaUrl={mediaPath ? `/api/v1/media/${mediaPath}` : template?.default_media_path ? `/api/v1/media/${template.default_media_path}` : null}
+            mediaUrl={
+              mediaPath
+                ? `/api/v1/media/${mediaPath}`
+                : template?.default_media_path
+                  ? `/api/v1/media/${template.default_media_path}`
+                  : null
+            }
             mediaName={mediaName}
           />
         </aside>
@@ -271,7 +319,10 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
 
 /** Server error keys that have a place in the form; the rest go to the general message. */
 function isShownField(field: string, hasHeaderInput: boolean, hasAttachment: boolean): boolean {
-  if (["wa_number", "destination", "template_name", "response_handler", "campaign_id", "bot_id", "sent_group", "body_params"].includes(field)) return true;
+  if (
+    ["wa_number", "destination", "template_name", "response_handler", "campaign_id", "bot_id", "sent_group", "body_params"].includes(field)
+  )
+    return true;
   if (/^body_params\.\d+\.(key|value)$/.test(field)) return true;
   if (field.startsWith("header_param")) return hasHeaderInput || field === "header_param";
   if (field === "media_path") return hasAttachment;

@@ -20,7 +20,13 @@ export function TemplatePreview({ template, headerValues, bodyValues, mediaUrl, 
       <div className="chat-bg min-h-64 p-4">
         {template ? (
           <div className="ml-auto max-w-[92%] rounded-lg rounded-tr-none bg-wa-out px-2 pb-1 pt-1.5 shadow-sm">
-            <TemplateContent components={template.components} headerValues={headerValues} bodyValues={bodyValues} mediaUrl={mediaUrl} mediaName={mediaName} />
+            <TemplateContent
+              components={template.components}
+              headerValues={headerValues}
+              bodyValues={bodyValues}
+              mediaUrl={mediaUrl}
+              mediaName={mediaName}
+            />
             <p className="text-right text-[11px] text-slate-600">{new Date().toTimeString().slice(0, 5)}</p>
           </div>
         ) : (

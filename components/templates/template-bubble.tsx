@@ -25,8 +25,16 @@ export function TemplateContent({ components, headerValues = {}, bodyValues = {}
   return (
     <div data-testid="template-content">
       {header && <HeaderView header={header} values={headerValues} mediaUrl={mediaUrl} mediaName={mediaName} />}
-      {body && <p className="text-sm" data-part="body"><RichText text={fillPlaceholders(str(body.text), bodyValues)} /></p>}
-      {footer && <p className="mt-1 text-xs text-slate-600" data-part="footer"><RichText text={str(footer.text)} /></p>}
+      {body && (
+        <p className="text-sm" data-part="body">
+          <RichText text={fillPlaceholders(str(body.text), bodyValues)} />
+        </p>
+      )}
+      {footer && (
+        <p className="mt-1 text-xs text-slate-600" data-part="footer">
+          <RichText text={str(footer.text)} />
+        </p>
+      )}
       {buttons && arr(buttons.buttons).length > 0 && (
         <ul className="-mx-2 mt-2 divide-y divide-slate-200 border-t border-slate-200" data-part="buttons">
           {arr(buttons.buttons).map((button, i) => {
@@ -65,7 +73,11 @@ function HeaderView({
   mediaName?: string | null;
 }) {
   if (header.format === "TEXT") {
-    return <p className="mb-1 font-semibold" data-part="header"><RichText text={fillPlaceholders(str(header.text), values)} /></p>;
+    return (
+      <p className="mb-1 font-semibold" data-part="header">
+        <RichText text={fillPlaceholders(str(header.text), values)} />
+      </p>
+    );
   }
   const src = safeUrl(mediaUrl) ?? safeUrl(arr(obj(header.example).header_handle)[0]);
   const name = mediaName ?? (src ? fileNameOf(src) : "");

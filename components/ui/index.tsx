@@ -19,7 +19,11 @@ export function Button({ variant = "primary", className, ...rest }: ButtonProps)
   return (
     <button
       type="button"
-      className={cx("inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed", styles, className)}
+      className={cx(
+        "inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed",
+        styles,
+        className,
+      )}
       {...rest}
     />
   );
@@ -29,7 +33,19 @@ export const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-500 focus:border-wa-green focus:outline-none focus:ring-2 focus:ring-wa-green/30 aria-[invalid=true]:border-red-600";
 
 /** A labelled field; `error` is the server's (or the schema's) exact text, tied to the input by id. */
-export function Field({ id, label, hint, error, children }: { id: string; label: ReactNode; hint?: ReactNode; error?: string; children: ReactNode }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -77,7 +93,10 @@ export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => v
   const t = useT();
   const message = error instanceof Error ? error.message : t("common.error");
   return (
-    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+    >
       <span>{message || t("common.error")}</span>
       {onRetry && (
         <Button variant="danger" onClick={onRetry}>

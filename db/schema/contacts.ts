@@ -6,7 +6,9 @@ export const contacts = pgTable(
   "contacts",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     customerNumber: text("customer_number"),
     customerId: text("customer_id"),
     name: text("name").notNull().default(""),
@@ -26,7 +28,9 @@ export const labels = pgTable(
   "labels",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     description: text("description"),
     bgColor: text("bg_color").notNull(),
@@ -45,7 +49,9 @@ export const labels = pgTable(
 export const contactLabels = pgTable(
   "contact_labels",
   {
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     contactId: integer("contact_id").notNull(),
     labelId: integer("label_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -53,9 +59,13 @@ export const contactLabels = pgTable(
   (t) => [
     primaryKey({ columns: [t.contactId, t.labelId] }),
     index("contact_labels_label_idx").on(t.labelId),
-    foreignKey({ name: "contact_labels_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete(
+    foreignKey({
+      name: "contact_labels_contact_fk",
+      columns: [t.teamId, t.contactId],
+      foreignColumns: [contacts.teamId, contacts.id],
+    }).onDelete("cascade"),
+    foreignKey({ name: "contact_labels_label_fk", columns: [t.teamId, t.labelId], foreignColumns: [labels.teamId, labels.id] }).onDelete(
       "cascade",
     ),
-    foreignKey({ name: "contact_labels_label_fk", columns: [t.teamId, t.labelId], foreignColumns: [labels.teamId, labels.id] }).onDelete("cascade"),
   ],
 );

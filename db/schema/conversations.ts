@@ -44,15 +44,23 @@ export const conversations = pgTable(
     // References include team_id (as everywhere between tenant-owned rows), so a query that
     // forgets its team filter fails instead of linking two teams. The last message has none:
     // like conversation_days, this row is derived from messages and goes with them.
-    foreignKey({ name: "conversations_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
-      "cascade",
-    ),
-    foreignKey({ name: "conversations_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete("cascade"),
+    foreignKey({
+      name: "conversations_wa_number_fk",
+      columns: [t.teamId, t.waNumberId],
+      foreignColumns: [waNumbers.teamId, waNumbers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "conversations_contact_fk",
+      columns: [t.teamId, t.contactId],
+      foreignColumns: [contacts.teamId, contacts.id],
+    }).onDelete("cascade"),
     // The migration makes this ON DELETE SET NULL (assignee_agent_id): an agent's removal unassigns.
     foreignKey({ name: "conversations_assignee_fk", columns: [t.teamId, t.assigneeAgentId], foreignColumns: [agents.teamId, agents.id] }),
     uniqueIndex("conversations_key_uq").on(t.teamId, t.waNumberId, t.contactId),
     index("conversations_team_activity_idx").on(t.teamId, t.lastMessageAt.desc(), t.id.desc()),
     index("conversations_number_activity_idx").on(t.teamId, t.waNumberId, t.lastMessageAt.desc(), t.id.desc()),
-    index("conversations_unread_idx").on(t.teamId, t.lastMessageAt.desc()).where(sql`unread_count > 0`),
+    index("conversations_unread_idx")
+      .on(t.teamId, t.lastMessageAt.desc())
+      .where(sql`unread_count > 0`),
   ],
 );

@@ -8,7 +8,9 @@ import { teams } from "./teams";
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     requestHash: text("request_hash").notNull(),
     statusCode: integer("status_code"),

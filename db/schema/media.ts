@@ -14,7 +14,9 @@ export const media = pgTable(
   "media",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     path: text("path").notNull(),
     originalName: text("original_name").notNull().default(""),
     contentType: text("content_type").notNull(),

@@ -30,7 +30,9 @@ export const messages = pgTable(
   "messages",
   {
     id: serial("id").notNull(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     waNumberId: integer("wa_number_id").notNull(),
     contactId: integer("contact_id").notNull(),
     updateId: uuid("update_id").notNull().defaultRandom(),
@@ -68,13 +70,19 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex("messages_update_id_uq").on(t.updateId),
     uniqueIndex("messages_provider_id_uq").on(t.waNumberId, t.providerMessageId),
-    index("messages_queue_idx").on(t.nextAttemptAt).where(sql`status = 'QUEUED'`),
+    index("messages_queue_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'QUEUED'`),
     index("messages_team_group_idx").on(t.teamId, t.sentGroup),
     primaryKey({ name: "messages_pkey", columns: [t.id, t.teamId] }),
-    foreignKey({ name: "messages_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
+    foreignKey({
+      name: "messages_wa_number_fk",
+      columns: [t.teamId, t.waNumberId],
+      foreignColumns: [waNumbers.teamId, waNumbers.id],
+    }).onDelete("cascade"),
+    foreignKey({ name: "messages_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete(
       "cascade",
     ),
-    foreignKey({ name: "messages_contact_fk", columns: [t.teamId, t.contactId], foreignColumns: [contacts.teamId, contacts.id] }).onDelete("cascade"),
     // Nullable references (MATCH SIMPLE: a null id references nothing). Templates, bots and
     // campaigns are never deleted on their own (only with their team, which takes its messages).
     foreignKey({ name: "messages_template_fk", columns: [t.teamId, t.templateId], foreignColumns: [templates.teamId, templates.id] }),
@@ -87,7 +95,9 @@ export const messages = pgTable(
     }),
     // For the delete side of messages_reply_to_fk (a deleted message's replies are looked up by
     // it); partial: only inbound replies carry one.
-    index("messages_reply_to_idx").on(t.teamId, t.replyToMessageId).where(sql`reply_to_message_id IS NOT NULL`),
+    index("messages_reply_to_idx")
+      .on(t.teamId, t.replyToMessageId)
+      .where(sql`reply_to_message_id IS NOT NULL`),
   ],
 );
 
@@ -96,7 +106,9 @@ export const messageEvents = pgTable(
   "message_events",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     messageId: integer("message_id").notNull(),
     status: text("status").notNull(),
     applied: integer("applied").notNull().default(1),
@@ -105,8 +117,10 @@ export const messageEvents = pgTable(
   },
   (t) => [
     index("message_events_message_idx").on(t.messageId),
-    foreignKey({ name: "message_events_message_fk", columns: [t.messageId, t.teamId], foreignColumns: [messages.id, messages.teamId] }).onDelete(
-      "cascade",
-    ),
+    foreignKey({
+      name: "message_events_message_fk",
+      columns: [t.messageId, t.teamId],
+      foreignColumns: [messages.id, messages.teamId],
+    }).onDelete("cascade"),
   ],
 );

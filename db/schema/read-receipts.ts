@@ -34,13 +34,19 @@ export const readReceipts = pgTable(
     doneAt: timestamp("done_at", { withTimezone: true }),
   },
   (t) => [
-    foreignKey({ name: "read_receipts_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
-      "cascade",
-    ),
-    foreignKey({ name: "read_receipts_message_fk", columns: [t.messageId, t.teamId], foreignColumns: [messages.id, messages.teamId] }).onDelete(
-      "cascade",
-    ),
+    foreignKey({
+      name: "read_receipts_wa_number_fk",
+      columns: [t.teamId, t.waNumberId],
+      foreignColumns: [waNumbers.teamId, waNumbers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "read_receipts_message_fk",
+      columns: [t.messageId, t.teamId],
+      foreignColumns: [messages.id, messages.teamId],
+    }).onDelete("cascade"),
     uniqueIndex("read_receipts_message_uq").on(t.teamId, t.messageId),
-    index("read_receipts_queue_idx").on(t.nextAttemptAt).where(sql`status = 'PENDING'`),
+    index("read_receipts_queue_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'PENDING'`),
   ],
 );

@@ -10,7 +10,9 @@ export const bots = pgTable(
   "bots",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     isDefault: boolean("is_default").notNull().default(false),
     webhookUrl: text("webhook_url"),
@@ -24,7 +26,9 @@ export const campaigns = pgTable(
   "campaigns",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     webhookUrl: text("webhook_url"),
     webhookSecret: text("webhook_secret"),

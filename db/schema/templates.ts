@@ -31,7 +31,9 @@ export const templates = pgTable(
   "templates",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     waNumberId: integer("wa_number_id"),
     externalId: text("external_id"),
     name: text("name").notNull(),
@@ -49,8 +51,10 @@ export const templates = pgTable(
     index("templates_team_idx").on(t.teamId, t.name),
     unique("templates_team_id_id_uq").on(t.teamId, t.id),
     // MATCH SIMPLE (the default): a template of every number (wa_number_id null) references nothing.
-    foreignKey({ name: "templates_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
-      "cascade",
-    ),
+    foreignKey({
+      name: "templates_wa_number_fk",
+      columns: [t.teamId, t.waNumberId],
+      foreignColumns: [waNumbers.teamId, waNumbers.id],
+    }).onDelete("cascade"),
   ],
 );

@@ -11,10 +11,14 @@ export const waNumbers = pgTable(
   "wa_numbers",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     number: text("number").notNull(),
     displayName: text("display_name").notNull().default(""),
-    provider: text("provider", { enum: ["sandbox", "cloud_api"] }).notNull().default("sandbox"),
+    provider: text("provider", { enum: ["sandbox", "cloud_api"] })
+      .notNull()
+      .default("sandbox"),
     phoneNumberId: text("phone_number_id"),
     businessAccountId: text("business_account_id"),
     credentials: text("credentials"),

@@ -14,7 +14,9 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
     targetKind: text("target_kind").$type<"bot" | "campaign">().notNull(),
     targetId: integer("target_id").notNull(),
     url: text("url").notNull(),
@@ -31,11 +33,15 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
   (t) => [
-    index("webhook_deliveries_queue_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_queue_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
     index("webhook_deliveries_target_idx").on(t.teamId, t.targetKind, t.targetId, t.id),
-    foreignKey({ name: "webhook_deliveries_message_fk", columns: [t.messageId, t.teamId], foreignColumns: [messages.id, messages.teamId] }).onDelete(
-      "cascade",
-    ),
+    foreignKey({
+      name: "webhook_deliveries_message_fk",
+      columns: [t.messageId, t.teamId],
+      foreignColumns: [messages.id, messages.teamId],
+    }).onDelete("cascade"),
     // For the delete side of that key: a deleted message's deliveries are found by it.
     index("webhook_deliveries_message_idx").on(t.messageId),
   ],

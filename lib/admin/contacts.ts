@@ -8,7 +8,13 @@ import { cliContext, type AdminCommand } from "./types";
 
 export const labelAdd: AdminCommand = {
   summary: "Crea una etiqueta: --team ID --title T [--bg #rrggbb --text #rrggbb --description D]",
-  options: { team: { type: "string" }, title: { type: "string" }, bg: { type: "string" }, text: { type: "string" }, description: { type: "string" } },
+  options: {
+    team: { type: "string" },
+    title: { type: "string" },
+    bg: { type: "string" },
+    text: { type: "string" },
+    description: { type: "string" },
+  },
   run: async (flags) => {
     const f = z
       .object({
@@ -30,7 +36,12 @@ export const contactAdd: AdminCommand = {
   options: { team: { type: "string" }, number: { type: "string" }, name: { type: "string" }, "customer-id": { type: "string" } },
   run: async (flags) => {
     const f = z
-      .object({ team: intFlag("team"), number: textFlag("number"), name: z.string().optional(), "customer-id": textFlag("customer-id").optional() })
+      .object({
+        team: intFlag("team"),
+        number: textFlag("number"),
+        name: z.string().optional(),
+        "customer-id": textFlag("customer-id").optional(),
+      })
       .parse(flags);
     const teamId = await requireTeam(f.team);
     return createContact({

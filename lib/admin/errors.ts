@@ -9,12 +9,19 @@ export class AdminError extends Error {}
 
 /** Whether `err` is a failure the operator caused and can act on (its message says it all, no stack). */
 export function expectedAdminError(err: unknown): boolean {
-  return err instanceof AdminError || err instanceof ApiError || err instanceof DataDirBusyError || err instanceof ZodError || err instanceof InvalidSettingsError;
+  return (
+    err instanceof AdminError ||
+    err instanceof ApiError ||
+    err instanceof DataDirBusyError ||
+    err instanceof ZodError ||
+    err instanceof InvalidSettingsError
+  );
 }
 
 /** The Spanish one-line message for any failure of a command. */
 export function adminErrorMessage(err: unknown): string {
-  if (err instanceof AdminError || err instanceof ApiError || err instanceof DataDirBusyError || err instanceof InvalidSettingsError) return err.message;
+  if (err instanceof AdminError || err instanceof ApiError || err instanceof DataDirBusyError || err instanceof InvalidSettingsError)
+    return err.message;
   if (err instanceof ZodError) return err.issues[0]?.message ?? "Datos inválidos.";
   const code = (err as { code?: string }).code;
   const message = err instanceof Error ? err.message : String(err);

@@ -21,7 +21,8 @@ const schema = z
     "display-name": z.string().optional(),
   })
   .superRefine((f, ctx) => {
-    if (!isValidNumber(f.number)) ctx.addIssue({ code: "custom", message: "La opción --number debe ser un número de teléfono válido (8 a 15 dígitos)." });
+    if (!isValidNumber(f.number))
+      ctx.addIssue({ code: "custom", message: "La opción --number debe ser un número de teléfono válido (8 a 15 dígitos)." });
     if (f.provider === "cloud_api" && (!f["phone-number-id"] || !f["access-token"])) {
       ctx.addIssue({ code: "custom", message: "Con --provider cloud_api son obligatorias --phone-number-id y --access-token." });
     }
@@ -32,9 +33,18 @@ export const numberAdd: AdminCommand = {
     "Registra un número de empresa: --team ID --number DIGITOS [--provider sandbox|cloud_api --phone-number-id X " +
     "--business-account-id X --access-token X --app-secret X --verify-token X --mps N --display-name X] → {id, number}",
   options: Object.fromEntries(
-    ["team", "number", "provider", "phone-number-id", "business-account-id", "access-token", "app-secret", "verify-token", "mps", "display-name"].map(
-      (k) => [k, { type: "string" as const }],
-    ),
+    [
+      "team",
+      "number",
+      "provider",
+      "phone-number-id",
+      "business-account-id",
+      "access-token",
+      "app-secret",
+      "verify-token",
+      "mps",
+      "display-name",
+    ].map((k) => [k, { type: "string" as const }]),
   ),
   run: async (flags) => {
     const f = schema.parse(flags);

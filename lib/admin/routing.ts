@@ -11,7 +11,12 @@ export const botAdd: AdminCommand = {
   options: { team: { type: "string" }, name: { type: "string" }, default: { type: "boolean" }, "webhook-url": { type: "string" } },
   run: async (flags) => {
     const f = z
-      .object({ team: intFlag("team"), name: textFlag("name"), default: z.boolean().optional(), "webhook-url": textFlag("webhook-url").optional() })
+      .object({
+        team: intFlag("team"),
+        name: textFlag("name"),
+        default: z.boolean().optional(),
+        "webhook-url": textFlag("webhook-url").optional(),
+      })
       .parse(flags);
     const teamId = await requireTeam(f.team);
     return createBot({ ctx: cliContext(teamId), input: { name: f.name, is_default: f.default ?? false, webhook_url: f["webhook-url"] } });

@@ -14,7 +14,9 @@ export async function runAdmin(argv: string[], log: (line: string) => void = () 
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help") {
     const commands = Object.fromEntries(Object.entries(registry).map(([k, c]) => [k, c.summary]));
-    return name ? { code: 0, output: { commands } } : { code: 1, output: { error: `Indique un comando: ${Object.keys(registry).join(", ")}.`, commands } };
+    return name
+      ? { code: 0, output: { commands } }
+      : { code: 1, output: { error: `Indique un comando: ${Object.keys(registry).join(", ")}.`, commands } };
   }
   const command = Object.hasOwn(registry, name) ? registry[name] : undefined;
   if (!command) return { code: 1, output: { error: `Comando desconocido: ${name}. Comandos: ${Object.keys(registry).join(", ")}.` } };

@@ -49,8 +49,7 @@ export function useMe() {
 export function useLogin() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) =>
-      apiFetch<AgentResponse>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
+    mutationFn: (input: LoginInput) => apiFetch<AgentResponse>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
     onSuccess: (agent) => {
       qc.clear();
       qc.setQueryData(keys.me, agent);
@@ -83,7 +82,10 @@ export function useBots() {
 }
 
 export function useCampaigns() {
-  return useQuery({ queryKey: keys.campaigns, queryFn: () => apiFetch<CampaignList>("/api/v1/campaigns?per_page=100").then((r) => r.data) });
+  return useQuery({
+    queryKey: keys.campaigns,
+    queryFn: () => apiFetch<CampaignList>("/api/v1/campaigns?per_page=100").then((r) => r.data),
+  });
 }
 
 /**
@@ -188,8 +190,7 @@ export function useSendTemplate() {
 export function useSandboxReply() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: SandboxReplyInput) =>
-      apiFetch<SandboxReplyResponse>("/api/v1/sandbox/inbound", { method: "POST", body }),
+    mutationFn: (body: SandboxReplyInput) => apiFetch<SandboxReplyResponse>("/api/v1/sandbox/inbound", { method: "POST", body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.historyAll }),
   });
 }

@@ -3,7 +3,17 @@ import { useEffect, useRef, useState } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
 import { keys } from "./hooks";
-import type { Contact, ContactList, Conversation, ConversationList, ConversationResponse, HistoryPage, Label, Message, SendReplyResponse } from "./types";
+import type {
+  Contact,
+  ContactList,
+  Conversation,
+  ConversationList,
+  ConversationResponse,
+  HistoryPage,
+  Label,
+  Message,
+  SendReplyResponse,
+} from "./types";
 
 /**
  * The inbox's data: conversations (list, one, read, assign, resolve), a conversation's whole
@@ -217,7 +227,16 @@ type ThreadData = InfiniteData<ThreadPage, ThreadCursor>;
 /* The live event stream                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-type MessageCreated = { id: number; update_id: string; wa_number: string; contact_id: number; direction: "INBOUND" | "OUTBOUND"; type: string; status: Conversation["last_message"]["status"]; created_at: string };
+type MessageCreated = {
+  id: number;
+  update_id: string;
+  wa_number: string;
+  contact_id: number;
+  direction: "INBOUND" | "OUTBOUND";
+  type: string;
+  status: Conversation["last_message"]["status"];
+  created_at: string;
+};
 type MessageStatus = { id: number; update_id: string; status: Conversation["last_message"]["status"]; error: Message["error"] };
 
 /** Threads cached for (wa_number, contact): keyed by customer number or customer_id. */
@@ -304,7 +323,9 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
           ? {
               ...old,
               pages: old.pages.map((p) =>
-                p.data.some((m) => m.id === ev.id) ? { ...p, data: p.data.map((m) => (m.id === ev.id ? { ...m, status: ev.status, error: ev.error ?? m.error } : m)) } : p,
+                p.data.some((m) => m.id === ev.id)
+                  ? { ...p, data: p.data.map((m) => (m.id === ev.id ? { ...m, status: ev.status, error: ev.error ?? m.error } : m)) }
+                  : p,
               ),
             }
           : old,
@@ -315,7 +336,9 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
               ...old,
               pages: old.pages.map((p) => ({
                 ...p,
-                data: p.data.map((c) => (c.last_message.id === ev.id ? { ...c, last_message: { ...c.last_message, status: ev.status } } : c)),
+                data: p.data.map((c) =>
+                  c.last_message.id === ev.id ? { ...c, last_message: { ...c.last_message, status: ev.status } } : c,
+                ),
               })),
             }
           : old,
@@ -342,7 +365,9 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       );
     });
 
-    on("conversation.read", (ev: { id: number; unread_count: number }) => patchConversation(qc, ev.id, (c) => ({ ...c, unread_count: ev.unread_count })));
+    on("conversation.read", (ev: { id: number; unread_count: number }) =>
+      patchConversation(qc, ev.id, (c) => ({ ...c, unread_count: ev.unread_count })),
+    );
 
     on("conversation.updated", (ev: { id: number; assignee_agent_id?: number | null; status?: "open" | "resolved" }) =>
       patchConversation(qc, ev.id, (c) => ({

@@ -6,7 +6,11 @@ import { agents, agentSessions } from "@/db/schema";
 /** Data layer of agent sign-in: sessions are rows keyed by the SHA-256 of the cookie's token. */
 export async function findAgentByEmail(email: string) {
   const db = await getDb();
-  const [row] = await db.select().from(agents).where(sql`lower(${agents.email}) = ${email.toLowerCase()}`).limit(1);
+  const [row] = await db
+    .select()
+    .from(agents)
+    .where(sql`lower(${agents.email}) = ${email.toLowerCase()}`)
+    .limit(1);
   return row;
 }
 

@@ -9,7 +9,6 @@ import { hashToken } from "./tokens";
 import { deleteSession, findAgentByEmail, findAgentById, insertSession } from "./session-repo";
 import { INVALID_CREDENTIALS, type AgentDto, type LoginRequest } from "./session-schemas";
 
-
 // Unknown emails are checked against a hash no password matches, with the same parameters: both
 // failures cost one scrypt, so response time does not reveal which emails exist.
 const DUMMY_HASH = unmatchableHash();

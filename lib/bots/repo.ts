@@ -17,7 +17,11 @@ export async function listBotRows(teamId: number, limit: number, offset: number)
 
 export async function findBotRow(teamId: number, id: number): Promise<BotRow | undefined> {
   const db = await getDb();
-  const [row] = await db.select().from(bots).where(and(eq(bots.teamId, teamId), eq(bots.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(bots)
+    .where(and(eq(bots.teamId, teamId), eq(bots.id, id)))
+    .limit(1);
   return row;
 }
 
@@ -41,7 +45,10 @@ export async function insertBot(values: typeof bots.$inferInsert): Promise<BotRo
   return db.transaction(async (tx) => {
     if (values.isDefault) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('bots.default'), ${values.teamId}::int)`);
-      await tx.update(bots).set({ isDefault: false }).where(and(eq(bots.teamId, values.teamId), eq(bots.isDefault, true)));
+      await tx
+        .update(bots)
+        .set({ isDefault: false })
+        .where(and(eq(bots.teamId, values.teamId), eq(bots.isDefault, true)));
     }
     const [row] = await tx.insert(bots).values(values).returning();
     return row;

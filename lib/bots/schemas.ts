@@ -2,9 +2,7 @@ import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
 import { webhookUrlRefusal, webhookUrlRefusalMessage } from "@/lib/webhooks/url-policy";
 
-export const botSchema = z
-  .object({ id: z.number().int(), name: z.string(), is_default: z.boolean() })
-  .meta({ id: "Bot" });
+export const botSchema = z.object({ id: z.number().int(), name: z.string(), is_default: z.boolean() }).meta({ id: "Bot" });
 export type BotDto = z.infer<typeof botSchema>;
 
 export const listBotsQuery = pageQuery({ max: 100, fallback: 50 }).meta({ id: "ListBotsQuery" });

@@ -12,7 +12,9 @@ export type OutboundTemplate = {
   to: string;
   name: string;
   language: string;
-  header?: { kind: "text"; text: string } | { kind: "media"; format: "IMAGE" | "DOCUMENT" | "VIDEO"; mediaId?: string; link?: string; filename?: string };
+  header?:
+    | { kind: "text"; text: string }
+    | { kind: "media"; format: "IMAGE" | "DOCUMENT" | "VIDEO"; mediaId?: string; link?: string; filename?: string };
   /** Body values in `{{n}}` order; `name` set for named parameters. */
   body: { name?: string; text: string }[];
   /** Quick-reply button payloads by button index. */

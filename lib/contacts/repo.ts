@@ -102,9 +102,7 @@ export async function insertAssignments(tx: DbOrTx, teamId: number, contactId: n
 export async function deleteAssignments(tx: DbOrTx, teamId: number, contactId: number, labelIds: number[]) {
   await tx
     .delete(contactLabels)
-    .where(
-      and(eq(contactLabels.teamId, teamId), eq(contactLabels.contactId, contactId), inArray(contactLabels.labelId, labelIds)),
-    );
+    .where(and(eq(contactLabels.teamId, teamId), eq(contactLabels.contactId, contactId), inArray(contactLabels.labelId, labelIds)));
 }
 
 export { transaction } from "@/db/client";

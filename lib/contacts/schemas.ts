@@ -47,9 +47,7 @@ export const contactLabelIdsBody = z
   .meta({ id: "ContactLabelIdsRequest" });
 export type ContactLabelIdsInput = z.infer<typeof contactLabelIdsBody>;
 
-export const contactLabelsResponse = z
-  .object({ message: z.string(), data: z.array(labelSchema) })
-  .meta({ id: "ContactLabelsResponse" });
+export const contactLabelsResponse = z.object({ message: z.string(), data: z.array(labelSchema) }).meta({ id: "ContactLabelsResponse" });
 
 /** Input of `createContact` (admin CLI `contact:add`, inbound messages). */
 export const createContactInput = z

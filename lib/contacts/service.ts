@@ -30,16 +30,13 @@ import {
   type CreateContactInput,
 } from "./schemas";
 
-export async function listContacts({
-  ctx,
-  input,
-}: {
-  ctx: AuthContext;
-  input: { page: number; per_page: number; search?: string };
-}) {
+export async function listContacts({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number; search?: string } }) {
   const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page));
   const byContact = new Map<number, LabelDto[]>();
-  for (const l of await labelsOfContacts(ctx.teamId, rows.map((r) => r.id))) {
+  for (const l of await labelsOfContacts(
+    ctx.teamId,
+    rows.map((r) => r.id),
+  )) {
     const list = byContact.get(l.contactId) ?? [];
     list.push(toLabelDto(l));
     byContact.set(l.contactId, list);

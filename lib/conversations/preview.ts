@@ -5,7 +5,8 @@
 const MAX = 120;
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const clip = (s: string) => {
   const line = s.replace(/\s+/g, " ").trim();
   return line.length > MAX ? `${line.slice(0, MAX - 1)}…` : line;
@@ -32,7 +33,10 @@ export function messagePreview(type: string, payload: unknown): string {
       return labelled("📋", str(body?.text) || str(p.name));
     }
     case "location":
-      return labelled("📍", str(p.name) || str(p.address) || [p.latitude, p.longitude].filter((x) => typeof x === "number" || typeof x === "string").join(", "));
+      return labelled(
+        "📍",
+        str(p.name) || str(p.address) || [p.latitude, p.longitude].filter((x) => typeof x === "number" || typeof x === "string").join(", "),
+      );
     case "contacts": {
       const list = Array.isArray(payload) ? payload : [];
       const names = list.map((c) => str(obj(obj(c).name).formatted_name)).filter(Boolean);

@@ -71,7 +71,10 @@ function filterWhere(teamId: number, f: ConversationFilter): SQL | undefined {
       : undefined,
     f.search ? contactSearchWhere(f.search) : undefined,
     f.before
-      ? or(lt(conversations.lastMessageAt, f.before.at), and(eq(conversations.lastMessageAt, f.before.at), lt(conversations.id, f.before.id)))
+      ? or(
+          lt(conversations.lastMessageAt, f.before.at),
+          and(eq(conversations.lastMessageAt, f.before.at), lt(conversations.id, f.before.id)),
+        )
       : undefined,
   );
 }

@@ -24,9 +24,7 @@ export const listConversationsQuery = z
     needs_reply: flag.optional(),
     unread: flag.optional(),
     search: z.string().trim().max(100, "La búsqueda no puede superar 100 caracteres.").optional(),
-    assignee: z
-      .union([z.enum(["me", "none"]), positiveId], { error: "assignee debe ser me, none o el id de un agente." })
-      .optional(),
+    assignee: z.union([z.enum(["me", "none"]), positiveId], { error: "assignee debe ser me, none o el id de un agente." }).optional(),
     status: z.enum(CONVERSATION_STATUSES, { error: "status debe ser open o resolved." }).optional(),
     per_page: z
       .string()

@@ -39,7 +39,8 @@ function decodeCursor(cursor: string): { at: Date; id: number } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
     const date = new Date(String(at));
-    if (typeof at === "string" && !Number.isNaN(date.getTime()) && Number.isSafeInteger(id) && (id as number) > 0) return { at: date, id: id as number };
+    if (typeof at === "string" && !Number.isNaN(date.getTime()) && Number.isSafeInteger(id) && (id as number) > 0)
+      return { at: date, id: id as number };
   } catch {}
   throw ApiError.invalid("cursor", CURSOR_INVALID);
 }
@@ -133,14 +134,26 @@ export async function markConversationRead({ ctx, input }: { ctx: AuthContext; i
     if (row.unreadCount === 0) return;
     await updateConversationRow(tx, ctx.teamId, row.id, { unreadCount: 0 });
     await insertEvents(tx, [
-      { teamId: ctx.teamId, type: "conversation.read", waNumberId: row.waNumberId, contactId: row.contactId, data: { id: row.id, unread_count: 0 } },
+      {
+        teamId: ctx.teamId,
+        type: "conversation.read",
+        waNumberId: row.waNumberId,
+        contactId: row.contactId,
+        data: { id: row.id, unread_count: 0 },
+      },
     ]);
   });
   return loadDto(ctx, input.id);
 }
 
 /** Assigns (or unassigns) and opens or resolves a conversation; streams conversation.updated. */
-export async function updateConversation({ ctx, input }: { ctx: AuthContext; input: { id: number } & UpdateConversationInput }): Promise<ConversationDto> {
+export async function updateConversation({
+  ctx,
+  input,
+}: {
+  ctx: AuthContext;
+  input: { id: number } & UpdateConversationInput;
+}): Promise<ConversationDto> {
   await transaction(async (tx) => {
     const row = await lockConversation(tx, ctx.teamId, input.id);
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
@@ -154,7 +167,9 @@ export async function updateConversation({ ctx, input }: { ctx: AuthContext; inp
     const data: Record<string, unknown> = { id: row.id };
     if (input.assignee_agent_id !== undefined) data.assignee_agent_id = input.assignee_agent_id;
     if (input.status !== undefined) data.status = input.status;
-    await insertEvents(tx, [{ teamId: ctx.teamId, type: "conversation.updated", waNumberId: row.waNumberId, contactId: row.contactId, data }]);
+    await insertEvents(tx, [
+      { teamId: ctx.teamId, type: "conversation.updated", waNumberId: row.waNumberId, contactId: row.contactId, data },
+    ]);
   });
   return loadDto(ctx, input.id);
 }

@@ -38,7 +38,8 @@ export function batchLookups(): Lookups {
     return p;
   };
   return {
-    template: (m) => memo(templates, JSON.stringify([m.teamId, m.templateId, m.templateName, m.templateLanguage]), () => findTemplateForMessage(m)),
+    template: (m) =>
+      memo(templates, JSON.stringify([m.teamId, m.templateId, m.templateName, m.templateLanguage]), () => findTemplateForMessage(m)),
     media: (teamId, p) => memo(files, JSON.stringify([teamId, p]), () => findMediaByPath(teamId, p)),
   };
 }
@@ -88,7 +89,12 @@ async function buildFreeForm(m: MessageRow, number: ChannelNumber, adapter: Chan
   return { ok: true, message: out };
 }
 
-export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapter: ChannelAdapter, lookups: Lookups = batchLookups()): Promise<Built> {
+export async function buildOutbound(
+  m: MessageRow,
+  number: ChannelNumber,
+  adapter: ChannelAdapter,
+  lookups: Lookups = batchLookups(),
+): Promise<Built> {
   if (m.type !== "template") return buildFreeForm(m, number, adapter, lookups);
   const template = await lookups.template(m);
   if (!template) return permanent(`Template ${m.templateName ?? m.templateId} no longer exists`);

@@ -83,7 +83,10 @@ export function createPacer(o: PacerOptions) {
     const slotted = mine.map((r, i) => ({ r, slotAt: startAt + i * stepMs, bound: bound.get(r.c.id)! }));
     const beyond = slotted.filter((s) => s.slotAt > s.bound);
     if (!beyond.length) return slotted.map(({ r, slotAt }) => ({ r, slotAt }));
-    const still = await leaseSlots(beyond.map((s) => ({ c: s.r.c, slotAt: s.slotAt })), o.holdMs());
+    const still = await leaseSlots(
+      beyond.map((s) => ({ c: s.r.c, slotAt: s.slotAt })),
+      o.holdMs(),
+    );
     return slotted.filter((s) => s.slotAt <= s.bound || still.has(s.r.c.id)).map(({ r, slotAt }) => ({ r, slotAt }));
   }
 
@@ -123,7 +126,12 @@ export function createPacer(o: PacerOptions) {
    * reserved together are consecutive and no other reservation overlaps them, so the argument is
    * the same for a batch as for single slots. `stopping` aborts the wait; `state` says why.
    */
-  async function waitTurn(ready: Paced, slotAt: number, stopping: AbortSignal, state: () => "running" | "stopping" | "killed"): Promise<Turn> {
+  async function waitTurn(
+    ready: Paced,
+    slotAt: number,
+    stopping: AbortSignal,
+    state: () => "running" | "stopping" | "killed",
+  ): Promise<Turn> {
     for (;;) {
       await sleep(slotAt - Date.now(), stopping);
       const s = state();

@@ -12,7 +12,12 @@ export type ReceiptClaim = { id: number; teamId: number; waNumberId: number; pro
  */
 export async function claimReadReceipts(limit: number, leaseMs: number, teamIds?: number[]): Promise<ReceiptClaim[]> {
   const db = await getDb();
-  const teams = teamIds?.length ? sql`AND team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const teams = teamIds?.length
+    ? sql`AND team_id IN (${sql.join(
+        teamIds.map((t) => sql`${t}`),
+        sql`, `,
+      )})`
+    : sql``;
   const res = await db.execute(sql`
     UPDATE read_receipts r
     SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = r.attempts + 1
@@ -33,11 +38,19 @@ export async function claimReadReceipts(limit: number, leaseMs: number, teamIds?
 }
 
 const owned = (c: ReceiptClaim) =>
-  and(eq(readReceipts.id, c.id), eq(readReceipts.teamId, c.teamId), eq(readReceipts.status, "PENDING"), eq(readReceipts.attempts, c.attempts));
+  and(
+    eq(readReceipts.id, c.id),
+    eq(readReceipts.teamId, c.teamId),
+    eq(readReceipts.status, "PENDING"),
+    eq(readReceipts.attempts, c.attempts),
+  );
 
 export async function markReceiptDone(c: ReceiptClaim) {
   const db = await getDb();
-  await db.update(readReceipts).set({ status: "DONE", lockedUntil: null, error: null, doneAt: sql`now()` }).where(owned(c));
+  await db
+    .update(readReceipts)
+    .set({ status: "DONE", lockedUntil: null, error: null, doneAt: sql`now()` })
+    .where(owned(c));
 }
 
 export async function rescheduleReceipt(c: ReceiptClaim, delayMs: number, error: ProviderError) {

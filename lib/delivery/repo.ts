@@ -21,9 +21,20 @@ export type Claim = { id: number; attempts: number; leaseEnd?: number };
  * after its lease ran out, time for a status webhook carrying its update_id to adopt the wamid
  * (status.ts) instead of sending it a second time.
  */
-export async function claimMessages(limit: number, leaseMs: number, aheadSec: number, teamIds?: number[], uncertainGraceMs = 0): Promise<Claim[]> {
+export async function claimMessages(
+  limit: number,
+  leaseMs: number,
+  aheadSec: number,
+  teamIds?: number[],
+  uncertainGraceMs = 0,
+): Promise<Claim[]> {
   const db = await getDb();
-  const teams = teamIds?.length ? sql`AND m.team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const teams = teamIds?.length
+    ? sql`AND m.team_id IN (${sql.join(
+        teamIds.map((t) => sql`${t}`),
+        sql`, `,
+      )})`
+    : sql``;
   const res = await db.execute(sql`
     WITH cand AS (
       SELECT m.id, m.wa_number_id, m.next_attempt_at
@@ -106,7 +117,12 @@ export async function release(c: Claim) {
  * now())` starts past any slot that was actually used. The lease, which fencing depends on, is
  * extended separately with a durable commit (leaseSlots).
  */
-export async function reserveSlots(waNumberId: number, n: number, headroom: number, leadMs = 0): Promise<{ startAt: number; stepMs: number }> {
+export async function reserveSlots(
+  waNumberId: number,
+  n: number,
+  headroom: number,
+  leadMs = 0,
+): Promise<{ startAt: number; stepMs: number }> {
   const db = await getDb();
   const step = sql`(${1 + headroom}::float8 / greatest(messages_per_second, 1))`;
   const res = await db.execute(sql`
@@ -153,11 +169,25 @@ export async function markSendedMany(tx: DbOrTx, items: Sended[]): Promise<Messa
   const rows = await tx
     .update(messages)
     .set({ status: "SENDED", providerMessageId: sql`${entry} ->> 'p'`, lockedUntil: null, error: null, statusUpdatedAt: sql`now()` })
-    .where(and(inArray(messages.id, items.map((i) => i.c.id)), eq(messages.status, "QUEUED"), sql`${messages.attempts} = (${entry} ->> 'a')::int`))
+    .where(
+      and(
+        inArray(
+          messages.id,
+          items.map((i) => i.c.id),
+        ),
+        eq(messages.status, "QUEUED"),
+        sql`${messages.attempts} = (${entry} ->> 'a')::int`,
+      ),
+    )
     .returning();
   if (rows.length) {
     await tx.insert(messageEvents).values(
-      rows.map((r) => ({ teamId: r.teamId, messageId: r.id, status: "SENDED" as const, raw: { provider_message_id: r.providerMessageId } })),
+      rows.map((r) => ({
+        teamId: r.teamId,
+        messageId: r.id,
+        status: "SENDED" as const,
+        raw: { provider_message_id: r.providerMessageId },
+      })),
     );
   }
   return rows;
@@ -171,14 +201,28 @@ export type StoppedWalk = { id: number; waNumberId: number; status: MessageStatu
  * (locked_until, otherwise unused past QUEUED; the walk's next step clears it), so two workers
  * never resume the same walk.
  */
-export async function claimStoppedWalks(providers: string[], limit: number, staleMs: number, leaseMs: number, teamIds?: number[]): Promise<StoppedWalk[]> {
+export async function claimStoppedWalks(
+  providers: string[],
+  limit: number,
+  staleMs: number,
+  leaseMs: number,
+  teamIds?: number[],
+): Promise<StoppedWalk[]> {
   if (!providers.length) return [];
   const db = await getDb();
-  const teams = teamIds?.length ? sql`AND m.team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const teams = teamIds?.length
+    ? sql`AND m.team_id IN (${sql.join(
+        teamIds.map((t) => sql`${t}`),
+        sql`, `,
+      )})`
+    : sql``;
   const res = await db.execute(sql`
     WITH stopped AS (
       SELECT m.id FROM messages m
-      WHERE m.wa_number_id IN (SELECT w.id FROM wa_numbers w WHERE w.provider IN (${sql.join(providers.map((p) => sql`${p}`), sql`, `)}))
+      WHERE m.wa_number_id IN (SELECT w.id FROM wa_numbers w WHERE w.provider IN (${sql.join(
+        providers.map((p) => sql`${p}`),
+        sql`, `,
+      )}))
         AND m.direction = 'OUTBOUND' AND m.status IN ('SENDED', 'SENT', 'DELIVERED') AND m.provider_message_id IS NOT NULL
         AND m.status_updated_at < now() - ${Math.round(staleMs)} * interval '1 millisecond'
         AND (m.locked_until IS NULL OR m.locked_until < now()) ${teams}
@@ -213,7 +257,11 @@ export async function findTemplateForMessage(m: MessageRow) {
 
 export async function findMediaByPath(teamId: number, path: string) {
   const db = await getDb();
-  const [row] = await db.select().from(media).where(and(eq(media.teamId, teamId), eq(media.path, path))).limit(1);
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.teamId, teamId), eq(media.path, path)))
+    .limit(1);
   return row;
 }
 
@@ -227,4 +275,3 @@ export async function findProviderMessageId(teamId: number, messageId: number) {
     .limit(1);
   return row?.wamid ?? null;
 }
-

@@ -19,7 +19,11 @@ export function sendedBatcher(killed: () => boolean) {
     return db.transaction(async (tx) => {
       const rows = await markSendedMany(tx, items);
       const digits = new Map(items.map((i) => [i.c.id, i.numberDigits]));
-      await emitStatusChanges(tx, rows.map((row) => ({ row, numberDigits: digits.get(row.id) ?? "" })), "QUEUED");
+      await emitStatusChanges(
+        tx,
+        rows.map((row) => ({ row, numberDigits: digits.get(row.id) ?? "" })),
+        "QUEUED",
+      );
       return rows;
     });
   }

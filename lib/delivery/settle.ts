@@ -62,7 +62,13 @@ export function createSettler(o: SettlerOptions) {
    * False when the claim was settled elsewhere first (a lost lease, or the send's status webhook
    * adopted this very id).
    */
-  async function accepted(c: Claim, teamId: number, number: ChannelNumber, adapter: ChannelAdapter, providerMessageId: string): Promise<boolean> {
+  async function accepted(
+    c: Claim,
+    teamId: number,
+    number: ChannelNumber,
+    adapter: ChannelAdapter,
+    providerMessageId: string,
+  ): Promise<boolean> {
     const row = await sended.add({ c, teamId, providerMessageId }, number.number);
     if (o.killed()) return false;
     if (!row) {

@@ -20,7 +20,12 @@ export async function findByProviderId(tx: DbOrTx, number: ChannelNumber, provid
  * A queued send of this number with no provider id yet, found by its update_id (the callback
  * data the send carried). `leased`: also while a worker's lease on it still holds.
  */
-export async function findUnconfirmedSend(tx: DbOrTx, number: ChannelNumber, updateId: string, leased: boolean): Promise<MessageRow | undefined> {
+export async function findUnconfirmedSend(
+  tx: DbOrTx,
+  number: ChannelNumber,
+  updateId: string,
+  leased: boolean,
+): Promise<MessageRow | undefined> {
   const [row] = await tx
     .select()
     .from(messages)
@@ -71,7 +76,10 @@ export async function moveStatus(tx: DbOrTx, id: number, next: MessageStatus, fr
   return row;
 }
 
-export async function recordStatusEvent(tx: DbOrTx, e: { teamId: number; messageId: number; status: string; applied: boolean; raw: unknown }) {
+export async function recordStatusEvent(
+  tx: DbOrTx,
+  e: { teamId: number; messageId: number; status: string; applied: boolean; raw: unknown },
+) {
   await tx.insert(messageEvents).values({
     teamId: e.teamId,
     messageId: e.messageId,

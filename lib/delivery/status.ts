@@ -35,7 +35,12 @@ const ALLOWED_FROM: Record<string, MessageStatus[]> = {
  * worker (its commit usually lands within the second); the in-process retries adopt it.
  * Statuses of neither kind (another tool's sends) are retried twice in-process, then dropped.
  */
-export async function applyStatusUpdates(number: ChannelNumber, updates: StatusUpdate[], retryUnknownAfterMs = [1000, 5000], retry = false) {
+export async function applyStatusUpdates(
+  number: ChannelNumber,
+  updates: StatusUpdate[],
+  retryUnknownAfterMs = [1000, 5000],
+  retry = false,
+) {
   const db = await getDb();
   let applied = 0;
   const unknown: StatusUpdate[] = [];
@@ -57,7 +62,12 @@ export async function applyStatusUpdates(number: ChannelNumber, updates: StatusU
   return applied;
 }
 
-async function applyOne(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate, adoptLeased: boolean): Promise<"applied" | "ignored" | "unknown"> {
+async function applyOne(
+  tx: DbOrTx,
+  number: ChannelNumber,
+  u: StatusUpdate,
+  adoptLeased: boolean,
+): Promise<"applied" | "ignored" | "unknown"> {
   let current = await findByProviderId(tx, number, u.providerMessageId);
   if (!current && u.callbackData && UUID_RE.test(u.callbackData)) {
     const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase(), adoptLeased);
@@ -72,7 +82,9 @@ async function applyOne(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate, adop
   const next = MAP[u.status];
   const allowed = next ? ALLOWED_FROM[next] : undefined;
   const updated =
-    next && allowed ? await moveStatus(tx, current.id, next, allowed, next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined) : undefined;
+    next && allowed
+      ? await moveStatus(tx, current.id, next, allowed, next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined)
+      : undefined;
   await recordStatusEvent(tx, { teamId: current.teamId, messageId: current.id, status: next ?? u.status, applied: !!updated, raw: u.raw });
   if (updated) {
     const route = await resolveRoute(tx, current.teamId, current, "outbound");
@@ -91,7 +103,11 @@ export async function emitStatusChange(tx: DbOrTx, updated: typeof messages.$inf
  * emitStatusChange for many rows in one transaction: rows routed alike (same team, handler, bot
  * and campaign) share one route lookup.
  */
-export async function emitStatusChanges(tx: DbOrTx, updated: { row: typeof messages.$inferSelect; numberDigits: string }[], previous: string) {
+export async function emitStatusChanges(
+  tx: DbOrTx,
+  updated: { row: typeof messages.$inferSelect; numberDigits: string }[],
+  previous: string,
+) {
   const routes = new Map<string, ReturnType<typeof resolveRoute>>();
   for (const { row, numberDigits } of updated) {
     const key = JSON.stringify([row.teamId, row.responseHandler, row.botId, row.campaignId]);

@@ -97,12 +97,22 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   type Ready = { c: Claim; m: MessageRow; number: ChannelNumber; adapter: ChannelAdapter; message: Outbound };
 
   /** Checks a claimed message and builds its send; undefined when it was settled (or skipped) here. */
-  async function prepare(c: Claim, m: MessageRow | undefined, number: ChannelNumber | undefined, lookups: Lookups): Promise<Ready | undefined> {
+  async function prepare(
+    c: Claim,
+    m: MessageRow | undefined,
+    number: ChannelNumber | undefined,
+    lookups: Lookups,
+  ): Promise<Ready | undefined> {
     if (!m || m.status !== "QUEUED" || m.attempts !== c.attempts) return;
     if (!number) return void (await settler.fail(c, m.teamId, "", { code: null, title: "The sending number no longer exists" }));
     if (c.attempts > o.maxAttempts) {
       // Claimed again after crashes ate every attempt: stop here rather than risk yet another send.
-      return void (await settler.fail(c, m.teamId, number.number, m.error ?? { code: null, title: `Gave up after ${o.maxAttempts} attempts` }));
+      return void (await settler.fail(
+        c,
+        m.teamId,
+        number.number,
+        m.error ?? { code: null, title: `Gave up after ${o.maxAttempts} attempts` },
+      ));
     }
     const adapter = adapterFor(number.provider);
     const built = await buildOutbound(m, number, adapter, lookups);
@@ -167,7 +177,11 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       if (!r) done(claims[i].id);
       else groups.set(r.number.id, [...(groups.get(r.number.id) ?? []), r]);
     }
-    await Promise.all([...groups.values()].map((items) => sendGroup(items, done).catch((err) => console.error(`[worker] number ${items[0].number.id}`, err))));
+    await Promise.all(
+      [...groups.values()].map((items) =>
+        sendGroup(items, done).catch((err) => console.error(`[worker] number ${items[0].number.id}`, err)),
+      ),
+    );
   }
 
   // Read receipts (POST /conversations/{id}/read on cloud_api numbers) go out beside the sends:
@@ -206,7 +220,13 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     runHook: (c) =>
       deliverOne(
         c,
-        { timeoutMs: o.webhookTimeoutMs, maxAttempts: o.webhookMaxAttempts, baseMs: o.backoffBaseMs, capMs: o.backoffCapMs, secretOf: targetSecret },
+        {
+          timeoutMs: o.webhookTimeoutMs,
+          maxAttempts: o.webhookMaxAttempts,
+          baseMs: o.backoffBaseMs,
+          capMs: o.backoffCapMs,
+          secretOf: targetSecret,
+        },
         () => killed,
       ),
     // Status walks a restart stopped (the sandbox's): taken over at start, then every walkSweepMs.

@@ -95,7 +95,8 @@ function ensureListening(): Promise<void> {
       EVENTS_CHANNEL,
       (payload) => void onNotify(payload).catch((err) => console.error("[events] notify failed", err instanceof Error ? err.message : err)),
       () => {
-        if (bus.listenedOnce) void catchUp().catch((err) => console.error("[events] catch-up failed", err instanceof Error ? err.message : err));
+        if (bus.listenedOnce)
+          void catchUp().catch((err) => console.error("[events] catch-up failed", err instanceof Error ? err.message : err));
         bus.listenedOnce = true;
       },
     );
@@ -137,7 +138,10 @@ export function startEventPruner(everyMs = 10 * 60_000): () => void {
     const before = new Date(Date.now() - config.eventsRetentionHours * 3600_000);
     for (let i = 0; i < 100; i++) if ((await pruneEventsBefore(before, 5_000)) === 0) break;
   };
-  const timer = setInterval(() => void prune().catch((err) => console.error("[events] prune failed", err instanceof Error ? err.message : err)), everyMs);
+  const timer = setInterval(
+    () => void prune().catch((err) => console.error("[events] prune failed", err instanceof Error ? err.message : err)),
+    everyMs,
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

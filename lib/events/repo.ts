@@ -19,9 +19,11 @@ const columns = {
  */
 export async function insertEvents(db: DbOrTx, rows: NewEvent[]): Promise<void> {
   if (!rows.length) return;
-  await db.insert(events).values(
-    rows.map((r) => ({ teamId: r.teamId, type: r.type, waNumberId: r.waNumberId ?? null, contactId: r.contactId ?? null, data: r.data })),
-  );
+  await db
+    .insert(events)
+    .values(
+      rows.map((r) => ({ teamId: r.teamId, type: r.type, waNumberId: r.waNumberId ?? null, contactId: r.contactId ?? null, data: r.data })),
+    );
 }
 
 export type EventFilter = { waNumberId?: number; contactId?: number };

@@ -1,8 +1,7 @@
 import { z } from "./zod-es";
 
 export const PAGE_NOT_INTEGER = "El parámetro page/per_page debe ser un número entero.";
-export const perPageTooBig = (max: number) =>
-  `El campo per_page no puede ser mayor a la cantidad máxima permitida de ${max}.`;
+export const perPageTooBig = (max: number) => `El campo per_page no puede ser mayor a la cantidad máxima permitida de ${max}.`;
 
 /** A query-string integer: digits only, else the contract's page/per_page message. */
 const intParam = z

@@ -36,7 +36,11 @@ export function summarizeError(err: unknown, depth = 0): Summary {
   if (typeof e.code === "string" || typeof e.code === "number") out.code = String(e.code).slice(0, 40);
   // The SQL of a query error has $n placeholders, never the values.
   if (typeof e.query === "string" && depth === 0) out.query = e.query.slice(0, 500);
-  const frames = (e.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l)).slice(0, MAX_FRAMES).map((l) => l.trim());
+  const frames = (e.stack ?? "")
+    .split("\n")
+    .filter((l) => /^\s+at /.test(l))
+    .slice(0, MAX_FRAMES)
+    .map((l) => l.trim());
   if (frames.length) out.frames = frames;
   if (depth < 3 && e.cause !== undefined) out.cause = summarizeError(e.cause, depth + 1);
   if (depth < 1 && Array.isArray(e.errors)) out.errors = e.errors.slice(0, 5).map((x) => summarizeError(x, depth + 1));

@@ -4,8 +4,7 @@ import { ApiError } from "./errors";
 
 export const DEFAULT_MAX_JSON_BYTES = 256 * 1024;
 
-export const UNSTORABLE_TEXT =
-  "La solicitud contiene caracteres no válidos (el carácter NUL o sustitutos UTF-16 sueltos).";
+export const UNSTORABLE_TEXT = "La solicitud contiene caracteres no válidos (el carácter NUL o sustitutos UTF-16 sueltos).";
 // Postgres text and jsonb cannot hold NUL, and jsonb refuses an unpaired surrogate escape: such a
 // string would fail in the database (500), so it is refused at the door.
 // eslint-disable-next-line no-control-regex
@@ -49,11 +48,7 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<U
  * Parses a JSON body against one zod schema: 415 without `Content-Type: application/json`,
  * 413 past the size limit, 400 for malformed JSON, 422 (ZodError) for invalid fields.
  */
-export async function parseJsonBody<S extends z.ZodType>(
-  req: Request,
-  schema: S,
-  opts: { maxBytes?: number } = {},
-): Promise<z.output<S>> {
+export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S, opts: { maxBytes?: number } = {}): Promise<z.output<S>> {
   const value = await readJson(req, opts.maxBytes ?? DEFAULT_MAX_JSON_BYTES);
   return schema.parse(value);
 }

@@ -34,6 +34,7 @@ export const LANDING_PATH = "/inbox";
  */
 export function postLoginPath(next: unknown, origin: string): string {
   const path = sameOriginPath(next, origin);
-  if (!path || path === "/login" || path.startsWith("/login?") || path.startsWith("/login/") || path.startsWith("/login#")) return LANDING_PATH;
+  if (!path || path === "/login" || path.startsWith("/login?") || path.startsWith("/login/") || path.startsWith("/login#"))
+    return LANDING_PATH;
   return path;
 }

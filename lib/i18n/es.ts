@@ -181,7 +181,8 @@ export const es = {
   "sandbox.label": "Responder como el cliente (número de prueba)",
   "sandbox.placeholder": "Escriba lo que respondería el cliente…",
   "sandbox.send": "Simular respuesta",
-  "sandbox.hint": "El número es de prueba (sandbox): la respuesta entra como la de un cliente real y se enruta según la plantilla que responde.",
+  "sandbox.hint":
+    "El número es de prueba (sandbox): la respuesta entra como la de un cliente real y se enruta según la plantilla que responde.",
   "sender.CUSTOMER": "Cliente",
   "sender.AGENT": "Agente",
   "sender.BOT": "Bot",

@@ -19,7 +19,10 @@ export function issueMessage(iss: z.core.$ZodIssue, locale: Locale, t: Translate
   const field = labels[iss.path.map(String).join(".")] ?? t("validation.thisField");
   switch (iss.code) {
     case "too_small":
-      if (iss.origin === "string") return Number(iss.minimum) <= 1 ? t("validation.required", { field }) : t("validation.tooShort", { field, min: Number(iss.minimum) });
+      if (iss.origin === "string")
+        return Number(iss.minimum) <= 1
+          ? t("validation.required", { field })
+          : t("validation.tooShort", { field, min: Number(iss.minimum) });
       break;
     case "too_big":
       if (iss.origin === "string") return t("validation.tooLong", { field, max: Number(iss.maximum) });

@@ -43,6 +43,9 @@ export async function insertKeyIfAbsent(
 /** Deletes expired keys (served by `idempotency_keys_created_idx`); returns how many. */
 export async function deleteKeysOlderThan(ttlHours: number): Promise<number> {
   const db = await getDb();
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, liveSince(ttlHours))).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, liveSince(ttlHours)))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }

@@ -9,8 +9,7 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const MAX_KEY_LENGTH = 200;
 export const KEY_EMPTY = "El encabezado Idempotency-Key no puede estar vacío.";
 export const KEY_TOO_LONG = `El encabezado Idempotency-Key no puede tener más de ${MAX_KEY_LENGTH} caracteres.`;
-export const KEY_REUSED =
-  "La clave Idempotency-Key ya se usó con una solicitud distinta; use una clave nueva para cada envío.";
+export const KEY_REUSED = "La clave Idempotency-Key ya se usó con una solicitud distinta; use una clave nueva para cada envío.";
 
 export type Idempotency = { key: string; requestHash: string };
 export type StoredResponse = { status: number; body: unknown };
@@ -66,7 +65,11 @@ export async function claimOrReplay(
   response: StoredResponse,
 ): Promise<StoredResponse | undefined> {
   const ttl = config.idempotencyTtlHours;
-  const claimed = await insertKeyIfAbsent(tx, { teamId, key: idem.key, requestHash: idem.requestHash, statusCode: response.status, response: response.body }, ttl);
+  const claimed = await insertKeyIfAbsent(
+    tx,
+    { teamId, key: idem.key, requestHash: idem.requestHash, statusCode: response.status, response: response.body },
+    ttl,
+  );
   if (claimed) return undefined;
   const stored = await findKey(teamId, idem.key, ttl, tx);
   if (!stored) throw new Error("idempotency key vanished after a conflict");

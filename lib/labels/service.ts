@@ -14,13 +14,7 @@ import {
   findLabelRow,
   type LabelRow,
 } from "./repo";
-import {
-  LABEL_NOT_FOUND,
-  LABEL_TITLE_TAKEN,
-  createLabelBody,
-  type LabelDto,
-  type UpdateLabelInput,
-} from "./schemas";
+import { LABEL_NOT_FOUND, LABEL_TITLE_TAKEN, createLabelBody, type LabelDto, type UpdateLabelInput } from "./schemas";
 
 export function toLabelDto(row: Pick<LabelRow, "id" | "title" | "description" | "bgColor" | "textColor">): LabelDto {
   return {

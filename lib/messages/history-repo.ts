@@ -71,7 +71,11 @@ function conversationCount(db: Db, c: ConversationParams): SQL<number> {
   const firstDay = sql`((${from} AT TIME ZONE 'UTC') + interval '1 day' - interval '1 microsecond')::date`;
   const endDay = sql`(${to ?? sql`now()`} AT TIME ZONE 'UTC')::date`;
   const midnight = (day: SQL) => sql`(${day}::timestamp AT TIME ZONE 'UTC')`;
-  const counted = (where: SQL) => sql`(${db.select({ n: count() }).from(messages).where(and(sameConversation(c), where))})`;
+  const counted = (where: SQL) =>
+    sql`(${db
+      .select({ n: count() })
+      .from(messages)
+      .where(and(sameConversation(c), where))})`;
   const days = db
     .select({ n: sql`coalesce(sum(${conversationDays.messages}), 0)` })
     .from(conversationDays)
@@ -102,13 +106,7 @@ const amongIds = (ids: ReturnType<typeof idQuery>) => sql`${messages.id} = ANY(A
 const byId = (order: "ASC" | "DESC") => (order === "ASC" ? asc(messages.id) : desc(messages.id));
 
 function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number> = 0) {
-  return db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(where)
-    .orderBy(byId(order))
-    .limit(limit)
-    .offset(offset);
+  return db.select({ id: messages.id }).from(messages).where(where).orderBy(byId(order)).limit(limit).offset(offset);
 }
 
 export function countQuery(db: Db, c: ConversationParams) {
@@ -125,7 +123,11 @@ export function pageQuery(db: Db, c: ConversationParams, order: "ASC" | "DESC", 
   const where = conversationWhere(c);
   const total = conversationCount(db, c);
   const ids = idQuery(db, where, order, limit, offset);
-  return db.select({ ...recordColumns, total }).from(messages).where(amongIds(ids)).orderBy(byId(order));
+  return db
+    .select({ ...recordColumns, total })
+    .from(messages)
+    .where(amongIds(ids))
+    .orderBy(byId(order));
 }
 
 // The page is the hot path of the history: its four shapes (order × bounded or open window) are
@@ -159,7 +161,9 @@ const preparedPages = Object.fromEntries(
   (["ASC", "DESC"] as const).flatMap((order) =>
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
-      preparedOnce((db) => pageStatement(db, order, bounded).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`)),
+      preparedOnce((db) =>
+        pageStatement(db, order, bounded).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
+      ),
     ]),
   ),
 );

@@ -48,11 +48,7 @@ const intParam = z
   .transform((s) => Number(s.trim()));
 
 const requiredText = (field: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `El campo ${field} es obligatorio.`)
-    .max(200, `El campo ${field} no puede tener más de 200 caracteres.`);
+  z.string().trim().min(1, `El campo ${field} es obligatorio.`).max(200, `El campo ${field} no puede tener más de 200 caracteres.`);
 
 /** Fields a caller may add to the 2.4 records with `include=` (the dashboard uses all of them). */
 export const HISTORY_EXTRAS = ["update_id", "error", "routed_to", "provider_message_id"] as const;
@@ -70,12 +66,11 @@ export const historyQuerySchema = z
       description: "Start, inclusive: YYYY-MM-DD or YYYY-MM-DD HH:mm:ss in APP_TIMEZONE.",
       example: "2026-11-15",
     }),
-    to_date: dateParam("to_date")
-      .optional()
-      .meta({
-        description: "End, inclusive: YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:mm:ss; default now. At most HISTORY_MAX_RANGE_DAYS (90) after from_date.",
-        example: "2026-11-22",
-      }),
+    to_date: dateParam("to_date").optional().meta({
+      description:
+        "End, inclusive: YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:mm:ss; default now. At most HISTORY_MAX_RANGE_DAYS (90) after from_date.",
+      example: "2026-11-22",
+    }),
     order: z
       .string()
       .transform((s) => s.trim().toUpperCase())
@@ -90,12 +85,7 @@ export const historyQuerySchema = z
       .transform((v) => v === "1")
       .meta({ description: "1 turns pagination on; otherwise every record of the range is returned (streamed)." }),
     per_page: intParam
-      .pipe(
-        z
-          .number()
-          .min(1, "El campo per_page debe ser al menos 1.")
-          .max(HISTORY_MAX_PER_PAGE, perPageTooBig(HISTORY_MAX_PER_PAGE)),
-      )
+      .pipe(z.number().min(1, "El campo per_page debe ser al menos 1.").max(HISTORY_MAX_PER_PAGE, perPageTooBig(HISTORY_MAX_PER_PAGE)))
       .optional()
       .default(HISTORY_DEFAULT_PER_PAGE)
       .meta({ description: "1 to 100, default 50; only with with_pagination=1.", example: "50" }),
@@ -106,7 +96,12 @@ export const historyQuerySchema = z
       .meta({ description: "Default 1; only with with_pagination=1.", example: "1" }),
     include: z
       .string()
-      .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(HISTORY_EXTRAS, { error: `El campo include solo admite: ${HISTORY_EXTRAS.join(", ")}.` })))
       .optional()
       .default([])

@@ -19,8 +19,7 @@ export function requireChannel(channel: string): void {
 }
 
 export type HistoryResult =
-  | { message: string; data: HistoryRecord[]; pagination: Pagination | null }
-  | { message: string; stream: ReadableStream<Uint8Array> };
+  { message: string; data: HistoryRecord[]; pagination: Pagination | null } | { message: string; stream: ReadableStream<Uint8Array> };
 
 /**
  * Messages between a company number and one customer in a date window (spec 4.5). Paginated
@@ -29,7 +28,12 @@ export type HistoryResult =
 export async function messageHistory({ ctx, input }: { ctx: AuthContext; input: HistoryQuery }): Promise<HistoryResult> {
   const window = resolveWindow(input.from_date, input.to_date);
   const digits = sanitizeNumber(input.customer_source);
-  const found = await findConversation(ctx.teamId, sanitizeNumber(input.wa_number), /^\d+$/.test(digits) ? digits : null, input.customer_source);
+  const found = await findConversation(
+    ctx.teamId,
+    sanitizeNumber(input.wa_number),
+    /^\d+$/.test(digits) ? digits : null,
+    input.customer_source,
+  );
   if (!found) throw ApiError.invalid("wa_number", WA_NUMBER_NOT_REGISTERED);
   const paging = (total: number) => (input.with_pagination ? paginationMeta(total, input.per_page, input.page) : null);
   // Ruling 14: a customer with no contact simply has no history.

@@ -5,17 +5,7 @@ import type { HistoryExtra, HistoryRecord } from "./history-schemas";
 /** The columns a history record is built from (spec 2.4); any wider message row fits. */
 export type HistoryRow = Pick<
   typeof messages.$inferSelect,
-  | "id"
-  | "customerNumber"
-  | "customerId"
-  | "sender"
-  | "direction"
-  | "type"
-  | "status"
-  | "createdAt"
-  | "payload"
-  | "agentId"
-  | "agentName"
+  "id" | "customerNumber" | "customerId" | "sender" | "direction" | "type" | "status" | "createdAt" | "payload" | "agentId" | "agentName"
 >;
 
 // Building an Intl formatter costs far more than using one; keep one per zone.
@@ -70,14 +60,17 @@ export function toHistoryRecord(row: HistoryRow): HistoryRecord {
  */
 export function toHistoryRecordWith(
   extras: readonly HistoryExtra[],
-): (row: HistoryRow & Partial<Pick<typeof messages.$inferSelect, "updateId" | "error" | "routedTo" | "providerMessageId">>) => HistoryRecord {
+): (
+  row: HistoryRow & Partial<Pick<typeof messages.$inferSelect, "updateId" | "error" | "routedTo" | "providerMessageId">>,
+) => HistoryRecord {
   if (extras.length === 0) return toHistoryRecord;
   const withUpdate = extras.includes("update_id");
   const withError = extras.includes("error");
   const withRouting = extras.includes("routed_to");
   const withProviderId = extras.includes("provider_message_id");
   return (row) => {
-    const rec: HistoryRecord & { update_id?: string; error?: unknown; routed_to?: unknown; provider_message_id?: string | null } = toHistoryRecord(row);
+    const rec: HistoryRecord & { update_id?: string; error?: unknown; routed_to?: unknown; provider_message_id?: string | null } =
+      toHistoryRecord(row);
     if (withUpdate) rec.update_id = row.updateId ?? undefined;
     if (withError) rec.error = row.error ?? null;
     if (withRouting) rec.routed_to = row.routedTo ?? null;

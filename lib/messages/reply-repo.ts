@@ -27,7 +27,12 @@ export async function findReplyContact(teamId: number, waNumberId: number, digit
       conversations,
       and(eq(conversations.teamId, contacts.teamId), eq(conversations.waNumberId, waNumberId), eq(conversations.contactId, contacts.id)),
     )
-    .where(and(eq(contacts.teamId, teamId), or(digits === null ? sql`false` : eq(contacts.customerNumber, digits), eq(contacts.customerId, customerId))))
+    .where(
+      and(
+        eq(contacts.teamId, teamId),
+        or(digits === null ? sql`false` : eq(contacts.customerNumber, digits), eq(contacts.customerId, customerId)),
+      ),
+    )
     .orderBy(sql`(${contacts.customerNumber} = ${digits}) IS TRUE DESC`)
     .limit(1);
   return row;
@@ -39,7 +44,14 @@ export async function findConversationMessageId(teamId: number, waNumberId: numb
   const [row] = await db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.updateId, updateId), eq(messages.teamId, teamId), eq(messages.waNumberId, waNumberId), eq(messages.contactId, contactId)))
+    .where(
+      and(
+        eq(messages.updateId, updateId),
+        eq(messages.teamId, teamId),
+        eq(messages.waNumberId, waNumberId),
+        eq(messages.contactId, contactId),
+      ),
+    )
     .limit(1);
   return row?.id;
 }

@@ -53,18 +53,31 @@ const optionalText = (max: number, tooLong: string) =>
     .nullish()
     .transform((v) => v || null);
 
-const mediaPath = z.string({ error: MEDIA_PATH_REQUIRED }).trim().min(1, MEDIA_PATH_REQUIRED).max(1024, "El campo payload.media_path no puede tener más de 1024 caracteres.");
+const mediaPath = z
+  .string({ error: MEDIA_PATH_REQUIRED })
+  .trim()
+  .min(1, MEDIA_PATH_REQUIRED)
+  .max(1024, "El campo payload.media_path no puede tener más de 1024 caracteres.");
 const caption = optionalText(1024, CAPTION_TOO_LONG);
 const filename = optionalText(240, FILENAME_TOO_LONG);
 
 /** A coordinate as a number or a numeric string (2.5 stores them as strings). */
 const coordinate = (limit: number, message: string) =>
   z
-    .union([z.number(), z.string().trim().regex(/^-?\d{1,3}(\.\d+)?$/).transform(Number)], { error: message })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^-?\d{1,3}(\.\d+)?$/)
+          .transform(Number),
+      ],
+      { error: message },
+    )
     .refine((n) => Number.isFinite(n) && Math.abs(n) <= limit, message);
 
-const typed = <T extends string, P extends z.ZodType>(type: T, payload: P) =>
-  z.object({ type: z.literal(type), payload });
+const typed = <T extends string, P extends z.ZodType>(type: T, payload: P) => z.object({ type: z.literal(type), payload });
 
 export const textPayload = z.object({
   text: text(TEXT_REQUIRED, 4096, TEXT_TOO_LONG),
@@ -214,11 +227,9 @@ export const replyEnvelope = z.object({
     .meta({ description: "update_id of a message of this conversation the reply answers (shown quoted in WhatsApp)." }),
 });
 
-export const sendReplyInput = z
-  .intersection(replyEnvelope, replyMessage)
-  .meta({
-    id: "SendReplyRequest",
-    description:
-      "A free-form message inside the 24-hour customer-service window. `payload` has the 2.5 shape of `type`; media types take `media_path` (from /api/v1/media-upload) instead of `url`.",
-  });
+export const sendReplyInput = z.intersection(replyEnvelope, replyMessage).meta({
+  id: "SendReplyRequest",
+  description:
+    "A free-form message inside the 24-hour customer-service window. `payload` has the 2.5 shape of `type`; media types take `media_path` (from /api/v1/media-upload) instead of `url`.",
+});
 export type SendReplyInput = z.output<typeof sendReplyInput>;

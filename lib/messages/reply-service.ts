@@ -24,7 +24,10 @@ export type ReplySendParams = { preview_url?: boolean };
  * The stored 2.5 payload of a reply (what the history and the conversation viewer show) and its
  * media path: an attachment shows the url the history serves for the uploaded file.
  */
-async function storedPayload(teamId: number, m: ReplyMessage): Promise<{ payload: Record<string, unknown> | unknown[]; mediaPath: string | null; params: ReplySendParams | null }> {
+async function storedPayload(
+  teamId: number,
+  m: ReplyMessage,
+): Promise<{ payload: Record<string, unknown> | unknown[]; mediaPath: string | null; params: ReplySendParams | null }> {
   switch (m.type) {
     case "text":
       return { payload: { text: m.payload.text }, mediaPath: null, params: { preview_url: m.payload.preview_url } };
@@ -48,7 +51,12 @@ async function storedPayload(teamId: number, m: ReplyMessage): Promise<{ payload
     }
     case "location":
       return {
-        payload: { latitude: String(m.payload.latitude), longitude: String(m.payload.longitude), name: m.payload.name, address: m.payload.address },
+        payload: {
+          latitude: String(m.payload.latitude),
+          longitude: String(m.payload.longitude),
+          name: m.payload.name,
+          address: m.payload.address,
+        },
         mediaPath: null,
         params: null,
       };
@@ -66,7 +74,15 @@ async function storedPayload(teamId: number, m: ReplyMessage): Promise<{ payload
  * window, context message, attachment; then queued exactly like a template send (a QUEUED row is
  * the delivery job), with the same idempotency.
  */
-export async function sendReply({ ctx, input, idempotency }: { ctx: AuthContext; input: SendReplyInput; idempotency: Idempotency | null }): Promise<SendResult> {
+export async function sendReply({
+  ctx,
+  input,
+  idempotency,
+}: {
+  ctx: AuthContext;
+  input: SendReplyInput;
+  idempotency: Idempotency | null;
+}): Promise<SendResult> {
   const earlier = await findReplay(ctx.teamId, idempotency);
   if (earlier) return { ...earlier, replayed: true };
 

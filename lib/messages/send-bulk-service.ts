@@ -15,8 +15,7 @@ import { resolveParams } from "./send-params";
 import { queuedMessage, resolveSendTarget, type SendResult } from "./send-service";
 import { buildTemplatePayload } from "./template-payload";
 
-export const bulkQueued = (accepted: number, rejected: number) =>
-  `${accepted} mensajes en cola para su envío, ${rejected} rechazados.`;
+export const bulkQueued = (accepted: number, rejected: number) => `${accepted} mensajes en cola para su envío, ${rejected} rechazados.`;
 
 type Accepted = { index: number; recipient: SendBulkRecipient; payload: unknown };
 
@@ -68,7 +67,11 @@ export async function sendBulk({
     }
     // Sorted, so concurrent bulk sends to overlapping numbers lock contacts in one order.
     const numbers = [...new Set(accepted.map((a) => a.recipient.destination))].sort();
-    const upserted = await upsertContacts(tx, ctx.teamId, numbers.map((number) => ({ number })));
+    const upserted = await upsertContacts(
+      tx,
+      ctx.teamId,
+      numbers.map((number) => ({ number })),
+    );
     const contactsByNumber = new Map(numbers.map((n, i) => [n, upserted[i]]));
     const target = { number, template, media, shared: input };
     await insertMessages(

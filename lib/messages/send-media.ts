@@ -8,8 +8,7 @@ export const mediaNotAllowed = (template: string) =>
   `La plantilla ${template} no tiene un encabezado multimedia (IMAGE, DOCUMENT o VIDEO): no se admite media_path.`;
 export const mediaRequired = (template: string, format: string) =>
   `La plantilla ${template} tiene un encabezado ${format}: indique media_path, pues no tiene un archivo por defecto configurado.`;
-export const mediaNotOwned = (teamId: number) =>
-  `El archivo de media_path no pertenece a su equipo: debe estar en ${teamFolder(teamId)}.`;
+export const mediaNotOwned = (teamId: number) => `El archivo de media_path no pertenece a su equipo: debe estar en ${teamFolder(teamId)}.`;
 export const MEDIA_MISSING = "El archivo de media_path no existe: súbalo primero con /api/v1/media-upload.";
 export const DEFAULT_MEDIA_INVALID =
   "El archivo por defecto de la plantilla no existe o no corresponde a su encabezado: indique media_path.";

@@ -2,8 +2,7 @@ import { ApiError } from "@/lib/http/errors";
 import { placeholderKeys, type TemplateComponent } from "@/lib/templates/schemas";
 import type { SendTemplateInput } from "./send-schemas";
 
-export const HEADER_PARAM_NOT_ALLOWED =
-  "El encabezado de la plantilla no tiene variables: no se admite header_param.";
+export const HEADER_PARAM_NOT_ALLOWED = "El encabezado de la plantilla no tiene variables: no se admite header_param.";
 export const headerParamRequired = (key: string) =>
   `El atributo header_param es requerido: el encabezado de la plantilla tiene la variable {{${key}}}.`;
 export const unknownHeaderKey = (key: string) => `El parámetro {{${key}}} no existe en el encabezado de la plantilla.`;

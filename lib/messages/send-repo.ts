@@ -14,7 +14,11 @@ function inRange(id: number): boolean {
 export async function botExists(teamId: number, id: number): Promise<boolean> {
   if (!inRange(id)) return false;
   const db = await getDb();
-  const rows = await db.select({ id: bots.id }).from(bots).where(and(eq(bots.teamId, teamId), eq(bots.id, id))).limit(1);
+  const rows = await db
+    .select({ id: bots.id })
+    .from(bots)
+    .where(and(eq(bots.teamId, teamId), eq(bots.id, id)))
+    .limit(1);
   return rows.length > 0;
 }
 

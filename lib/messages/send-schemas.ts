@@ -7,8 +7,7 @@ export const BOT_ID_REQUIRED = "El atributo bot_id es requerido cuando response_
 export const botNotFound = (id: number) => `El bot con el ID: ${id} no existe!`;
 export const campaignNotFound = (id: number) => `La campaña con el ID: ${id} no existe!`;
 
-export const DESTINATION_INVALID =
-  "El campo destination debe ser un número de teléfono válido: de 8 a 15 dígitos con el código de país.";
+export const DESTINATION_INVALID = "El campo destination debe ser un número de teléfono válido: de 8 a 15 dígitos con el código de país.";
 export const duplicateBodyKey = (key: string) => `El parámetro {{${key}}} está repetido en body_params.`;
 export const paramValueFormat = (key: string) =>
   `El valor del parámetro {{${key}}} no puede contener saltos de línea, tabulaciones ni más de 4 espacios seguidos.`;
@@ -26,7 +25,13 @@ const requiredText = (max: number) =>
 /** An integer id; a digit string is accepted too, as form-encoding clients send one. */
 const idField = (field: string) =>
   z.union(
-    [z.number().int(), z.string().regex(/^-?\d{1,12}$/).transform(Number)],
+    [
+      z.number().int(),
+      z
+        .string()
+        .regex(/^-?\d{1,12}$/)
+        .transform(Number),
+    ],
     { error: `El campo ${field} debe ser un número entero.` },
   );
 
@@ -43,7 +48,11 @@ export const paramSchema = z.object({
 
 export const destinationField = requiredText(32).transform(sanitizeNumber).refine(isValidNumber, DESTINATION_INVALID);
 export const headerParamField = paramSchema.nullish();
-export const bodyParamsField = z.array(paramSchema).max(100).nullish().transform((v) => v ?? []);
+export const bodyParamsField = z
+  .array(paramSchema)
+  .max(100)
+  .nullish()
+  .transform((v) => v ?? []);
 
 /** The fields every recipient of a send shares (one send, or a bulk send). */
 export const sharedSendFields = {

@@ -2,7 +2,14 @@ import { createDocument } from "zod-openapi";
 import { z } from "@/lib/http/zod-es";
 import { errors, ok, jsonContent, type Operation } from "./helpers";
 import { listWaNumbersQuery, listWaNumbersResponse } from "@/lib/numbers/schemas";
-import { createLabelBody, labelResponse, deleteLabelResponse, listLabelsQuery, listLabelsResponse, updateLabelBody } from "@/lib/labels/schemas";
+import {
+  createLabelBody,
+  labelResponse,
+  deleteLabelResponse,
+  listLabelsQuery,
+  listLabelsResponse,
+  updateLabelBody,
+} from "@/lib/labels/schemas";
 import { contactLabelIdsBody, contactLabelsResponse, listContactsQuery, listContactsResponse } from "@/lib/contacts/schemas";
 import { listBotsQuery, listBotsResponse } from "@/lib/bots/schemas";
 import { listCampaignsQuery, listCampaignsResponse } from "@/lib/campaigns/schemas";
@@ -13,9 +20,21 @@ import { sendBulkRequest, sendBulkResponse } from "@/lib/messages/send-bulk-sche
 import { historyQuerySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
 import { uploadMediaResponse } from "@/lib/media/schemas";
 import { updateResponse } from "@/lib/delivery/updates-schemas";
-import { listWebhookDeliveriesQuery, listWebhookDeliveriesResponse, sandboxInboundInput, sandboxInboundResponse, webhookReceiptResponse, webhookVerifyQuery } from "@/lib/webhooks/schemas";
+import {
+  listWebhookDeliveriesQuery,
+  listWebhookDeliveriesResponse,
+  sandboxInboundInput,
+  sandboxInboundResponse,
+  webhookReceiptResponse,
+  webhookVerifyQuery,
+} from "@/lib/webhooks/schemas";
 import { agentResponseSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
-import { conversationResponse, listConversationsQuery, listConversationsResponse, updateConversationBody } from "@/lib/conversations/schemas";
+import {
+  conversationResponse,
+  listConversationsQuery,
+  listConversationsResponse,
+  updateConversationBody,
+} from "@/lib/conversations/schemas";
 import { contactLabelsEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 
 const contactPath = z.object({ contactId: z.string().meta({ description: "Id entero del contacto" }) });
@@ -26,10 +45,16 @@ const updatePath = z.object({ update_id: z.string().meta({ description: "update_
 const mediaPath = z.object({ path: z.string().meta({ description: "media_path, p. ej. uploads/team1/<uuid>.pdf" }) });
 const idempotencyHeader = z.object({
   "Idempotency-Key": z.string().max(200).optional().meta({
-    description: "Reintento seguro: la misma clave con el mismo cuerpo devuelve la primera respuesta y no crea nada; con otro cuerpo → 422.",
+    description:
+      "Reintento seguro: la misma clave con el mismo cuerpo devuelve la primera respuesta y no crea nada; con otro cuerpo → 422.",
   }),
 });
-const multipartUpload = z.object({ file: z.string().meta({ format: "binary", description: "JPEG/PNG ≤ 5 MB, MP4 ≤ 16 MB, PDF ≤ 16 MB, OGG (Opus)/MP3 ≤ 16 MB, WebP ≤ 500 KB; tipo detectado por contenido" }) });
+const multipartUpload = z.object({
+  file: z.string().meta({
+    format: "binary",
+    description: "JPEG/PNG ≤ 5 MB, MP4 ≤ 16 MB, PDF ≤ 16 MB, OGG (Opus)/MP3 ≤ 16 MB, WebP ≤ 500 KB; tipo detectado por contenido",
+  }),
+});
 const simpleMessage = z.object({ message: z.string() });
 const failureBudget = {
   description: "Demasiados intentos fallidos desde esta dirección (AUTH_FAILURES_PER_ADDRESS cada 15 min); Retry-After",
@@ -60,7 +85,12 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
   },
   "/api/v1/message_templates": {
-    get: { tags: ["Plantillas"], summary: "Listar plantillas (estructura 2.1)", requestParams: { query: listTemplatesQuery }, responses: { ...ok(listTemplatesResponse), ...errors("422") } },
+    get: {
+      tags: ["Plantillas"],
+      summary: "Listar plantillas (estructura 2.1)",
+      requestParams: { query: listTemplatesQuery },
+      responses: { ...ok(listTemplatesResponse), ...errors("422") },
+    },
   },
   "/api/v1/media-upload": {
     post: {
@@ -71,22 +101,65 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
   },
   "/api/v1/media/{path}": {
-    get: { tags: ["Medios"], summary: "Descargar un archivo propio del equipo", requestParams: { path: mediaPath }, responses: { "200": { description: "El archivo" }, ...errors("404") } },
+    get: {
+      tags: ["Medios"],
+      summary: "Descargar un archivo propio del equipo",
+      requestParams: { path: mediaPath },
+      responses: { "200": { description: "El archivo" }, ...errors("404") },
+    },
   },
   "/api/v1/contacts/labels": {
-    get: { tags: ["Etiquetas"], summary: "Listar etiquetas (4.2)", requestParams: { query: listLabelsQuery }, responses: { ...ok(listLabelsResponse), ...errors("422") } },
-    post: { tags: ["Etiquetas"], summary: "Crear una etiqueta", requestBody: { content: jsonContent(createLabelBody) }, responses: { "201": { description: "Creada", content: jsonContent(labelResponse) }, ...errors("400", "415", "422") } },
+    get: {
+      tags: ["Etiquetas"],
+      summary: "Listar etiquetas (4.2)",
+      requestParams: { query: listLabelsQuery },
+      responses: { ...ok(listLabelsResponse), ...errors("422") },
+    },
+    post: {
+      tags: ["Etiquetas"],
+      summary: "Crear una etiqueta",
+      requestBody: { content: jsonContent(createLabelBody) },
+      responses: { "201": { description: "Creada", content: jsonContent(labelResponse) }, ...errors("400", "415", "422") },
+    },
   },
   "/api/v1/contacts/labels/{labelId}": {
-    patch: { tags: ["Etiquetas"], summary: "Renombrar o recolorear una etiqueta", requestParams: { path: labelPath }, requestBody: { content: jsonContent(updateLabelBody) }, responses: { ...ok(labelResponse), ...errors("400", "404", "415", "422") } },
-    delete: { tags: ["Etiquetas"], summary: "Borrar una etiqueta (y sus asignaciones)", requestParams: { path: labelPath }, responses: { ...ok(deleteLabelResponse), ...errors("404") } },
+    patch: {
+      tags: ["Etiquetas"],
+      summary: "Renombrar o recolorear una etiqueta",
+      requestParams: { path: labelPath },
+      requestBody: { content: jsonContent(updateLabelBody) },
+      responses: { ...ok(labelResponse), ...errors("400", "404", "415", "422") },
+    },
+    delete: {
+      tags: ["Etiquetas"],
+      summary: "Borrar una etiqueta (y sus asignaciones)",
+      requestParams: { path: labelPath },
+      responses: { ...ok(deleteLabelResponse), ...errors("404") },
+    },
   },
   "/api/v1/contacts/{contactId}/labels": {
-    post: { tags: ["Etiquetas"], summary: "Añadir etiquetas a un contacto (4.3, acumulativo, máx. 5)", requestParams: { path: contactPath }, requestBody: { content: jsonContent(contactLabelIdsBody) }, responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") } },
-    put: { tags: ["Etiquetas"], summary: "Quitar etiquetas de un contacto (4.4, selectivo)", requestParams: { path: contactPath }, requestBody: { content: jsonContent(contactLabelIdsBody) }, responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") } },
+    post: {
+      tags: ["Etiquetas"],
+      summary: "Añadir etiquetas a un contacto (4.3, acumulativo, máx. 5)",
+      requestParams: { path: contactPath },
+      requestBody: { content: jsonContent(contactLabelIdsBody) },
+      responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") },
+    },
+    put: {
+      tags: ["Etiquetas"],
+      summary: "Quitar etiquetas de un contacto (4.4, selectivo)",
+      requestParams: { path: contactPath },
+      requestBody: { content: jsonContent(contactLabelIdsBody) },
+      responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") },
+    },
   },
   "/api/v1/contacts": {
-    get: { tags: ["Contactos"], summary: "Listar contactos con sus etiquetas", requestParams: { query: listContactsQuery }, responses: { ...ok(listContactsResponse), ...errors("422") } },
+    get: {
+      tags: ["Contactos"],
+      summary: "Listar contactos con sus etiquetas",
+      requestParams: { query: listContactsQuery },
+      responses: { ...ok(listContactsResponse), ...errors("422") },
+    },
   },
   "/api/v1/messages/{channel}/history": {
     get: {
@@ -102,7 +175,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       tags: ["Mensajes"],
       summary: "Responder a un cliente con un mensaje libre (ventana de 24 horas)",
       description:
-        "Solo dentro de las 24 horas siguientes al último mensaje del cliente a ese número; fuera de ella → 422 en customer_source (\"La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla.\"). " +
+        'Solo dentro de las 24 horas siguientes al último mensaje del cliente a ese número; fuera de ella → 422 en customer_source ("La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla."). ' +
         "`type`: text (≤ 4096 caracteres, preview_url), image, video, audio, document, sticker (media_path de /api/v1/media-upload: image .jpg/.jpeg/.png, video .mp4, document .pdf, audio .ogg/.mp3, sticker .webp; de otro equipo → 403), " +
         "location, contacts, quick_reply (1–3 opciones, títulos ≤ 20) y list (≤ 10 filas en total, títulos ≤ 24, botón ≤ 20). `context_update_id` cita un mensaje de la conversación. " +
         "Se responde como 4.1 y se entrega como una plantilla (cola, ritmo, reintentos, estados); un error 131047 de Meta lo deja FAILED con su motivo. Desde una sesión de agente se guarda sender AGENT con agent_id y agent_name; con token, SYSTEM y agent_id 0.",
@@ -112,35 +185,81 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
   },
   "/api/v1/updates/{update_id}": {
-    get: { tags: ["Mensajes"], summary: "Un mensaje con su enrutamiento, error y eventos de estado", requestParams: { path: updatePath }, responses: { ...ok(updateResponse), ...errors("404") } },
+    get: {
+      tags: ["Mensajes"],
+      summary: "Un mensaje con su enrutamiento, error y eventos de estado",
+      requestParams: { path: updatePath },
+      responses: { ...ok(updateResponse), ...errors("404") },
+    },
   },
   "/api/v1/updates/{update_id}/media": {
-    get: { tags: ["Mensajes"], summary: "Descargar el adjunto de un mensaje entrante (a través del canal)", requestParams: { path: updatePath }, responses: { "200": { description: "El archivo, con su tipo de contenido" }, ...errors("404") } },
+    get: {
+      tags: ["Mensajes"],
+      summary: "Descargar el adjunto de un mensaje entrante (a través del canal)",
+      requestParams: { path: updatePath },
+      responses: { "200": { description: "El archivo, con su tipo de contenido" }, ...errors("404") },
+    },
   },
   "/api/v1/wa_numbers": {
-    get: { tags: ["Catálogos"], summary: "Números de la empresa", requestParams: { query: listWaNumbersQuery }, responses: { ...ok(listWaNumbersResponse), ...errors("422") } },
+    get: {
+      tags: ["Catálogos"],
+      summary: "Números de la empresa",
+      requestParams: { query: listWaNumbersQuery },
+      responses: { ...ok(listWaNumbersResponse), ...errors("422") },
+    },
   },
   "/api/v1/bots": {
-    get: { tags: ["Catálogos"], summary: "Bots", requestParams: { query: listBotsQuery }, responses: { ...ok(listBotsResponse), ...errors("422") } },
+    get: {
+      tags: ["Catálogos"],
+      summary: "Bots",
+      requestParams: { query: listBotsQuery },
+      responses: { ...ok(listBotsResponse), ...errors("422") },
+    },
   },
   "/api/v1/campaigns": {
-    get: { tags: ["Catálogos"], summary: "Campañas", requestParams: { query: listCampaignsQuery }, responses: { ...ok(listCampaignsResponse), ...errors("422") } },
+    get: {
+      tags: ["Catálogos"],
+      summary: "Campañas",
+      requestParams: { query: listCampaignsQuery },
+      responses: { ...ok(listCampaignsResponse), ...errors("422") },
+    },
   },
   "/api/v1/webhook_deliveries": {
-    get: { tags: ["Webhooks"], summary: "Eventos entregados a los webhooks de bots y campañas", requestParams: { query: listWebhookDeliveriesQuery }, responses: { ...ok(listWebhookDeliveriesResponse), ...errors("422") } },
+    get: {
+      tags: ["Webhooks"],
+      summary: "Eventos entregados a los webhooks de bots y campañas",
+      requestParams: { query: listWebhookDeliveriesQuery },
+      responses: { ...ok(listWebhookDeliveriesResponse), ...errors("422") },
+    },
   },
   "/api/v1/webhooks/whatsapp": {
-    get: { tags: ["Webhooks"], summary: "Verificación del webhook (hub.challenge)", security: [], requestParams: { query: webhookVerifyQuery }, responses: { "200": { description: "hub.challenge en texto plano" }, "403": { description: "Token de verificación incorrecto" }, "429": failureBudget } },
+    get: {
+      tags: ["Webhooks"],
+      summary: "Verificación del webhook (hub.challenge)",
+      security: [],
+      requestParams: { query: webhookVerifyQuery },
+      responses: {
+        "200": { description: "hub.challenge en texto plano" },
+        "403": { description: "Token de verificación incorrecto" },
+        "429": failureBudget,
+      },
+    },
     post: {
       tags: ["Webhooks"],
       summary: "Webhook de la WhatsApp Cloud API",
-      description: "X-Hub-Signature-256 se verifica sobre el cuerpo sin procesar antes de leerlo; firma ausente o incorrecta → 401 y no se guarda nada.",
+      description:
+        "X-Hub-Signature-256 se verifica sobre el cuerpo sin procesar antes de leerlo; firma ausente o incorrecta → 401 y no se guarda nada.",
       security: [],
       responses: { ...ok(webhookReceiptResponse), "401": { description: "Firma ausente o incorrecta" }, "429": failureBudget },
     },
   },
   "/api/v1/sandbox/inbound": {
-    post: { tags: ["Webhooks"], summary: "Simular un mensaje de un cliente (números sandbox)", requestBody: { content: jsonContent(sandboxInboundInput) }, responses: { ...ok(sandboxInboundResponse), ...errors("400", "415", "422") } },
+    post: {
+      tags: ["Webhooks"],
+      summary: "Simular un mensaje de un cliente (números sandbox)",
+      requestBody: { content: jsonContent(sandboxInboundInput) },
+      responses: { ...ok(sandboxInboundResponse), ...errors("400", "415", "422") },
+    },
   },
   "/api/v1/conversations": {
     get: {
@@ -154,7 +273,12 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
   },
   "/api/v1/conversations/{conversationId}": {
-    get: { tags: ["Bandeja"], summary: "Una conversación", requestParams: { path: conversationPath }, responses: { ...ok(conversationResponse), ...errors("404") } },
+    get: {
+      tags: ["Bandeja"],
+      summary: "Una conversación",
+      requestParams: { path: conversationPath },
+      responses: { ...ok(conversationResponse), ...errors("404") },
+    },
     patch: {
       tags: ["Bandeja"],
       summary: "Asignar (o desasignar con null) y abrir o resolver",
@@ -168,7 +292,8 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     post: {
       tags: ["Bandeja"],
       summary: "Marcar como leída (unread_count = 0; emite conversation.read)",
-      description: "En un número cloud_api además encola el acuse de lectura del último mensaje del cliente, que el worker de entrega envía a Meta (con reintentos).",
+      description:
+        "En un número cloud_api además encola el acuse de lectura del último mensaje del cliente, que el worker de entrega envía a Meta (con reintentos).",
       requestParams: { path: conversationPath },
       responses: { ...ok(conversationResponse), ...errors("404") },
     },

@@ -87,8 +87,7 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
   return headers;
 }
 
-export const tooManyRequestsMessage = (seconds: number) =>
-  `Demasiadas solicitudes. Intente de nuevo en ${seconds} segundos.`;
+export const tooManyRequestsMessage = (seconds: number) => `Demasiadas solicitudes. Intente de nuevo en ${seconds} segundos.`;
 
 /** The 429 to throw when `checkRateLimit` says no; it carries its own headers. */
 export function rateLimitError(result: RateLimitResult): ApiError {

@@ -8,7 +8,14 @@ export async function findByProviderId(tx: DbOrTx, teamId: number, waNumberId: n
   const [row] = await tx
     .select()
     .from(messages)
-    .where(and(eq(messages.teamId, teamId), eq(messages.waNumberId, waNumberId), eq(messages.providerMessageId, providerMessageId), eq(messages.direction, "OUTBOUND")))
+    .where(
+      and(
+        eq(messages.teamId, teamId),
+        eq(messages.waNumberId, waNumberId),
+        eq(messages.providerMessageId, providerMessageId),
+        eq(messages.direction, "OUTBOUND"),
+      ),
+    )
     .limit(1);
   return row;
 }
@@ -33,16 +40,29 @@ export async function findLatestTemplate(tx: DbOrTx, teamId: number, waNumberId:
 }
 
 export async function findBot(tx: DbOrTx, teamId: number, id: number) {
-  const [row] = await tx.select().from(bots).where(and(eq(bots.teamId, teamId), eq(bots.id, id))).limit(1);
+  const [row] = await tx
+    .select()
+    .from(bots)
+    .where(and(eq(bots.teamId, teamId), eq(bots.id, id)))
+    .limit(1);
   return row;
 }
 
 export async function findDefaultBot(tx: DbOrTx, teamId: number) {
-  const [row] = await tx.select().from(bots).where(and(eq(bots.teamId, teamId), eq(bots.isDefault, true))).orderBy(bots.id).limit(1);
+  const [row] = await tx
+    .select()
+    .from(bots)
+    .where(and(eq(bots.teamId, teamId), eq(bots.isDefault, true)))
+    .orderBy(bots.id)
+    .limit(1);
   return row;
 }
 
 export async function findCampaign(tx: DbOrTx, teamId: number, id: number) {
-  const [row] = await tx.select().from(campaigns).where(and(eq(campaigns.teamId, teamId), eq(campaigns.id, id))).limit(1);
+  const [row] = await tx
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.teamId, teamId), eq(campaigns.id, id)))
+    .limit(1);
   return row;
 }

@@ -24,7 +24,9 @@ export async function resolveRoute(tx: DbOrTx, teamId: number, sent: MessageRow 
     const campaign = await findCampaign(tx, teamId, sent.campaignId);
     return {
       routedTo: { kind: "campaign", id: sent.campaignId, reason: `${attribution}:campaign_id` },
-      target: campaign ? { kind: "campaign", id: campaign.id, webhookUrl: campaign.webhookUrl, webhookSecret: campaign.webhookSecret } : null,
+      target: campaign
+        ? { kind: "campaign", id: campaign.id, webhookUrl: campaign.webhookUrl, webhookSecret: campaign.webhookSecret }
+        : null,
     };
   }
   const bot = await findDefaultBot(tx, teamId);

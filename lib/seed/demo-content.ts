@@ -74,7 +74,11 @@ export const DEMO_TEMPLATES: DemoTemplate[] = [
     media: "png",
     components: (url) => [
       header("IMAGE", url),
-      { type: "BODY", text: "¡{{1}}, esta Navidad tienes {{2}} de descuento en toda la tienda!", example: { body_text: [["María", "20%"]] } },
+      {
+        type: "BODY",
+        text: "¡{{1}}, esta Navidad tienes {{2}} de descuento en toda la tienda!",
+        example: { body_text: [["María", "20%"]] },
+      },
       { type: "FOOTER", text: "Responde SALIR para no recibir promociones" },
       {
         type: "BUTTONS",

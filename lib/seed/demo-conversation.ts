@@ -87,7 +87,14 @@ export function demoConversation(c: ConversationInput): Insert[] {
   const day = 24 * 60;
 
   // Day -3: the Christmas campaign and an ad click start the conversation.
-  outbound(3 * day + 30, "template", "READED", "SYSTEM", template("promo_navidad", { "1": "María", "2": "20%" }, {}, c.files.png.url), templateSend("promo_navidad"));
+  outbound(
+    3 * day + 30,
+    "template",
+    "READED",
+    "SYSTEM",
+    template("promo_navidad", { "1": "María", "2": "20%" }, {}, c.files.png.url),
+    templateSend("promo_navidad"),
+  );
   inbound(3 * day + 25, "button", { text: "Me interesa", payload: "PROMO_SI" });
   inbound(3 * day + 20, "text", {
     text: "Hola, vi su anuncio de Navidad en Instagram",
@@ -133,14 +140,35 @@ export function demoConversation(c: ConversationInput): Insert[] {
   // Day -2: an agent takes over; media both ways.
   outbound(2 * day + 120, "text", "READED", "AGENT", { text: `Hola María, soy ${c.agent.name}. Te ayudo con los sacos.` });
   inbound(2 * day + 110, "image", media(c.files.png, { caption: "¿Lo tienen en rojo?", sha256: c.files.png.sha256 }));
-  outbound(2 * day + 100, "image", "DELIVERED", "AGENT", media(c.files.png, { caption: "Sí, este es el rojo.", sha256: c.files.png.sha256 }));
+  outbound(
+    2 * day + 100,
+    "image",
+    "DELIVERED",
+    "AGENT",
+    media(c.files.png, { caption: "Sí, este es el rojo.", sha256: c.files.png.sha256 }),
+  );
   // WhatsApp types beyond the contract's list: a reaction (drawn on the message it reacts to).
   inbound(2 * day + 99, "reaction", { message_id: out[out.length - 1].providerMessageId, emoji: "😍" });
   inbound(2 * day + 95, "audio", media(c.files.wav));
   inbound(2 * day + 94, "sticker", media(c.files.webp, { sha256: c.files.webp.sha256, animated: false }));
-  outbound(2 * day + 90, "document", "SENT", "AGENT", media(c.files.pdf, { caption: "Catálogo completo", sha256: c.files.pdf.sha256, filename: c.files.pdf.filename }));
-  inbound(2 * day + 80, "video", media(c.files.mp4, { caption: "Así me quedó el anterior", sha256: c.files.mp4.sha256, filename: c.files.mp4.filename }));
-  inbound(2 * day + 70, "location", { latitude: "4.6533326", longitude: "-74.083652", name: "Tienda Demo Chapinero", address: "Cra. 13 #54-20, Bogotá" });
+  outbound(
+    2 * day + 90,
+    "document",
+    "SENT",
+    "AGENT",
+    media(c.files.pdf, { caption: "Catálogo completo", sha256: c.files.pdf.sha256, filename: c.files.pdf.filename }),
+  );
+  inbound(
+    2 * day + 80,
+    "video",
+    media(c.files.mp4, { caption: "Así me quedó el anterior", sha256: c.files.mp4.sha256, filename: c.files.mp4.filename }),
+  );
+  inbound(2 * day + 70, "location", {
+    latitude: "4.6533326",
+    longitude: "-74.083652",
+    name: "Tienda Demo Chapinero",
+    address: "Cra. 13 #54-20, Bogotá",
+  });
   // A cart from the catalogue, as the Cloud API's `order` webhook carries it.
   inbound(2 * day + 65, "order", {
     catalog_id: "1234567890123456",
@@ -152,7 +180,17 @@ export function demoConversation(c: ConversationInput): Insert[] {
   });
   inbound(2 * day + 60, "contacts", [
     {
-      addresses: [{ city: "Bogotá", country: "Colombia", country_code: "CO", state: "Cundinamarca", street: "Calle 100 #15-20", type: "HOME", zip: "110111" }],
+      addresses: [
+        {
+          city: "Bogotá",
+          country: "Colombia",
+          country_code: "CO",
+          state: "Cundinamarca",
+          street: "Calle 100 #15-20",
+          type: "HOME",
+          zip: "110111",
+        },
+      ],
       birthday: "1990-05-14",
       emails: [{ email: "pedro.lopez@example.com", type: "WORK" }],
       name: { formatted_name: "Pedro López", first_name: "Pedro", last_name: "López", middle_name: "", suffix: "", prefix: "" },
@@ -163,8 +201,17 @@ export function demoConversation(c: ConversationInput): Insert[] {
   ]);
 
   // Day -1: the unusual ones.
-  inbound(day + 300, "unknown", { code: 131051, title: "Message type unknown", message: "Message type unknown", error_data: { details: "Message type is currently not supported." } });
-  inbound(day + 290, "unsupported", { code: 131051, title: "Unsupported message type", details: "Message type is not currently supported" });
+  inbound(day + 300, "unknown", {
+    code: 131051,
+    title: "Message type unknown",
+    message: "Message type unknown",
+    error_data: { details: "Message type is currently not supported." },
+  });
+  inbound(day + 290, "unsupported", {
+    code: 131051,
+    title: "Unsupported message type",
+    details: "Message type is not currently supported",
+  });
   outbound(day + 200, "call_permission_request", "READED", "AGENT", { text: "¿Podemos llamarte para confirmar la talla?" });
   inbound(day + 190, "call_permission_reply", {
     response: "accept",
@@ -183,9 +230,22 @@ export function demoConversation(c: ConversationInput): Insert[] {
       screen_0_Comentarios_2: "Que sea de lana, por favor",
     }),
   });
-  outbound(day + 120, "text", "READED", "AGENT", { text: "Tu código de descuento es ```NAVIDAD20``` (válido hasta el *24 de diciembre*)." });
-  inbound(day + 100, "system", { body: "María López cambió su número de teléfono.", new_wa_id: "573009870011", type: "user_changed_number" });
-  outbound(day + 60, "template", "DELIVERED", "SYSTEM", template("factura_mensual", { "1": "María", "2": "noviembre" }, {}, c.files.pdf.url), templateSend("factura_mensual"));
+  outbound(day + 120, "text", "READED", "AGENT", {
+    text: "Tu código de descuento es ```NAVIDAD20``` (válido hasta el *24 de diciembre*).",
+  });
+  inbound(day + 100, "system", {
+    body: "María López cambió su número de teléfono.",
+    new_wa_id: "573009870011",
+    type: "user_changed_number",
+  });
+  outbound(
+    day + 60,
+    "template",
+    "DELIVERED",
+    "SYSTEM",
+    template("factura_mensual", { "1": "María", "2": "noviembre" }, {}, c.files.pdf.url),
+    templateSend("factura_mensual"),
+  );
   outbound(day + 30, "template", "FAILED", "SYSTEM", template("video_bienvenida", { "1": "María" }, {}, c.files.mp4.url), {
     ...templateSend("video_bienvenida"),
     attempts: 3,
@@ -193,9 +253,23 @@ export function demoConversation(c: ConversationInput): Insert[] {
   });
 
   // Today: the latest messages are still on their way.
-  outbound(40, "template", "SENT", "SYSTEM", template("confirmacion_pedido", { "1": "A-1024", "2": "lunes" }, { "1": "María" }, null), templateSend("confirmacion_pedido"));
+  outbound(
+    40,
+    "template",
+    "SENT",
+    "SYSTEM",
+    template("confirmacion_pedido", { "1": "A-1024", "2": "lunes" }, { "1": "María" }, null),
+    templateSend("confirmacion_pedido"),
+  );
   inbound(35, "text", { text: "¡Perfecto, gracias!" });
   outbound(3, "text", "SENDED", "AGENT", { text: "Con gusto, María. ¡Feliz Navidad!" });
-  outbound(1, "template", "QUEUED", "SYSTEM", template("recordatorio_cita", { "1": "viernes", "2": "10:00" }, {}, null), templateSend("recordatorio_cita"));
+  outbound(
+    1,
+    "template",
+    "QUEUED",
+    "SYSTEM",
+    template("recordatorio_cita", { "1": "viernes", "2": "10:00" }, {}, null),
+    templateSend("recordatorio_cita"),
+  );
   return out;
 }

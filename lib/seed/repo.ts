@@ -1,7 +1,20 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db/client";
-import { agents, apiTokens, bots, campaigns, contactLabels, contacts, labels, media, messages, teams, templates, waNumbers } from "@/db/schema";
+import {
+  agents,
+  apiTokens,
+  bots,
+  campaigns,
+  contactLabels,
+  contacts,
+  labels,
+  media,
+  messages,
+  teams,
+  templates,
+  waNumbers,
+} from "@/db/schema";
 
 // Serializes concurrent seeds (two replicas starting at once) on both drivers.
 const SEED_LOCK = 727_275;

@@ -18,5 +18,9 @@ export async function ensureDemoData() {
     fs.mkdirSync(config.dataDir, { recursive: true });
     fs.writeFileSync(tokenFile, token + "\n", { mode: 0o600 });
   }
-  return { ...result, token, tokenFile: path.relative(process.cwd(), tokenFile).startsWith("..") ? tokenFile : path.relative(process.cwd(), tokenFile) };
+  return {
+    ...result,
+    token,
+    tokenFile: path.relative(process.cwd(), tokenFile).startsWith("..") ? tokenFile : path.relative(process.cwd(), tokenFile),
+  };
 }

@@ -15,12 +15,7 @@ function availableTo(waNumberId: number): SQL {
   return or(eq(templates.waNumberId, waNumberId), isNull(templates.waNumberId))!;
 }
 
-export async function listTemplateRows(
-  teamId: number,
-  filter: { search?: string; waNumberId?: number },
-  limit: number,
-  offset: number,
-) {
+export async function listTemplateRows(teamId: number, filter: { search?: string; waNumberId?: number }, limit: number, offset: number) {
   const db = await getDb();
   const conditions: SQL[] = [eq(templates.teamId, teamId)];
   if (filter.search) conditions.push(ilike(templates.name, likePattern(filter.search)));

@@ -52,7 +52,11 @@ export type Template = z.infer<typeof templateSchema>;
 /** What `admin template:add --file` and template sync accept. */
 export const templateInputSchema = z.object({
   id: z.string().optional(),
-  name: z.string().min(1).max(512).regex(/^[a-z0-9_]+$/),
+  name: z
+    .string()
+    .min(1)
+    .max(512)
+    .regex(/^[a-z0-9_]+$/),
   language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/),
   category: z.enum(["UTILITY", "MARKETING", "AUTHENTICATION"]),
   status: z.string().default("APPROVED"),
@@ -77,9 +81,7 @@ export function fillPlaceholders(text: string, values: Record<string, string>): 
 }
 
 /** A template as listed by `GET /message_templates`: the 2.1 structure plus its default attachment. */
-export const templateListItemSchema = templateSchema
-  .extend({ default_media_path: z.string().nullable() })
-  .meta({ id: "TemplateListItem" });
+export const templateListItemSchema = templateSchema.extend({ default_media_path: z.string().nullable() }).meta({ id: "TemplateListItem" });
 export type TemplateListItem = z.infer<typeof templateListItemSchema>;
 
 export const listTemplatesQuery = pageQuery({ max: 100, fallback: 50 })

@@ -5,17 +5,10 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { requireNumber } from "@/lib/numbers/service";
 import { isOwnMediaPath } from "@/lib/media/paths";
 import { findTemplateForNumber, listTemplateRows, upsertTemplate, type TemplateRow } from "./repo";
-import {
-  templateInputSchema,
-  type ListTemplatesQuery,
-  type Template,
-  type TemplateInputRaw,
-  type TemplateListItem,
-} from "./schemas";
+import { templateInputSchema, type ListTemplatesQuery, type Template, type TemplateInputRaw, type TemplateListItem } from "./schemas";
 
 export const templateNotFound = (name: string) => `La plantilla ${name} no existe.`;
-export const templateNotApproved = (name: string, status: string) =>
-  `La plantilla ${name} no está aprobada (estado: ${status}).`;
+export const templateNotApproved = (name: string, status: string) => `La plantilla ${name} no está aprobada (estado: ${status}).`;
 
 /** A row as the contract's template (2.1); `id` is the provider's id when synced, else ours. */
 export function toTemplateDto(row: TemplateRow): Template {

@@ -11,7 +11,13 @@ export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
-export type DeliverOptions = { timeoutMs: number; maxAttempts: number; baseMs: number; capMs: number; secretOf: (kind: string, id: number, teamId: number) => Promise<string | null> };
+export type DeliverOptions = {
+  timeoutMs: number;
+  maxAttempts: number;
+  baseMs: number;
+  capMs: number;
+  secretOf: (kind: string, id: number, teamId: number) => Promise<string | null>;
+};
 
 /**
  * POSTs one queued event to its bot/campaign URL as JSON, signed with the target's secret
@@ -38,7 +44,13 @@ export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions, isKille
     const refusal = webhookUrlRefusal(new URL(row.url), { atDelivery: true });
     if (refusal) throw new WebhookAddressRefused(refusal);
     // undici's request follows no redirects: a 3xx is an answer like any other non-2xx.
-    const res = await request(row.url, { method: "POST", headers, body, dispatcher: webhookAgent, signal: AbortSignal.timeout(opts.timeoutMs) });
+    const res = await request(row.url, {
+      method: "POST",
+      headers,
+      body,
+      dispatcher: webhookAgent,
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
     code = res.statusCode;
     await res.body.dump().catch(() => {});
     if (code >= 200 && code < 300) {

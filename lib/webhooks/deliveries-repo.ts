@@ -9,7 +9,12 @@ export type DeliveryClaim = { id: number; attempts: number };
 /** Same lease + fencing scheme as messages (lib/delivery/repo.ts claimMessages). */
 export async function claimDeliveries(limit: number, leaseMs: number, teamIds?: number[]): Promise<DeliveryClaim[]> {
   const db = await getDb();
-  const teams = teamIds?.length ? sql`AND team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const teams = teamIds?.length
+    ? sql`AND team_id IN (${sql.join(
+        teamIds.map((t) => sql`${t}`),
+        sql`, `,
+      )})`
+    : sql``;
   const res = await db.execute(sql`
     UPDATE webhook_deliveries d
     SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = d.attempts + 1
@@ -49,7 +54,9 @@ export async function finishDelivery(
       lastError: outcome.error,
       lockedUntil: null,
       deliveredAt: outcome.status === "delivered" ? sql`now()` : null,
-      ...(outcome.status === "pending" ? { nextAttemptAt: sql`now() + ${Math.round(outcome.retryInMs ?? 0)} * interval '1 millisecond'` } : {}),
+      ...(outcome.status === "pending"
+        ? { nextAttemptAt: sql`now() + ${Math.round(outcome.retryInMs ?? 0)} * interval '1 millisecond'` }
+        : {}),
     })
     .where(owned(c));
 }

@@ -17,7 +17,11 @@ export async function inboundExists(tx: DbOrTx, waNumberId: number, providerMess
  * The customer's contact, created or refreshed: found by number, else by customer_id; the
  * profile name and a missing customer_id/number are filled in (lib/contacts/repo.ts upsertContacts).
  */
-export async function upsertContact(tx: DbOrTx, teamId: number, c: { number: string | null; customerId: string | null; name: string | null }) {
+export async function upsertContact(
+  tx: DbOrTx,
+  teamId: number,
+  c: { number: string | null; customerId: string | null; name: string | null },
+) {
   const [row] = await upsertContacts(tx, teamId, [c], { refresh: true });
   return row;
 }
@@ -37,7 +41,9 @@ export async function moveContactNumber(tx: DbOrTx, teamId: number, contactId: n
     .update(contacts)
     .set({
       customerNumber: newWaId,
-      customerId: oldWaId ? sql`CASE WHEN ${contacts.customerId} = ${oldWaId} THEN ${newWaId} ELSE ${contacts.customerId} END` : contacts.customerId,
+      customerId: oldWaId
+        ? sql`CASE WHEN ${contacts.customerId} = ${oldWaId} THEN ${newWaId} ELSE ${contacts.customerId} END`
+        : contacts.customerId,
       updatedAt: sql`now()`,
     })
     .where(and(eq(contacts.teamId, teamId), eq(contacts.id, contactId)));

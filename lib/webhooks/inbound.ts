@@ -18,7 +18,8 @@ export function inboundMediaUrl(updateId: string) {
   return `${config.appUrl}/api/v1/updates/${updateId}/media`;
 }
 
-export type IngestOutcome = { ok: true; ingested: Ingested } | { ok: false; duplicate: true } | { ok: false; duplicate: false; error: unknown };
+export type IngestOutcome =
+  { ok: true; ingested: Ingested } | { ok: false; duplicate: true } | { ok: false; duplicate: false; error: unknown };
 
 /**
  * The one inbound path (Cloud API webhooks and sandbox injections): each message is stored
@@ -52,7 +53,12 @@ export async function ingestEach(number: ChannelNumber, batch: InboundMessage[])
           name: msg.profileName ?? null,
         });
         if (!contact) throw new Error("contact upsert returned nothing");
-        const route = await routeReply(tx, { teamId: number.teamId, waNumberId: number.id, contactId: contact.id, contextId: msg.contextId });
+        const route = await routeReply(tx, {
+          teamId: number.teamId,
+          waNumberId: number.id,
+          contactId: contact.id,
+          contextId: msg.contextId,
+        });
         const updateId = randomUUID();
         let payload = msg.payload;
         if (msg.providerMediaId && !Array.isArray(payload)) payload = { ...payload, url: inboundMediaUrl(updateId) };

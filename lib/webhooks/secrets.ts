@@ -54,7 +54,9 @@ async function refresh(generation: number): Promise<ChannelNumber[]> {
 }
 
 /** A number's app secret: its own, else the deployment-wide WHATSAPP_APP_SECRET. */
-export function effectiveAppSecret(n: Pick<ChannelNumber, "secrets"> | WaNumberRow & { secrets?: ChannelNumber["secrets"] }): string | undefined {
+export function effectiveAppSecret(
+  n: Pick<ChannelNumber, "secrets"> | (WaNumberRow & { secrets?: ChannelNumber["secrets"] }),
+): string | undefined {
   return n.secrets?.appSecret || config.whatsappAppSecret;
 }
 

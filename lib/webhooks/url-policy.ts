@@ -21,7 +21,8 @@ export type WebhookUrlRefusal = { reason: "credentials" } | { reason: "internal"
 export function webhookUrlRefusal(url: URL, { atDelivery = false } = {}): WebhookUrlRefusal | null {
   if (url.username || url.password) return { reason: "credentials" };
   if (config.allowPrivateWebhookUrls) return null;
-  if (!atDelivery && isLocalhostName(url.hostname)) return { reason: "internal", host: url.hostname, address: url.hostname, kind: "loopback" };
+  if (!atDelivery && isLocalhostName(url.hostname))
+    return { reason: "internal", host: url.hostname, address: url.hostname, kind: "loopback" };
   const ip = ipLiteralOf(url);
   const kind = ip ? internalAddressKind(ip) : null;
   return ip && kind ? { reason: "internal", host: ip, address: ip, kind } : null;
@@ -73,7 +74,8 @@ export const guardedLookup: net.LookupFunction = (hostname, options, callback) =
     if (!config.allowPrivateWebhookUrls) {
       for (const a of addresses) {
         const kind = internalAddressKind(a.address);
-        if (kind) return callback(new WebhookAddressRefused({ reason: "internal", host: hostname, address: a.address, kind }), "", undefined);
+        if (kind)
+          return callback(new WebhookAddressRefused({ reason: "internal", host: hostname, address: a.address, kind }), "", undefined);
       }
     }
     if (options.all) callback(null, addresses);

@@ -66,14 +66,24 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
     }
     const at = { teamId: number.teamId, waNumberId: number.id };
     dead.push(...change.rejected.map((r) => deadLetter(at, r.reason, r.raw)));
-    const outcomes = await ingestEach(number, change.messages.map((m) => m.msg));
+    const outcomes = await ingestEach(
+      number,
+      change.messages.map((m) => m.msg),
+    );
     outcomes.forEach((o, i) => {
       const { raw: item, clampedTimestamp } = change.messages[i];
       if (o.ok) {
         result.messages++;
         if (clampedTimestamp !== undefined) {
           const original = String(clampedTimestamp).slice(0, 100);
-          dead.push(deadLetter(at, `message: timestamp ${original} is outside [2009-01-01, now + 1 day]; stored with the receipt time`, item, "clamped"));
+          dead.push(
+            deadLetter(
+              at,
+              `message: timestamp ${original} is outside [2009-01-01, now + 1 day]; stored with the receipt time`,
+              item,
+              "clamped",
+            ),
+          );
         }
       } else if (!o.duplicate) {
         if (isTransientDbError(o.error)) transient ??= o.error;

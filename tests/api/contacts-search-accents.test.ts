@@ -18,7 +18,10 @@ describe("GET /api/v1/contacts search", () => {
     for (const q of ["maria", "MARÍA", "lopez", "López", "ía ló"]) {
       const res = await api.get(`/api/v1/contacts?search=${encodeURIComponent(q)}`);
       expect(res.status, q).toBe(200);
-      expect(res.body.data.map((c: any) => c.id), q).toEqual([maria.id]);
+      expect(
+        res.body.data.map((c: any) => c.id),
+        q,
+      ).toEqual([maria.id]);
     }
   });
 });

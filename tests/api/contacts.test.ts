@@ -60,8 +60,7 @@ describe("GET /api/v1/contacts", () => {
     const maria = await createContact(team.id, { name: "Maria Lopez", customerNumber: "573009876543", customerId: "cus_maria" });
     const pedro = await createContact(team.id, { name: "Pedro Perez", customerNumber: "5215551234567", customerId: "wa_77" });
     const api = apiClient(server.url, team.token);
-    const ids = async (search: string) =>
-      (await api.get(`${PATH}?search=${encodeURIComponent(search)}`)).body.data.map((c: any) => c.id);
+    const ids = async (search: string) => (await api.get(`${PATH}?search=${encodeURIComponent(search)}`)).body.data.map((c: any) => c.id);
 
     expect(await ids("maria")).toEqual([maria.id]);
     expect(await ids("LOPEZ")).toEqual([maria.id]);

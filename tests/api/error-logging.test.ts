@@ -14,12 +14,16 @@ const MARK = "boom-log-test";
 beforeAll(async () => {
   server = await startServer();
   const db = await getDb();
-  await db.execute(sql.raw(`
+  await db.execute(
+    sql.raw(`
     CREATE OR REPLACE FUNCTION test_refuse_label() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'refused by the test trigger'; END $$`));
-  await db.execute(sql.raw(`
+    BEGIN RAISE EXCEPTION 'refused by the test trigger'; END $$`),
+  );
+  await db.execute(
+    sql.raw(`
     CREATE TRIGGER test_refuse_label BEFORE INSERT OR UPDATE ON labels
-      FOR EACH ROW WHEN (NEW.title = '${MARK}') EXECUTE FUNCTION test_refuse_label();`));
+      FOR EACH ROW WHEN (NEW.title = '${MARK}') EXECUTE FUNCTION test_refuse_label();`),
+  );
 });
 afterAll(async () => {
   const db = await getDb();
@@ -35,7 +39,17 @@ afterEach(() => {
 });
 function captureConsole() {
   const keep = (...args: unknown[]) => {
-    logged.push(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? `${a.stack} ${String((a as { cause?: unknown }).cause)}` : JSON.stringify(a) ?? String(a))).join(" "));
+    logged.push(
+      args
+        .map((a) =>
+          typeof a === "string"
+            ? a
+            : a instanceof Error
+              ? `${a.stack} ${String((a as { cause?: unknown }).cause)}`
+              : (JSON.stringify(a) ?? String(a)),
+        )
+        .join(" "),
+    );
   };
   for (const level of ["error", "warn", "log", "info", "debug"] as const) vi.spyOn(console, level).mockImplementation(keep);
 }
@@ -50,7 +64,13 @@ describe("an unexpected error (500)", () => {
       method: "POST",
       headers: { authorization: `Bearer ${team.token}`, "content-type": "application/json" },
       // A large body: the description reaches the failing INSERT as a bound parameter.
-      body: JSON.stringify({ title: MARK, description: secretBody, bg_color: "#000000", text_color: "#ffffff", padding: "p".repeat(200_000) }),
+      body: JSON.stringify({
+        title: MARK,
+        description: secretBody,
+        bg_color: "#000000",
+        text_color: "#ffffff",
+        padding: "p".repeat(200_000),
+      }),
     });
     const body = await res.json();
     vi.restoreAllMocks();

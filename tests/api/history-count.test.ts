@@ -24,7 +24,15 @@ async function bruteCount(c: Conversation): Promise<number> {
   const [{ n }] = await db
     .select({ n: count() })
     .from(messages)
-    .where(and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId), gte(messages.createdAt, from), upper));
+    .where(
+      and(
+        eq(messages.teamId, c.teamId),
+        eq(messages.waNumberId, c.waNumberId),
+        eq(messages.contactId, c.contactId),
+        gte(messages.createdAt, from),
+        upper,
+      ),
+    );
   return n;
 }
 
@@ -56,11 +64,19 @@ describe("history total_items through the conversation_days rollup", () => {
       now + 3_600_000,
     ];
     for (let i = 0; i < times.length; i += 97) {
-      await insertMessages(conv, times.slice(i, i + 97).map((t) => ({ createdAt: new Date(t) })));
+      await insertMessages(
+        conv,
+        times.slice(i, i + 97).map((t) => ({ createdAt: new Date(t) })),
+      );
     }
     const db = await getDb();
     const doomed = await db.select({ id: messages.id }).from(messages).where(eq(messages.contactId, conv.contact.id)).limit(25);
-    await db.delete(messages).where(inArray(messages.id, doomed.map((r) => r.id)));
+    await db.delete(messages).where(
+      inArray(
+        messages.id,
+        doomed.map((r) => r.id),
+      ),
+    );
     await rollupMatchesMessages(conv.team.id);
 
     const conversation = (from: string, toExclusive: string | null, timeZone: string): Conversation => ({
@@ -102,7 +118,10 @@ describe("history total_items through the conversation_days rollup", () => {
   it("follows bulk inserts and a contact's deletion (its messages go by cascade)", async () => {
     const conv = await createConversation();
     const db = await getDb();
-    await insertMessages(conv, Array.from({ length: 1500 }, (_, i) => ({ createdAt: new Date(Date.UTC(2026, 5, 1) + i * 600_000) })));
+    await insertMessages(
+      conv,
+      Array.from({ length: 1500 }, (_, i) => ({ createdAt: new Date(Date.UTC(2026, 5, 1) + i * 600_000) })),
+    );
     await rollupMatchesMessages(conv.team.id);
     const days = await db.select().from(conversationDays).where(eq(conversationDays.contactId, conv.contact.id));
     expect(days.reduce((sum, d) => sum + d.messages, 0)).toBe(1500);

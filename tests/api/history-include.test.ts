@@ -9,13 +9,32 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const SPEC_KEYS = ["id", "customer_number", "customer_id", "sender", "direction", "type", "status", "created_at", "timestamp", "payload", "agent_id", "agent_name"];
+const SPEC_KEYS = [
+  "id",
+  "customer_number",
+  "customer_id",
+  "sender",
+  "direction",
+  "type",
+  "status",
+  "created_at",
+  "timestamp",
+  "payload",
+  "agent_id",
+  "agent_name",
+];
 
 describe("history include= extension", () => {
   it("keeps the 2.4 record exact by default and adds update_id and error only when asked", async () => {
     const conv = await createConversation();
     const [failed] = await insertMessages(conv, [
-      { sender: "SYSTEM", direction: "OUTBOUND", type: "text", status: "FAILED", error: { code: 131047, title: "Re-engagement message", details: "More than 24 hours" } },
+      {
+        sender: "SYSTEM",
+        direction: "OUTBOUND",
+        type: "text",
+        status: "FAILED",
+        error: { code: 131047, title: "Re-engagement message", details: "More than 24 hours" },
+      },
     ]);
     const api = apiClient(server.url, conv.team.token);
     const base = `/api/v1/messages/whatsapp/history?customer_source=${conv.contact.customerNumber}&wa_number=${conv.number.number}&from_date=2000-01-01&to_date=2000-03-01`;

@@ -37,7 +37,9 @@ describe("history query plans", () => {
       count: await plan(countQuery(db, c).getSQL()),
       batch: await plan(batchQuery(db, c, "ASC", 12345).getSQL()),
       openEnded: await plan(pageQuery(db, { ...c, window: { from: "2026-03-10 00:00:00", toExclusive: null } }, "DESC", 50, 0).getSQL()),
-      multiDay: await plan(pageQuery(db, { ...c, window: { from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" } }, "DESC", 50, 0).getSQL()),
+      multiDay: await plan(
+        pageQuery(db, { ...c, window: { from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" } }, "DESC", 50, 0).getSQL(),
+      ),
     };
     if (process.env.HISTORY_PLAN_PRINT) console.log(JSON.stringify(plans, null, 2));
     for (const [name, text] of Object.entries(plans)) {
@@ -56,7 +58,9 @@ describe("history query plans", () => {
     // …and a window of whole days sums them from the conversation_days rollup by its primary key,
     // counting only its partial edge days in the index.
     for (const name of ["openEnded", "multiDay"] as const) {
-      expect(plans[name], name).toMatch(/Index (Only )?Scan using conversation_days_team_id_wa_number_id_contact_id_day_pk on conversation_days/);
+      expect(plans[name], name).toMatch(
+        /Index (Only )?Scan using conversation_days_team_id_wa_number_id_contact_id_day_pk on conversation_days/,
+      );
       expect(plans[name].match(/Index Only Scan( Backward)? using messages_history_(range_)?idx/g)?.length, name).toBeGreaterThanOrEqual(3);
     }
     // Rows are then read by primary key, only for the ids returned (deferred join); the final sort

@@ -109,14 +109,24 @@ describe("GET /api/v1/messages/whatsapp/history", () => {
     expect(desc.body.data.map((r: any) => r.id)).toEqual([...ids].reverse());
     const bad = await get(conv, { from_date: "2026-03-10", order: "UP" });
     expect(bad.status).toBe(422);
-    expect(bad.body).toEqual({ message: "El campo order debe ser ASC o DESC.", errors: { order: ["El campo order debe ser ASC o DESC."] } });
+    expect(bad.body).toEqual({
+      message: "El campo order debe ser ASC o DESC.",
+      errors: { order: ["El campo order debe ser ASC o DESC."] },
+    });
   });
 
   it("paginates with with_pagination=1: page contents and the pagination object", async () => {
     const conv = await createConversation();
     const rows = await insertMessages(conv, minuteSeries("2026-03-10T08:00:00Z", 5));
     const ids = rows.map((r) => r.id);
-    const p2 = await get(conv, { from_date: "2026-03-10", to_date: "2026-03-11", with_pagination: "1", per_page: "2", page: "2", order: "ASC" });
+    const p2 = await get(conv, {
+      from_date: "2026-03-10",
+      to_date: "2026-03-11",
+      with_pagination: "1",
+      per_page: "2",
+      page: "2",
+      order: "ASC",
+    });
     expect(p2.status).toBe(200);
     expect(p2.body.data.map((r: any) => r.id)).toEqual(ids.slice(2, 4));
     expect(p2.body.pagination).toEqual({ total_items: 5, items_per_page: 2, current_page: 2, total_pages: 3 });
@@ -173,7 +183,17 @@ describe("GET /api/v1/messages/whatsapp/history", () => {
     const conv = await createConversation();
     const fromMsg = "El campo from_date debe ser una fecha válida con el formato YYYY-MM-DD o YYYY-MM-DD HH:mm:ss.";
     const toMsg = "El campo to_date debe ser una fecha válida con el formato YYYY-MM-DD o YYYY-MM-DD HH:mm:ss.";
-    for (const bad of ["2026-02-30", "2025-02-29", "2026-13-01", "2026-1-5", "2026-01-01T10:00:00", "2026-01-01 24:00:00", "2026-01-01 10:61:00", "ayer", ""]) {
+    for (const bad of [
+      "2026-02-30",
+      "2025-02-29",
+      "2026-13-01",
+      "2026-1-5",
+      "2026-01-01T10:00:00",
+      "2026-01-01 24:00:00",
+      "2026-01-01 10:61:00",
+      "ayer",
+      "",
+    ]) {
       const res = await get(conv, { from_date: bad });
       expect(res.status, bad).toBe(422);
       expect(res.body, bad).toEqual({ message: fromMsg, errors: { from_date: [fromMsg] } });
@@ -235,10 +255,7 @@ describe("GET /api/v1/messages/whatsapp/history", () => {
   it("without to_date the window ends now", async () => {
     const conv = await createConversation();
     const now = Date.now();
-    const [recent] = await insertMessages(conv, [
-      { createdAt: new Date(now - 3_600_000) },
-      { createdAt: new Date(now + 3 * 3_600_000) },
-    ]);
+    const [recent] = await insertMessages(conv, [{ createdAt: new Date(now - 3_600_000) }, { createdAt: new Date(now + 3 * 3_600_000) }]);
     const from = new Date(now - 86_400_000).toISOString().slice(0, 10);
     const res = await get(conv, { from_date: from });
     expect(res.status).toBe(200);
@@ -270,9 +287,12 @@ describe("GET /api/v1/messages/whatsapp/history", () => {
     const conv = { team, number, contact };
     const [msg] = await insertMessages(conv, [{ createdAt: new Date("2026-03-10T10:00:00Z") }]);
     for (const source of ["573015550101", "+573015550101", "+57 301 555 0101", " 57 301 5550101 ", "cus_ana_01"]) {
-      const res = await get(conv, { customer_source: source, from_date: "2026-03-10" , to_date: "2026-03-10" });
+      const res = await get(conv, { customer_source: source, from_date: "2026-03-10", to_date: "2026-03-10" });
       expect(res.status, source).toBe(200);
-      expect(res.body.data.map((r: any) => r.id), source).toEqual([msg.id]);
+      expect(
+        res.body.data.map((r: any) => r.id),
+        source,
+      ).toEqual([msg.id]);
     }
     // The company number may be written with '+' too.
     const plus = await get(conv, { wa_number: `+${number.number}`, from_date: "2026-03-10", to_date: "2026-03-10" });

@@ -97,7 +97,9 @@ describe("POST /api/v1/media-upload", () => {
     const api = apiClient(server.url, team.token);
     const text = await api.post(UPLOAD, form(textBytes(), "nota.pdf"));
     expect(text.status).toBe(422);
-    expect(text.body.message).toBe("Tipo de archivo no permitido: se aceptan imágenes JPEG o PNG, videos MP4, documentos PDF, audios OGG o MP3 y stickers WebP.");
+    expect(text.body.message).toBe(
+      "Tipo de archivo no permitido: se aceptan imágenes JPEG o PNG, videos MP4, documentos PDF, audios OGG o MP3 y stickers WebP.",
+    );
     const gif = await api.post(UPLOAD, form(new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), "a.gif"));
     expect(gif.status).toBe(422);
     const empty = await api.post(UPLOAD, form(new Uint8Array(0), "vacio.png"));
@@ -156,7 +158,11 @@ describe("POST /api/v1/media-upload", () => {
           port: u.port,
           path: UPLOAD,
           method: "POST",
-          headers: { authorization: `Bearer ${team.token}`, "content-type": "multipart/form-data; boundary=x", "transfer-encoding": "chunked" },
+          headers: {
+            authorization: `Bearer ${team.token}`,
+            "content-type": "multipart/form-data; boundary=x",
+            "transfer-encoding": "chunked",
+          },
         },
         (res) => {
           res.resume();

@@ -27,7 +27,18 @@ describe("GET /api/v1/openapi.json", () => {
     // The send request is the same schema the handler parses: its fields and enums show through.
     const send = res.body.components.schemas.SendTemplateRequest;
     expect(Object.keys(send.properties)).toEqual(
-      expect.arrayContaining(["wa_number", "destination", "template_name", "header_param", "body_params", "media_path", "response_handler", "campaign_id", "bot_id", "sent_group"]),
+      expect.arrayContaining([
+        "wa_number",
+        "destination",
+        "template_name",
+        "header_param",
+        "body_params",
+        "media_path",
+        "response_handler",
+        "campaign_id",
+        "bot_id",
+        "sent_group",
+      ]),
     );
     expect(send.required).toEqual(expect.arrayContaining(["wa_number", "destination", "template_name"]));
   });
@@ -36,7 +47,12 @@ describe("GET /api/v1/openapi.json", () => {
     const res = await apiClient(server.url).get("/api/v1/openapi.json");
     const documented = new Set(Object.keys(res.body.paths).map((p) => p.replace(/\{[^}]+\}/g, "{}")));
     const files = Object.keys(import.meta.glob("/app/api/v1/**/route.ts"))
-      .map((f) => f.replace(/^\/app/, "").replace(/\/route\.ts$/, "").replace(/\[(\.\.\.)?\w+\]/g, "{}"))
+      .map((f) =>
+        f
+          .replace(/^\/app/, "")
+          .replace(/\/route\.ts$/, "")
+          .replace(/\[(\.\.\.)?\w+\]/g, "{}"),
+      )
       .filter((p) => p !== "/api/v1/openapi.json");
     for (const f of files) expect(documented, f).toContain(f);
   });

@@ -23,7 +23,9 @@ type Conv = Awaited<ReturnType<typeof createConversation>>;
 /** A conversation whose customer wrote `agoMs` ago (inside the window by default). */
 async function openConversation(agoMs = 60_000) {
   const conv = await createConversation();
-  const [inbound] = await insertMessages(conv, [{ createdAt: new Date(Date.now() - agoMs), providerMessageId: `wamid.IN${Date.now()}${Math.random()}` }]);
+  const [inbound] = await insertMessages(conv, [
+    { createdAt: new Date(Date.now() - agoMs), providerMessageId: `wamid.IN${Date.now()}${Math.random()}` },
+  ]);
   return { ...conv, inbound };
 }
 
@@ -40,7 +42,10 @@ const allErrors = (res: { body: { errors?: Record<string, string[]> } }) => Obje
 describe("POST /api/v1/messages/{channel}/send — the 24-hour window", () => {
   it("queues a text reply inside the window, answered as 4.1, stored as 2.5 with SYSTEM attribution", async () => {
     const c = await openConversation();
-    const res = await apiClient(server.url, c.team.token).post(SEND, body(c, "text", { text: "Hola, ¿en qué le ayudo?", preview_url: true }));
+    const res = await apiClient(server.url, c.team.token).post(
+      SEND,
+      body(c, "text", { text: "Hola, ¿en qué le ayudo?", preview_url: true }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: "Mensaje en cola para su envío.", data: { update_id: expect.any(String) } });
     const row = await messageByUpdateId(res.body.data.update_id);
@@ -63,7 +68,10 @@ describe("POST /api/v1/messages/{channel}/send — the 24-hour window", () => {
 
   it("finds the customer by customer_id too", async () => {
     const c = await openConversation();
-    const res = await apiClient(server.url, c.team.token).post(SEND, body(c, "text", { text: "hola" }, { customer_source: c.contact.customerId }));
+    const res = await apiClient(server.url, c.team.token).post(
+      SEND,
+      body(c, "text", { text: "hola" }, { customer_source: c.contact.customerId }),
+    );
     expect(res.status).toBe(200);
     expect((await messageByUpdateId(res.body.data.update_id)).contactId).toBe(c.contact.id);
   });
@@ -102,9 +110,19 @@ describe("POST /api/v1/messages/{channel}/send — the 24-hour window", () => {
     const team = await createTeam();
     const number = await createNumber(team.id);
     const api = apiClient(server.url, team.token);
-    const wrote = await api.post("/api/v1/sandbox/inbound", { wa_number: number.number, from: "573001112233", type: "text", payload: { text: "Hola" } });
+    const wrote = await api.post("/api/v1/sandbox/inbound", {
+      wa_number: number.number,
+      from: "573001112233",
+      type: "text",
+      payload: { text: "Hola" },
+    });
     expect(wrote.status).toBe(200);
-    const res = await api.post(SEND, { wa_number: number.number, customer_source: "+57 300 111 2233", type: "text", payload: { text: "¡Hola!" } });
+    const res = await api.post(SEND, {
+      wa_number: number.number,
+      customer_source: "+57 300 111 2233",
+      type: "text",
+      payload: { text: "¡Hola!" },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -159,15 +177,33 @@ describe("POST /api/v1/messages/{channel}/send — every type", () => {
     const ogg = await uploadFor(c.team.id, oggBytes(), "nota.ogg");
     const url = (p: string) => expect.stringMatching(new RegExp(`/api/v1/media/${p.replace(/\./g, "\\.")}$`));
     const cases: [string, unknown, unknown][] = [
-      ["image", { media_path: png.media_path, caption: "Su pedido" }, { caption: "Su pedido", url: url(png.media_path), contentType: "image/png", sha256: png.sha256 }],
-      ["video", { media_path: mp4.media_path }, { caption: null, url: url(mp4.media_path), contentType: "video/mp4", sha256: mp4.sha256, filename: null }],
+      [
+        "image",
+        { media_path: png.media_path, caption: "Su pedido" },
+        { caption: "Su pedido", url: url(png.media_path), contentType: "image/png", sha256: png.sha256 },
+      ],
+      [
+        "video",
+        { media_path: mp4.media_path },
+        { caption: null, url: url(mp4.media_path), contentType: "video/mp4", sha256: mp4.sha256, filename: null },
+      ],
       [
         "document",
         { media_path: pdf.media_path, caption: "Factura", filename: "factura-noviembre.pdf" },
-        { caption: "Factura", url: url(pdf.media_path), contentType: "application/pdf", sha256: pdf.sha256, filename: "factura-noviembre.pdf" },
+        {
+          caption: "Factura",
+          url: url(pdf.media_path),
+          contentType: "application/pdf",
+          sha256: pdf.sha256,
+          filename: "factura-noviembre.pdf",
+        },
       ],
       ["audio", { media_path: ogg.media_path }, { url: url(ogg.media_path), contentType: "audio/ogg" }],
-      ["sticker", { media_path: webp.media_path }, { url: url(webp.media_path), contentType: "image/webp", sha256: webp.sha256, animated: false }],
+      [
+        "sticker",
+        { media_path: webp.media_path },
+        { url: url(webp.media_path), contentType: "image/webp", sha256: webp.sha256, animated: false },
+      ],
     ];
     for (const [type, payload, stored] of cases) {
       const res = await api.post(SEND, body(c, type, payload));
@@ -182,16 +218,29 @@ describe("POST /api/v1/messages/{channel}/send — every type", () => {
   it("stores location, contacts, quick_reply and list replies as sent", async () => {
     const c = await openConversation();
     const api = apiClient(server.url, c.team.token);
-    const location = await api.post(SEND, body(c, "location", { latitude: 4.711, longitude: "-74.0721", name: "Tienda", address: "Calle 1" }));
+    const location = await api.post(
+      SEND,
+      body(c, "location", { latitude: 4.711, longitude: "-74.0721", name: "Tienda", address: "Calle 1" }),
+    );
     expect(location.status).toBe(200);
-    expect((await messageByUpdateId(location.body.data.update_id)).payload).toEqual({ latitude: "4.711", longitude: "-74.0721", name: "Tienda", address: "Calle 1" });
+    expect((await messageByUpdateId(location.body.data.update_id)).payload).toEqual({
+      latitude: "4.711",
+      longitude: "-74.0721",
+      name: "Tienda",
+      address: "Calle 1",
+    });
 
-    const card = [{ name: { formatted_name: "Soporte Tienda", first_name: "Soporte" }, phones: [{ phone: "+57 300 000 0000", type: "WORK" }] }];
+    const card = [
+      { name: { formatted_name: "Soporte Tienda", first_name: "Soporte" }, phones: [{ phone: "+57 300 000 0000", type: "WORK" }] },
+    ];
     const contactsRes = await api.post(SEND, body(c, "contacts", card));
     expect(contactsRes.status).toBe(200);
     expect((await messageByUpdateId(contactsRes.body.data.update_id)).payload).toEqual(card);
 
-    const quick = await api.post(SEND, body(c, "quick_reply", { content: { text: "¿Confirma la cita?" }, options: [{ title: "Sí", id: "si" }, { title: "No" }] }));
+    const quick = await api.post(
+      SEND,
+      body(c, "quick_reply", { content: { text: "¿Confirma la cita?" }, options: [{ title: "Sí", id: "si" }, { title: "No" }] }),
+    );
     expect(quick.status).toBe(200);
     expect((await messageByUpdateId(quick.body.data.update_id)).payload).toEqual({
       content: { type: "text", header: null, text: "¿Confirma la cita?" },
@@ -203,7 +252,11 @@ describe("POST /api/v1/messages/{channel}/send — every type", () => {
 
     const list = await api.post(
       SEND,
-      body(c, "list", { body: "Elija una sucursal", button: "Ver sucursales", items: [{ rows: [{ id: "n", title: "Norte", description: "Cra 7" }] }] }),
+      body(c, "list", {
+        body: "Elija una sucursal",
+        button: "Ver sucursales",
+        items: [{ rows: [{ id: "n", title: "Norte", description: "Cra 7" }] }],
+      }),
     );
     expect(list.status).toBe(200);
     expect((await messageByUpdateId(list.body.data.update_id)).payload).toEqual({
@@ -230,14 +283,35 @@ describe("POST /api/v1/messages/{channel}/send — limits, each with its exact m
     ["too many contacts", "contacts", Array.from({ length: 11 }, () => ({ name: { formatted_name: "X" } })), M.CONTACTS_TOO_MANY],
     ["contact without name", "contacts", [{ phones: [] }], M.CONTACT_NAME_REQUIRED],
     ["quick reply without text", "quick_reply", { content: {}, options: [{ title: "Sí" }] }, M.QUICK_REPLY_TEXT_REQUIRED],
-    ["quick reply text too long", "quick_reply", { content: { text: "a".repeat(1025) }, options: [{ title: "Sí" }] }, M.QUICK_REPLY_TEXT_TOO_LONG],
-    ["quick reply header too long", "quick_reply", { content: { header: "a".repeat(61), text: "x" }, options: [{ title: "Sí" }] }, M.HEADER_TOO_LONG],
+    [
+      "quick reply text too long",
+      "quick_reply",
+      { content: { text: "a".repeat(1025) }, options: [{ title: "Sí" }] },
+      M.QUICK_REPLY_TEXT_TOO_LONG,
+    ],
+    [
+      "quick reply header too long",
+      "quick_reply",
+      { content: { header: "a".repeat(61), text: "x" }, options: [{ title: "Sí" }] },
+      M.HEADER_TOO_LONG,
+    ],
     ["no options", "quick_reply", { content: { text: "x" }, options: [] }, M.OPTIONS_COUNT],
     ["four options", "quick_reply", { content: { text: "x" }, options: [1, 2, 3, 4].map((i) => ({ title: `O${i}` })) }, M.OPTIONS_COUNT],
     ["option title too long", "quick_reply", { content: { text: "x" }, options: [{ title: "a".repeat(21) }] }, M.OPTION_TITLE_TOO_LONG],
     ["option title empty", "quick_reply", { content: { text: "x" }, options: [{ title: "" }] }, M.OPTION_TITLE_REQUIRED],
     ["option id too long", "quick_reply", { content: { text: "x" }, options: [{ title: "a", id: "i".repeat(257) }] }, M.OPTION_ID_TOO_LONG],
-    ["option ids repeated", "quick_reply", { content: { text: "x" }, options: [{ title: "a", id: "1" }, { title: "b", id: "1" }] }, M.OPTION_ID_REPEATED],
+    [
+      "option ids repeated",
+      "quick_reply",
+      {
+        content: { text: "x" },
+        options: [
+          { title: "a", id: "1" },
+          { title: "b", id: "1" },
+        ],
+      },
+      M.OPTION_ID_REPEATED,
+    ],
     ["list body", "list", { button: "Ver", items: [{ rows: [row(1)] }] }, M.LIST_BODY_REQUIRED],
     ["list body too long", "list", { body: "a".repeat(4097), button: "Ver", items: [{ rows: [row(1)] }] }, M.LIST_BODY_TOO_LONG],
     ["list button missing", "list", { body: "x", items: [{ rows: [row(1)] }] }, M.LIST_BUTTON_REQUIRED],
@@ -248,16 +322,43 @@ describe("POST /api/v1/messages/{channel}/send — limits, each with its exact m
     [
       "eleven rows in all",
       "list",
-      { body: "x", button: "Ver", items: [{ title: "A", rows: [1, 2, 3, 4, 5, 6].map((i) => row(i)) }, { title: "B", rows: [7, 8, 9, 10, 11].map((i) => row(i)) }] },
+      {
+        body: "x",
+        button: "Ver",
+        items: [
+          { title: "A", rows: [1, 2, 3, 4, 5, 6].map((i) => row(i)) },
+          { title: "B", rows: [7, 8, 9, 10, 11].map((i) => row(i)) },
+        ],
+      },
       M.LIST_ROWS_TOO_MANY,
     ],
-    ["section title too long", "list", { body: "x", button: "Ver", items: [{ title: "a".repeat(25), rows: [row(1)] }] }, M.LIST_SECTION_TITLE_TOO_LONG],
-    ["untitled sections", "list", { body: "x", button: "Ver", items: [{ rows: [row(1)] }, { title: "B", rows: [row(2)] }] }, M.LIST_SECTION_TITLE_REQUIRED],
+    [
+      "section title too long",
+      "list",
+      { body: "x", button: "Ver", items: [{ title: "a".repeat(25), rows: [row(1)] }] },
+      M.LIST_SECTION_TITLE_TOO_LONG,
+    ],
+    [
+      "untitled sections",
+      "list",
+      { body: "x", button: "Ver", items: [{ rows: [row(1)] }, { title: "B", rows: [row(2)] }] },
+      M.LIST_SECTION_TITLE_REQUIRED,
+    ],
     ["row title too long", "list", { body: "x", button: "Ver", items: [{ rows: [row(1, "a".repeat(25))] }] }, M.LIST_ROW_TITLE_TOO_LONG],
     ["row title empty", "list", { body: "x", button: "Ver", items: [{ rows: [row(1, "")] }] }, M.LIST_ROW_TITLE_REQUIRED],
-    ["row description", "list", { body: "x", button: "Ver", items: [{ rows: [{ ...row(1), description: "a".repeat(73) }] }] }, M.LIST_ROW_DESCRIPTION_TOO_LONG],
+    [
+      "row description",
+      "list",
+      { body: "x", button: "Ver", items: [{ rows: [{ ...row(1), description: "a".repeat(73) }] }] },
+      M.LIST_ROW_DESCRIPTION_TOO_LONG,
+    ],
     ["row id missing", "list", { body: "x", button: "Ver", items: [{ rows: [{ title: "a" }] }] }, M.LIST_ROW_ID_REQUIRED],
-    ["row id too long", "list", { body: "x", button: "Ver", items: [{ rows: [{ id: "i".repeat(201), title: "a" }] }] }, M.LIST_ROW_ID_TOO_LONG],
+    [
+      "row id too long",
+      "list",
+      { body: "x", button: "Ver", items: [{ rows: [{ id: "i".repeat(201), title: "a" }] }] },
+      M.LIST_ROW_ID_TOO_LONG,
+    ],
     ["row ids repeated", "list", { body: "x", button: "Ver", items: [{ rows: [row(1), row(1)] }] }, M.LIST_ROW_ID_REPEATED],
     ["unknown type", "reaction", { emoji: "👍" }, M.REPLY_TYPE_INVALID],
   ];
@@ -278,7 +379,9 @@ describe("POST /api/v1/messages/{channel}/send — limits, each with its exact m
     const options = [1, 2, 3].map((i) => ({ title: `${i}`.padEnd(20, "x") }));
     expect((await api.post(SEND, body(c, "quick_reply", { content: { text: "x" }, options }))).status).toBe(200);
     const rows = Array.from({ length: 10 }, (_, i) => ({ id: `r${i}`, title: `${i}`.padEnd(24, "y") }));
-    expect((await api.post(SEND, body(c, "list", { body: "x", button: "b".repeat(20), items: [{ title: "s".repeat(24), rows }] }))).status).toBe(200);
+    expect(
+      (await api.post(SEND, body(c, "list", { body: "x", button: "b".repeat(20), items: [{ title: "s".repeat(24), rows }] }))).status,
+    ).toBe(200);
   });
 
   it("checks media by the rules of 4.1: extension of the type, own team (403), existence", async () => {
@@ -287,7 +390,9 @@ describe("POST /api/v1/messages/{channel}/send — limits, each with its exact m
     const jpg = await uploadFor(c.team.id, jpegBytes(), "foto.jpg");
     const wrongExt = await api.post(SEND, body(c, "sticker", { media_path: jpg.media_path }));
     expect(wrongExt.status).toBe(422);
-    expect(wrongExt.body.errors).toEqual({ "payload.media_path": ["El archivo de media_path debe tener extensión .webp para un mensaje de tipo sticker."] });
+    expect(wrongExt.body.errors).toEqual({
+      "payload.media_path": ["El archivo de media_path debe tener extensión .webp para un mensaje de tipo sticker."],
+    });
     const audio = await api.post(SEND, body(c, "audio", { media_path: jpg.media_path }));
     expect(audio.body.message).toBe("El archivo de media_path debe tener extensión .ogg o .mp3 para un mensaje de tipo audio.");
 
@@ -306,7 +411,10 @@ describe("POST /api/v1/messages/{channel}/send — limits, each with its exact m
 describe("POST /api/v1/messages/{channel}/send — context and tenancy", () => {
   it("answers a given message with context_update_id (stored as the message it replies to)", async () => {
     const c = await openConversation();
-    const res = await apiClient(server.url, c.team.token).post(SEND, body(c, "text", { text: "Sí" }, { context_update_id: c.inbound.updateId }));
+    const res = await apiClient(server.url, c.team.token).post(
+      SEND,
+      body(c, "text", { text: "Sí" }, { context_update_id: c.inbound.updateId }),
+    );
     expect(res.status).toBe(200);
     expect((await messageByUpdateId(res.body.data.update_id)).replyToMessageId).toBe(c.inbound.id);
     const shown = await apiClient(server.url, c.team.token).get(`/api/v1/updates/${res.body.data.update_id}`);

@@ -39,7 +39,13 @@ describe("response schemas describe the answers exactly", () => {
     await createBot(team.id, { isDefault: true });
     await createCampaign(team.id);
     await insertMessages(conv, [
-      { sender: "SYSTEM", direction: "OUTBOUND", type: "text", status: "FAILED", error: { code: 131047, title: "Re-engagement message", details: "More than 24 hours" } },
+      {
+        sender: "SYSTEM",
+        direction: "OUTBOUND",
+        type: "text",
+        status: "FAILED",
+        error: { code: 131047, title: "Re-engagement message", details: "More than 24 hours" },
+      },
       { routedTo: { kind: "bot", id: 1, reason: "none:default_bot" } },
     ]);
     const api = apiClient(server.url, team.token);

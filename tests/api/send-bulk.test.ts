@@ -48,7 +48,14 @@ describe("POST /api/v1/message_templates/send_bulk", () => {
           recipient("+57 300 111 2222", "A-1"),
           { ...recipient("abc"), destination: "abc" },
           { destination: "573001112223", header_param: { key: "1", value: "Ana" }, body_params: [{ key: "1", value: "x" }] },
-          { ...recipient("573001112224"), body_params: [{ key: "1", value: "x" }, { key: "2", value: "y" }, { key: "9", value: "z" }] },
+          {
+            ...recipient("573001112224"),
+            body_params: [
+              { key: "1", value: "x" },
+              { key: "2", value: "y" },
+              { key: "9", value: "z" },
+            ],
+          },
           recipient(known.customerNumber!, "A-2"),
           "not an object",
           recipient("573001112222", "A-3"),
@@ -90,7 +97,13 @@ describe("POST /api/v1/message_templates/send_bulk", () => {
 
     const db = await getDb();
     const rows = await db
-      .select({ updateId: messages.updateId, status: messages.status, customerNumber: messages.customerNumber, payload: messages.payload, sendParams: messages.sendParams })
+      .select({
+        updateId: messages.updateId,
+        status: messages.status,
+        customerNumber: messages.customerNumber,
+        payload: messages.payload,
+        sendParams: messages.sendParams,
+      })
       .from(messages)
       .where(eq(messages.teamId, s.team.id));
     expect(rows).toHaveLength(1000);
@@ -111,7 +124,13 @@ describe("POST /api/v1/message_templates/send_bulk", () => {
   it("refuses 0 or 1,001 recipients with 422 and writes nothing", async () => {
     const s = await sendingTeam();
     const api = apiClient(server.url, s.team.token);
-    const tooMany = await api.post(BULK, bulkBody(s, Array.from({ length: 1001 }, (_, i) => recipient(numberAt(i)))));
+    const tooMany = await api.post(
+      BULK,
+      bulkBody(
+        s,
+        Array.from({ length: 1001 }, (_, i) => recipient(numberAt(i))),
+      ),
+    );
     expect(tooMany.status).toBe(422);
     expect(tooMany.body).toEqual({
       message: "El campo recipients no puede tener más de 1000 destinatarios.",
@@ -200,8 +219,15 @@ describe("POST /api/v1/message_templates/send_bulk", () => {
     expect(number.body).toEqual({ message: WA_NUMBER_NOT_REGISTERED, errors: { wa_number: [WA_NUMBER_NOT_REGISTERED] } });
     const template = await api.post(BULK, bulkBody(a, one, { wa_number: bNumber.number }));
     expect(template.body.message).toBe(templateNotFound(a.template.name));
-    const asB = (extra: Record<string, unknown>) => ({ ...bulkBody(a, one), wa_number: bNumber.number, template_name: bTemplate.name, ...extra });
-    expect((await api.post(BULK, asB({ response_handler: "CHATBOT", bot_id: bot.id }))).body.message).toBe(`El bot con el ID: ${bot.id} no existe!`);
+    const asB = (extra: Record<string, unknown>) => ({
+      ...bulkBody(a, one),
+      wa_number: bNumber.number,
+      template_name: bTemplate.name,
+      ...extra,
+    });
+    expect((await api.post(BULK, asB({ response_handler: "CHATBOT", bot_id: bot.id }))).body.message).toBe(
+      `El bot con el ID: ${bot.id} no existe!`,
+    );
     expect((await api.post(BULK, asB({ campaign_id: campaign.id }))).body.message).toBe(`La campaña con el ID: ${campaign.id} no existe!`);
 
     expect(await countMessages(a.team.id)).toBe(0);

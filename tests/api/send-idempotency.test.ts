@@ -131,7 +131,7 @@ describe("Idempotency-Key on POST /message_templates/send", () => {
 describe("canonicalJson", () => {
   it("sorts keys at every level and keeps array order", () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null }, e: undefined })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
-    expect(canonicalJson({ x: "ü\"" })).toBe('{"x":"ü\\""}');
+    expect(canonicalJson({ x: 'ü"' })).toBe('{"x":"ü\\""}');
   });
 
   it("expires a key after IDEMPOTENCY_TTL_HOURS: the retry is a new send, and the sweep deletes only expired keys", async () => {

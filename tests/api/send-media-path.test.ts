@@ -90,14 +90,19 @@ describe("media_path: rule 2, TEXT header or no header (422)", () => {
       ...base,
       template_name: s.template.name,
       header_param: { key: "1", value: "Ana" },
-      body_params: [{ key: "1", value: "x" }, { key: "2", value: "y" }],
+      body_params: [
+        { key: "1", value: "x" },
+        { key: "2", value: "y" },
+      ],
     });
     expect(text.status).toBe(422);
     const msg = `La plantilla ${s.template.name} no tiene un encabezado multimedia (IMAGE, DOCUMENT o VIDEO): no se admite media_path.`;
     expect(text.body).toEqual({ message: msg, errors: { media_path: [msg] } });
     const none = await api.post(SEND, { ...base, template_name: bodyOnly.name });
     expect(none.status).toBe(422);
-    expect(none.body.message).toBe(`La plantilla ${bodyOnly.name} no tiene un encabezado multimedia (IMAGE, DOCUMENT o VIDEO): no se admite media_path.`);
+    expect(none.body.message).toBe(
+      `La plantilla ${bodyOnly.name} no tiene un encabezado multimedia (IMAGE, DOCUMENT o VIDEO): no se admite media_path.`,
+    );
   });
 });
 

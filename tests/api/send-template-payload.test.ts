@@ -43,11 +43,17 @@ describe("buildTemplatePayload (ruling 11)", () => {
       format: "IMAGE",
       example: { header_handle: ["http://app.test/api/v1/media/uploads/team1/x.png"] },
     });
-    const noExample = buildTemplatePayload(template([{ type: "HEADER", format: "VIDEO" }, { type: "BODY", text: "." }]), {
-      header: {},
-      body: {},
-      mediaUrl: "https://cdn.test/v.mp4",
-    });
+    const noExample = buildTemplatePayload(
+      template([
+        { type: "HEADER", format: "VIDEO" },
+        { type: "BODY", text: "." },
+      ]),
+      {
+        header: {},
+        body: {},
+        mediaUrl: "https://cdn.test/v.mp4",
+      },
+    );
     expect(noExample.components[0]).toEqual({ type: "HEADER", format: "VIDEO", example: { header_handle: ["https://cdn.test/v.mp4"] } });
   });
 

@@ -126,10 +126,18 @@ describe("POST /api/v1/message_templates/send — success", () => {
     const api = apiClient(server.url, s.team.token);
     const chat = await api.post(SEND, validBody(s, { response_handler: "CHATBOT", bot_id: bot.id }));
     expect(chat.status).toBe(200);
-    expect(await messageByUpdateId(chat.body.data.update_id)).toMatchObject({ responseHandler: "CHATBOT", botId: bot.id, campaignId: null });
+    expect(await messageByUpdateId(chat.body.data.update_id)).toMatchObject({
+      responseHandler: "CHATBOT",
+      botId: bot.id,
+      campaignId: null,
+    });
     const camp = await api.post(SEND, validBody(s, { response_handler: "CAMPAIGN", campaign_id: campaign.id }));
     expect(camp.status).toBe(200);
-    expect(await messageByUpdateId(camp.body.data.update_id)).toMatchObject({ responseHandler: "CAMPAIGN", campaignId: campaign.id, botId: null });
+    expect(await messageByUpdateId(camp.body.data.update_id)).toMatchObject({
+      responseHandler: "CAMPAIGN",
+      campaignId: campaign.id,
+      botId: null,
+    });
   });
 
   it("uses a team-wide template from any number, and a number's own template only from that number", async () => {
@@ -157,7 +165,11 @@ describe("POST /api/v1/message_templates/send — contract messages (422)", () =
   }
 
   it.each(["EMAIL", "campaign", "", 5])("rejects response_handler %j with the exact text", async (value) => {
-    await expect422((s) => validBody(s, { response_handler: value }), "response_handler", "El atributo response_handler debe ser CAMPAIGN o CHATBOT");
+    await expect422(
+      (s) => validBody(s, { response_handler: value }),
+      "response_handler",
+      "El atributo response_handler debe ser CAMPAIGN o CHATBOT",
+    );
   });
 
   it("requires bot_id with CHATBOT", async () => {
@@ -174,9 +186,17 @@ describe("POST /api/v1/message_templates/send — contract messages (422)", () =
   });
 
   it("names a missing bot, with CHATBOT and with CAMPAIGN", async () => {
-    await expect422((s) => validBody(s, { response_handler: "CHATBOT", bot_id: 987654321 }), "bot_id", "El bot con el ID: 987654321 no existe!");
+    await expect422(
+      (s) => validBody(s, { response_handler: "CHATBOT", bot_id: 987654321 }),
+      "bot_id",
+      "El bot con el ID: 987654321 no existe!",
+    );
     await expect422((s) => validBody(s, { bot_id: 987654322 }), "bot_id", "El bot con el ID: 987654322 no existe!");
-    await expect422((s) => validBody(s, { response_handler: "CHATBOT", bot_id: 99999999999 }), "bot_id", "El bot con el ID: 99999999999 no existe!");
+    await expect422(
+      (s) => validBody(s, { response_handler: "CHATBOT", bot_id: 99999999999 }),
+      "bot_id",
+      "El bot con el ID: 99999999999 no existe!",
+    );
   });
 
   it("names a missing campaign (ruling 8)", async () => {
@@ -229,7 +249,13 @@ describe("POST /api/v1/message_templates/send — parameters (ruling 9)", () => 
 
   it("rejects an unknown body key, naming it", async () => {
     const s = await sendingTeam();
-    const res = await send(s, { body_params: [{ key: "1", value: "a" }, { key: "2", value: "b" }, { key: "3", value: "c" }] });
+    const res = await send(s, {
+      body_params: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+        { key: "3", value: "c" },
+      ],
+    });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe("El parámetro {{3}} no existe en el cuerpo de la plantilla.");
     expect(res.body.errors["body_params.2.key"]).toEqual([res.body.message]);
@@ -237,7 +263,13 @@ describe("POST /api/v1/message_templates/send — parameters (ruling 9)", () => 
 
   it("rejects repeated body keys", async () => {
     const s = await sendingTeam();
-    const res = await send(s, { body_params: [{ key: "1", value: "a" }, { key: "2", value: "b" }, { key: "1", value: "c" }] });
+    const res = await send(s, {
+      body_params: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+        { key: "1", value: "c" },
+      ],
+    });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe("El parámetro {{1}} está repetido en body_params.");
   });
@@ -249,15 +281,27 @@ describe("POST /api/v1/message_templates/send — parameters (ruling 9)", () => 
     expect(noValue.body.message).toBe("El campo body_params.0.value es obligatorio.");
     const noKey = await send(s, { body_params: [{ key: "1", value: "a" }, { value: "b" }] });
     expect(noKey.body.message).toBe("El campo body_params.1.key es obligatorio.");
-    const blank = await send(s, { body_params: [{ key: "1", value: "" }, { key: "2", value: "b" }] });
+    const blank = await send(s, {
+      body_params: [
+        { key: "1", value: "" },
+        { key: "2", value: "b" },
+      ],
+    });
     expect(blank.body.message).toBe("El campo body_params.0.value es obligatorio.");
   });
 
   it("refuses values the channel would reject (new lines, tabs, 5+ spaces)", async () => {
     const s = await sendingTeam();
-    const res = await send(s, { body_params: [{ key: "1", value: "a\nb" }, { key: "2", value: "b" }] });
+    const res = await send(s, {
+      body_params: [
+        { key: "1", value: "a\nb" },
+        { key: "2", value: "b" },
+      ],
+    });
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe("El valor del parámetro {{1}} no puede contener saltos de línea, tabulaciones ni más de 4 espacios seguidos.");
+    expect(res.body.message).toBe(
+      "El valor del parámetro {{1}} no puede contener saltos de línea, tabulaciones ni más de 4 espacios seguidos.",
+    );
   });
 
   it("requires header_param for a TEXT header with a variable, with the header's key", async () => {
@@ -290,7 +334,10 @@ describe("POST /api/v1/message_templates/send — parameters (ruling 9)", () => 
     const ok = await api.post(SEND, validBody(s, { template_name: plain.name, header_param: null, body_params: [] }));
     expect(ok.status).toBe(200);
     expect((await messageByUpdateId(ok.body.data.update_id)).payload).toMatchObject({
-      components: [{ type: "HEADER", format: "TEXT", text: "Aviso" }, { type: "BODY", text: "Sin variables." }],
+      components: [
+        { type: "HEADER", format: "TEXT", text: "Aviso" },
+        { type: "BODY", text: "Sin variables." },
+      ],
     });
   });
 });

@@ -126,9 +126,7 @@ describe("password hashing under a flood", { timeout: 120_000 }, () => {
     process.env.AUTH_FAILURES_PER_ADDRESS = "5";
     const team = await createTeam();
     const from = address();
-    const flood = Promise.all(
-      Array.from({ length: 60 }, (_, i) => signIn(`flood-${i}-${randomInt(1e9)}@example.com`, "mala", from)),
-    );
+    const flood = Promise.all(Array.from({ length: 60 }, (_, i) => signIn(`flood-${i}-${randomInt(1e9)}@example.com`, "mala", from)));
     const api = await apiClient(server.url, team.token).get("/api/v1/wa_numbers");
     expect(api.status).toBe(200);
     const answers = await flood;
@@ -149,7 +147,10 @@ describe("password hashing under a flood", { timeout: 120_000 }, () => {
     expect(api.status).toBe(200);
     const answers = await flood;
     const busy = answers.filter((r) => r.status === 503);
-    expect(answers.every((r) => r.status === 422 || r.status === 503), JSON.stringify(answers.map((r) => r.status))).toBe(true);
+    expect(
+      answers.every((r) => r.status === 422 || r.status === 503),
+      JSON.stringify(answers.map((r) => r.status)),
+    ).toBe(true);
     // 2 hashes at a time and 8 waiting: most of 60 simultaneous requests find the line full.
     expect(busy.length).toBeGreaterThan(0);
     for (const r of busy) {

@@ -64,7 +64,13 @@ describe("GET /api/v1/conversations", () => {
     expect(res.body.data).toHaveLength(2);
     expect(first.contact).toMatchObject({ id: luis.id, name: "Luis Gómez", customer_number: luis.customerNumber, labels: [] });
     expect(first.wa_number).toBe(w.number.number);
-    expect(first.last_message).toMatchObject({ type: "text", direction: "INBOUND", sender: "CUSTOMER", status: "RECEIVED", preview: "Gracias" });
+    expect(first.last_message).toMatchObject({
+      type: "text",
+      direction: "INBOUND",
+      sender: "CUSTOMER",
+      status: "RECEIVED",
+      preview: "Gracias",
+    });
     expect(first.unread_count).toBe(2);
     expect(first.status).toBe("open");
     expect(first.assignee_agent_id).toBeNull();
@@ -192,12 +198,20 @@ describe("reading, assigning and resolving", () => {
     for (let i = 0; i < 100 && !s.seen.length; i++) await new Promise((r) => setTimeout(r, 20));
     const sent = await w.send(c.customerNumber!);
     const updateId = sent.body.data.update_id;
-    expect(JSON.parse((await s.next((e) => e.event === "message.created")).data)).toMatchObject({ update_id: updateId, status: "QUEUED", direction: "OUTBOUND" });
+    expect(JSON.parse((await s.next((e) => e.event === "message.created")).data)).toMatchObject({
+      update_id: updateId,
+      status: "QUEUED",
+      direction: "OUTBOUND",
+    });
 
     const db = await getDb();
     const error = { code: 131047, title: "Re-engagement message", details: "More than 24 hours have passed" };
     await db.update(messages).set({ status: "FAILED", error }).where(eq(messages.updateId, updateId));
-    expect(JSON.parse((await s.next((e) => e.event === "message.status")).data)).toMatchObject({ update_id: updateId, status: "FAILED", error });
+    expect(JSON.parse((await s.next((e) => e.event === "message.status")).data)).toMatchObject({
+      update_id: updateId,
+      status: "FAILED",
+      error,
+    });
     // An update that leaves the status alone announces nothing.
     await db.update(messages).set({ attempts: 3 }).where(eq(messages.updateId, updateId));
     await new Promise((r) => setTimeout(r, 300));
@@ -214,7 +228,9 @@ describe("reading, assigning and resolving", () => {
       { createdAt: new Date("2026-01-01T12:00:00Z"), payload: { text: "a3" } },
       { createdAt: new Date("2026-01-01T11:00:00Z"), payload: { text: "a2" } },
     ]);
-    await insertMessages({ team: w.team, number: w.number, contact: b }, [{ ...base, createdAt: new Date("2026-01-01T09:00:00Z"), payload: { text: "b1" } }]);
+    await insertMessages({ team: w.team, number: w.number, contact: b }, [
+      { ...base, createdAt: new Date("2026-01-01T09:00:00Z"), payload: { text: "b1" } },
+    ]);
     // Shown: each conversation's newest message by its own time. Order: by when it was stored.
     const rows = (await list(w.api)).body.data;
     expect(rows.map((r: { last_message: { preview: string } }) => r.last_message.preview)).toEqual(["b1", "a3"]);

@@ -67,7 +67,10 @@ describe("cloud_api delivery", () => {
       ],
     });
     const w = worker(team.id);
-    const sent = await waitFor(() => messageById(msg.id), (m) => m.status === "SENDED");
+    const sent = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "SENDED",
+    );
     await w.stop();
 
     const reqs = graph.sends(number.phoneNumberId);
@@ -84,7 +87,13 @@ describe("cloud_api delivery", () => {
         language: { code: "es_CO" },
         components: [
           { type: "header", parameters: [{ type: "text", text: "Ana" }] },
-          { type: "body", parameters: [{ type: "text", text: "A-77" }, { type: "text", text: "lunes" }] },
+          {
+            type: "body",
+            parameters: [
+              { type: "text", text: "A-77" },
+              { type: "text", text: "lunes" },
+            ],
+          },
           { type: "button", sub_type: "quick_reply", index: "0", parameters: [{ type: "payload", payload: "THANKS" }] },
         ],
       },
@@ -128,7 +137,17 @@ describe("cloud_api delivery", () => {
 
   it("retries 429, 5xx and rate-limit codes with backoff, then succeeds", async () => {
     const { team, number, contact, template } = await setup();
-    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    const msg = await createQueuedMessage({
+      teamId: team.id,
+      waNumberId: number.id,
+      contact,
+      template,
+      headerParam: { key: "1", value: "x" },
+      bodyParams: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+      ],
+    });
     graph.script(
       { status: 429, body: graphError(429, 130429, "Rate limit hit").body },
       { status: 503, body: { error: { message: "Service unavailable", code: 2 } } },
@@ -136,7 +155,10 @@ describe("cloud_api delivery", () => {
     );
     const before = graph.sends(number.phoneNumberId).length;
     const w = worker(team.id);
-    const done = await waitFor(() => messageById(msg.id), (m) => m.status === "SENDED");
+    const done = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "SENDED",
+    );
     await w.stop();
     expect(graph.sends(number.phoneNumberId).length - before).toBe(4);
     expect(done.attempts).toBe(4);
@@ -145,17 +167,41 @@ describe("cloud_api delivery", () => {
 
   it("counts a provider that does not answer within GRAPH_TIMEOUT_MS as a retryable timeout", async () => {
     const { team, number, contact, template } = await setup();
-    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    const msg = await createQueuedMessage({
+      teamId: team.id,
+      waNumberId: number.id,
+      contact,
+      template,
+      headerParam: { key: "1", value: "x" },
+      bodyParams: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+      ],
+    });
     // The first answer would come 0.5 s after this file's 2 s timeout.
     graph.script({ status: 200, delayMs: 2500 });
     // A timed-out send may have reached Meta: it waits the uncertain grace (short here) for its status.
-    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 1500, backoffCapMs: 1500, uncertainGraceMs: 1500, teamIds: [team.id] });
+    const w = createWorker({
+      pollMs: 100,
+      leaseMs: 2000,
+      backoffBaseMs: 1500,
+      backoffCapMs: 1500,
+      uncertainGraceMs: 1500,
+      teamIds: [team.id],
+    });
     workers.push(w);
     w.start();
-    const waiting = await waitFor(() => messageById(msg.id), (m) => m.status === "QUEUED" && m.error !== null);
+    const waiting = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "QUEUED" && m.error !== null,
+    );
     expect(waiting.error).toEqual({ code: null, title: "Timeout" });
     // Timeout, grace and a second send in a row: a loaded machine needs more than the default wait.
-    const done = await waitFor(() => messageById(msg.id), (m) => m.status === "SENDED", 25_000);
+    const done = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "SENDED",
+      25_000,
+    );
     await w.stop();
     expect(done.attempts).toBe(2);
     expect(done.error).toBeNull();
@@ -163,10 +209,23 @@ describe("cloud_api delivery", () => {
 
   it("fails at once on a permanent error, keeping the provider's code and title", async () => {
     const { team, number, contact, template } = await setup();
-    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    const msg = await createQueuedMessage({
+      teamId: team.id,
+      waNumberId: number.id,
+      contact,
+      template,
+      headerParam: { key: "1", value: "x" },
+      bodyParams: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+      ],
+    });
     graph.script(graphError(400, 131047, "Re-engagement message", "More than 24 hours have passed since the recipient last replied"));
     const w = worker(team.id);
-    const failed = await waitFor(() => messageById(msg.id), (m) => m.status === "FAILED");
+    const failed = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "FAILED",
+    );
     await new Promise((r) => setTimeout(r, 150));
     await w.stop();
     expect(graph.sends(number.phoneNumberId)).toHaveLength(1);
@@ -181,12 +240,25 @@ describe("cloud_api delivery", () => {
 
   it("gives up after the last attempt of a retryable error", async () => {
     const { team, number, contact, template } = await setup();
-    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    const msg = await createQueuedMessage({
+      teamId: team.id,
+      waNumberId: number.id,
+      contact,
+      template,
+      headerParam: { key: "1", value: "x" },
+      bodyParams: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+      ],
+    });
     graph.script(...Array.from({ length: 3 }, () => ({ status: 500, body: { error: { message: "Internal", code: 1 } } })));
     const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 10, backoffCapMs: 20, maxAttempts: 3, teamIds: [team.id] });
     workers.push(w);
     w.start();
-    const failed = await waitFor(() => messageById(msg.id), (m) => m.status === "FAILED");
+    const failed = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "FAILED",
+    );
     await w.stop();
     expect(failed.attempts).toBe(3);
     expect(failed.error).toMatchObject({ code: 1, title: "Internal" });
@@ -198,16 +270,29 @@ describe("cloud_api delivery", () => {
     const contact = await createContact(team.id);
     const template = await createTemplate(team.id, { components: mediaTemplateComponents("IMAGE") });
     const file = await createMediaFile(team.id);
-    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, mediaPath: file.path, bodyParams: [{ key: "1", value: "Ana" }] });
+    const msg = await createQueuedMessage({
+      teamId: team.id,
+      waNumberId: number.id,
+      contact,
+      template,
+      mediaPath: file.path,
+      bodyParams: [{ key: "1", value: "Ana" }],
+    });
     const w = worker(team.id);
-    await waitFor(() => messageById(msg.id), (m) => m.status === "SENDED");
+    await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "SENDED",
+    );
     await w.stop();
     const upload = graph.requests.find((r) => r.path === `/v21.0/${number.phoneNumberId}/media`)!;
     expect(upload.headers["content-type"]).toMatch(/^multipart\/form-data/);
     expect(upload.raw.toString("latin1")).toContain('name="messaging_product"');
     expect(upload.raw.toString("latin1")).toContain(file.content.toString("latin1"));
     const [send] = graph.sends(number.phoneNumberId);
-    expect(send.body.template.components[0]).toEqual({ type: "header", parameters: [{ type: "image", image: { id: expect.stringMatching(/^media/) } }] });
+    expect(send.body.template.components[0]).toEqual({
+      type: "header",
+      parameters: [{ type: "image", image: { id: expect.stringMatching(/^media/) } }],
+    });
   });
 
   it("queues a signed message.status event for the routed bot on every status change", async () => {
@@ -219,19 +304,34 @@ describe("cloud_api delivery", () => {
       const template = await createTemplate(team.id);
       const bot = await createBot(team.id, { webhookUrl: receiver.url, webhookSecret: "bot-secret" });
       const msg = await createQueuedMessage({
-        teamId: team.id, waNumberId: number.id, contact, template, responseHandler: "CHATBOT", botId: bot.id,
-        headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }],
+        teamId: team.id,
+        waNumberId: number.id,
+        contact,
+        template,
+        responseHandler: "CHATBOT",
+        botId: bot.id,
+        headerParam: { key: "1", value: "x" },
+        bodyParams: [
+          { key: "1", value: "a" },
+          { key: "2", value: "b" },
+        ],
       });
       receiver.failNext(500);
       const w = worker(team.id);
-      await waitFor(() => receiver.received.filter((r) => r.body.event === "message.status").length, (n) => n >= 2);
+      await waitFor(
+        () => receiver.received.filter((r) => r.body.event === "message.status").length,
+        (n) => n >= 2,
+      );
       await w.stop();
       const [first, second] = receiver.received;
       // The first attempt was answered 500 and retried with the same body and signature.
       expect(second.raw).toBe(first.raw);
       const { createHmac } = await import("node:crypto");
       expect(second.headers["x-signature-256"]).toBe(`sha256=${createHmac("sha256", "bot-secret").update(second.raw).digest("hex")}`);
-      expect(second.body).toMatchObject({ event: "message.status", data: { update_id: msg.updateId, status: "SENDED", previous_status: "QUEUED" } });
+      expect(second.body).toMatchObject({
+        event: "message.status",
+        data: { update_id: msg.updateId, status: "SENDED", previous_status: "QUEUED" },
+      });
       const deliveries = await deliveriesOfTeam(team.id);
       expect(deliveries).toHaveLength(1);
       expect(deliveries[0]).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200, targetKind: "bot", targetId: bot.id });
@@ -242,15 +342,37 @@ describe("cloud_api delivery", () => {
 
   it("a send whose answer was lost (a timeout after Graph accepted it) takes its wamid from the signed status webhook and is not sent again", async () => {
     const { team, number, contact, template } = await setup();
-    const msg = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, headerParam: { key: "1", value: "x" }, bodyParams: [{ key: "1", value: "a" }, { key: "2", value: "b" }] });
+    const msg = await createQueuedMessage({
+      teamId: team.id,
+      waNumberId: number.id,
+      contact,
+      template,
+      headerParam: { key: "1", value: "x" },
+      bodyParams: [
+        { key: "1", value: "a" },
+        { key: "2", value: "b" },
+      ],
+    });
     // Graph accepts the send only after this file's 2 s timeout, then calls back like Meta.
     graph.statusWebhooks({ url: `${server.url}/api/v1/webhooks/whatsapp`, appSecret: () => number.secrets.appSecret });
     graph.script({ status: 200, delayMs: 2500 });
-    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 20, uncertainGraceMs: 30_000, teamIds: [team.id] });
+    const w = createWorker({
+      pollMs: 100,
+      leaseMs: 2000,
+      backoffBaseMs: 20,
+      backoffCapMs: 20,
+      uncertainGraceMs: 30_000,
+      teamIds: [team.id],
+    });
     workers.push(w);
     w.start();
     try {
-      const adopted = await waitFor(() => messageById(msg.id), (m) => m.status === "SENT", 15_000, 100);
+      const adopted = await waitFor(
+        () => messageById(msg.id),
+        (m) => m.status === "SENT",
+        15_000,
+        100,
+      );
       expect(adopted.providerMessageId).toMatch(/^wamid\.FAKE/);
       // The timeout made the outcome uncertain: no retry within the grace, and none needed after.
       await new Promise((r) => setTimeout(r, 1000));
@@ -273,18 +395,33 @@ describe("cloud_api delivery", () => {
     const b = await setup();
     const mine = await createQueuedMessage({ teamId: a.team.id, waNumberId: a.number.id, contact: a.contact, template: a.template });
     const theirs = await createQueuedMessage({ teamId: b.team.id, waNumberId: b.number.id, contact: b.contact, template: b.template });
-    const status = (id: string, updateId: string) => ({ ...statusUpdate("sent", { id, to: a.contact.customerNumber! }), biz_opaque_callback_data: updateId });
+    const status = (id: string, updateId: string) => ({
+      ...statusUpdate("sent", { id, to: a.contact.customerNumber! }),
+      biz_opaque_callback_data: updateId,
+    });
     // Signed by A's app for A's number, but naming B's message: nothing moves.
-    const foreign = await postWebhook(server.url, envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.FOREIGN1", theirs.updateId)] })), a.number.secrets.appSecret);
+    const foreign = await postWebhook(
+      server.url,
+      envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.FOREIGN1", theirs.updateId)] })),
+      a.number.secrets.appSecret,
+    );
     expect(foreign.status).toBe(200);
     expect(foreign.body.data.statuses).toBe(0);
     expect((await messageById(theirs.id)).status).toBe("QUEUED");
     // A's own: adopted.
-    const own = await postWebhook(server.url, envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.OWN1", mine.updateId)] })), a.number.secrets.appSecret);
+    const own = await postWebhook(
+      server.url,
+      envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.OWN1", mine.updateId)] })),
+      a.number.secrets.appSecret,
+    );
     expect(own.body.data.statuses).toBe(1);
     expect(await messageById(mine.id)).toMatchObject({ status: "SENT", providerMessageId: "wamid.OWN1" });
     // A second wamid for the same send (it was sent twice) does not replace the first.
-    const again = await postWebhook(server.url, envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.OWN2", mine.updateId)] })), a.number.secrets.appSecret);
+    const again = await postWebhook(
+      server.url,
+      envelope(change(a.number.phoneNumberId, { statuses: [status("wamid.OWN2", mine.updateId)] })),
+      a.number.secrets.appSecret,
+    );
     expect(again.body.data.statuses).toBe(0);
     expect((await messageById(mine.id)).providerMessageId).toBe("wamid.OWN1");
   });

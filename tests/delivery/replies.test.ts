@@ -46,7 +46,9 @@ async function cloudConversation() {
   const number = await createCloudNumber(team.id);
   const contact = await createContact(team.id);
   const wamid = `wamid.CUSTOMER${Date.now()}${Math.floor(Math.random() * 1e6)}`;
-  const [inbound] = await insertMessages({ team, number, contact }, [{ providerMessageId: wamid, createdAt: new Date(Date.now() - 60_000) }]);
+  const [inbound] = await insertMessages({ team, number, contact }, [
+    { providerMessageId: wamid, createdAt: new Date(Date.now() - 60_000) },
+  ]);
   return { team, number, contact, inbound, wamid, api: apiClient(server.url, team.token) };
 }
 
@@ -73,8 +75,13 @@ describe("free-form replies through the Cloud API", () => {
       document: await reply(c, "document", { media_path: pdf.media_path, caption: "Factura", filename: "factura.pdf" }),
       sticker: await reply(c, "sticker", { media_path: webp.media_path }),
       location: await reply(c, "location", { latitude: "4.711", longitude: -74.0721, name: "Tienda", address: "Calle 1" }),
-      contacts: await reply(c, "contacts", [{ name: { formatted_name: "Soporte", first_name: "Soporte" }, phones: [{ phone: "+573000000000", type: "WORK" }] }]),
-      quick_reply: await reply(c, "quick_reply", { content: { header: "Cita", text: "¿Confirma?" }, options: [{ title: "Sí", id: "si" }, { title: "No" }] }),
+      contacts: await reply(c, "contacts", [
+        { name: { formatted_name: "Soporte", first_name: "Soporte" }, phones: [{ phone: "+573000000000", type: "WORK" }] },
+      ]),
+      quick_reply: await reply(c, "quick_reply", {
+        content: { header: "Cita", text: "¿Confirma?" },
+        options: [{ title: "Sí", id: "si" }, { title: "No" }],
+      }),
       list: await reply(c, "list", {
         title: "Sucursales",
         body: "Elija una",
@@ -86,19 +93,32 @@ describe("free-form replies through the Cloud API", () => {
       }),
     };
     const w = worker(c.team.id);
-    for (const id of Object.values(ids)) await waitFor(() => messageByUpdateId(id), (m) => m.status === "SENDED");
+    for (const id of Object.values(ids))
+      await waitFor(
+        () => messageByUpdateId(id),
+        (m) => m.status === "SENDED",
+      );
     await w.stop();
 
     const sends = graph.sends(c.number.phoneNumberId);
     expect(sends).toHaveLength(10);
     const byCallback = new Map(sends.map((s) => [s.body.biz_opaque_callback_data, s.body]));
-    const base = (id: string) => ({ messaging_product: "whatsapp", recipient_type: "individual", to: c.contact.customerNumber, biz_opaque_callback_data: id });
+    const base = (id: string) => ({
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: c.contact.customerNumber,
+      biz_opaque_callback_data: id,
+    });
     // Attachments go up to the number's /media first and are sent by id.
     const uploads = graph.requests.filter((r) => r.method === "POST" && r.path === `/v21.0/${c.number.phoneNumberId}/media`);
     expect(uploads).toHaveLength(5);
-    expect(uploads.map((u) => u.raw.toString("latin1").match(/name="type"\r\n\r\n([^\r]+)/)?.[1]).sort()).toEqual(
-      ["application/pdf", "audio/ogg", "image/png", "image/webp", "video/mp4"],
-    );
+    expect(uploads.map((u) => u.raw.toString("latin1").match(/name="type"\r\n\r\n([^\r]+)/)?.[1]).sort()).toEqual([
+      "application/pdf",
+      "audio/ogg",
+      "image/png",
+      "image/webp",
+      "video/mp4",
+    ]);
     const mediaId = (body: Record<string, { id?: string }>, type: string) => body[type].id;
 
     expect(byCallback.get(ids.text)).toEqual({
@@ -110,14 +130,24 @@ describe("free-form replies through the Cloud API", () => {
     const image = byCallback.get(ids.image);
     expect(image).toEqual({ ...base(ids.image), type: "image", image: { id: expect.stringMatching(/^media\d+$/), caption: "Su pedido" } });
     const document = byCallback.get(ids.document);
-    expect(document).toEqual({ ...base(ids.document), type: "document", document: { id: expect.any(String), caption: "Factura", filename: "factura.pdf" } });
+    expect(document).toEqual({
+      ...base(ids.document),
+      type: "document",
+      document: { id: expect.any(String), caption: "Factura", filename: "factura.pdf" },
+    });
     const sticker = byCallback.get(ids.sticker);
     expect(sticker).toEqual({ ...base(ids.sticker), type: "sticker", sticker: { id: expect.any(String) } });
     const video = byCallback.get(ids.video);
     expect(video).toEqual({ ...base(ids.video), type: "video", video: { id: expect.any(String), caption: "Así se arma" } });
     const audio = byCallback.get(ids.audio);
     expect(audio).toEqual({ ...base(ids.audio), type: "audio", audio: { id: expect.any(String) } });
-    const mediaIds = [mediaId(image, "image"), mediaId(document, "document"), mediaId(sticker, "sticker"), mediaId(video, "video"), mediaId(audio, "audio")];
+    const mediaIds = [
+      mediaId(image, "image"),
+      mediaId(document, "document"),
+      mediaId(sticker, "sticker"),
+      mediaId(video, "video"),
+      mediaId(audio, "audio"),
+    ];
     expect(new Set(mediaIds).size).toBe(5);
     expect(byCallback.get(ids.location)).toEqual({
       ...base(ids.location),
@@ -165,9 +195,19 @@ describe("free-form replies through the Cloud API", () => {
   it("fails a reply on Meta's 131047 (window closed at Meta) with its reason, without retrying", async () => {
     const c = await cloudConversation();
     const id = await reply(c, "text", { text: "hola" });
-    graph.script(graphError(400, 131047, "Re-engagement message", "More than 24 hours have passed since the recipient last replied to the sender number."));
+    graph.script(
+      graphError(
+        400,
+        131047,
+        "Re-engagement message",
+        "More than 24 hours have passed since the recipient last replied to the sender number.",
+      ),
+    );
     const w = worker(c.team.id);
-    const failed = await waitFor(() => messageByUpdateId(id), (m) => m.status === "FAILED");
+    const failed = await waitFor(
+      () => messageByUpdateId(id),
+      (m) => m.status === "FAILED",
+    );
     await w.stop();
     expect(failed.error).toMatchObject({
       code: 131047,
@@ -186,7 +226,12 @@ describe("free-form replies through the sandbox", () => {
     const team = await createTeam();
     const number = await createSandboxNumber(team.id);
     const api = apiClient(server.url, team.token);
-    const wrote = await api.post("/api/v1/sandbox/inbound", { wa_number: number.number, from: "573004445566", type: "text", payload: { text: "Hola" } });
+    const wrote = await api.post("/api/v1/sandbox/inbound", {
+      wa_number: number.number,
+      from: "573004445566",
+      type: "text",
+      payload: { text: "Hola" },
+    });
     expect(wrote.status).toBe(200);
     const res = await api.post(SEND, {
       wa_number: number.number,
@@ -197,7 +242,12 @@ describe("free-form replies through the sandbox", () => {
     expect(res.status).toBe(200);
     const updateId = res.body.data.update_id;
     const w = worker(team.id);
-    const final = await waitFor(async () => (await api.get(`/api/v1/updates/${updateId}`)).body.data, (s) => s.status === "READED", 10_000, 50);
+    const final = await waitFor(
+      async () => (await api.get(`/api/v1/updates/${updateId}`)).body.data,
+      (s) => s.status === "READED",
+      10_000,
+      50,
+    );
     await w.stop();
     expect(final.provider_message_id).toMatch(/^wamid\.sandbox\./);
     expect(final.events.map((e: { status: string }) => e.status)).toEqual(["SENDED", "SENT", "DELIVERED", "READED"]);
@@ -236,7 +286,10 @@ describe("read receipts (POST /api/v1/conversations/{id}/read)", () => {
 
     graph.script({ status: 503, body: { error: { message: "Service unavailable", code: 2 } } });
     const w = worker(c.team.id);
-    const [done] = await waitFor(() => receiptsOf(c.team.id), (rows) => rows[0]?.status === "DONE");
+    const [done] = await waitFor(
+      () => receiptsOf(c.team.id),
+      (rows) => rows[0]?.status === "DONE",
+    );
     await w.stop();
     expect(done.attempts).toBe(2);
     const reads = graph.reads().filter((r) => r.path === `/v21.0/${c.number.phoneNumberId}/messages`);
@@ -251,7 +304,10 @@ describe("read receipts (POST /api/v1/conversations/{id}/read)", () => {
     graph.script(graphError(400, 100, "Invalid parameter"));
     expect((await c.api.post(`/api/v1/conversations/${conv.id}/read`)).status).toBe(200);
     const w = worker(c.team.id);
-    const [failed] = await waitFor(() => receiptsOf(c.team.id), (rows) => rows[0]?.status === "FAILED");
+    const [failed] = await waitFor(
+      () => receiptsOf(c.team.id),
+      (rows) => rows[0]?.status === "FAILED",
+    );
     await w.stop();
     expect(failed).toMatchObject({ attempts: 1, error: { code: 100, title: "Invalid parameter" } });
 
@@ -259,7 +315,12 @@ describe("read receipts (POST /api/v1/conversations/{id}/read)", () => {
     const foreign = await apiClient(server.url, other.token).post(`/api/v1/conversations/${conv.id}/read`);
     expect(foreign.status).toBe(404);
     const db = await getDb();
-    expect(await db.select().from(readReceipts).where(and(eq(readReceipts.teamId, other.id)))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(readReceipts)
+        .where(and(eq(readReceipts.teamId, other.id))),
+    ).toHaveLength(0);
 
     const sandboxTeam = await createTeam();
     const sandbox = await createSandboxNumber(sandboxTeam.id);

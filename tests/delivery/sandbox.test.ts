@@ -85,7 +85,10 @@ describe("sandbox channel", () => {
     const w = createWorker({ pollMs: 100, sandboxStepMs: 50, teamIds: [team.id] });
     workers.push(w);
     w.start();
-    await waitFor(async () => (await api.get(`/api/v1/updates/${sentId}`)).body.data.status, (s) => s === "READED");
+    await waitFor(
+      async () => (await api.get(`/api/v1/updates/${sentId}`)).body.data.status,
+      (s) => s === "READED",
+    );
     await w.stop();
 
     const reply = await api.post("/api/v1/sandbox/inbound", {
@@ -99,7 +102,11 @@ describe("sandbox channel", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       message: "Mensaje entrante simulado correctamente.",
-      data: { update_id: expect.any(String), reply_to_update_id: sentId, routed_to: { kind: "campaign", id: campaign.id, reason: "context:campaign_id" } },
+      data: {
+        update_id: expect.any(String),
+        reply_to_update_id: sentId,
+        routed_to: { kind: "campaign", id: campaign.id, reason: "context:campaign_id" },
+      },
     });
 
     const history = await api.get(
@@ -110,13 +117,25 @@ describe("sandbox channel", () => {
       ["OUTBOUND", "template", "READED"],
       ["INBOUND", "button", "RECEIVED"],
     ]);
-    expect(history.body.data[1]).toMatchObject({ sender: "CUSTOMER", payload: { text: "Gracias", payload: "THANKS" }, customer_number: contact.customerNumber });
+    expect(history.body.data[1]).toMatchObject({
+      sender: "CUSTOMER",
+      payload: { text: "Gracias", payload: "THANKS" },
+      customer_number: contact.customerNumber,
+    });
     const detail = await api.get(`/api/v1/updates/${reply.body.data.update_id}`);
     expect(detail.body.data.routed_to).toEqual(reply.body.data.routed_to);
 
     // Without context the latest template is the one answered.
-    const plain = await api.post("/api/v1/sandbox/inbound", { wa_number: number.number, from: contact.customerNumber, type: "text", payload: { text: "Hola" } });
-    expect(plain.body.data).toMatchObject({ reply_to_update_id: sentId, routed_to: { kind: "campaign", id: campaign.id, reason: "latest_template:campaign_id" } });
+    const plain = await api.post("/api/v1/sandbox/inbound", {
+      wa_number: number.number,
+      from: contact.customerNumber,
+      type: "text",
+      payload: { text: "Hola" },
+    });
+    expect(plain.body.data).toMatchObject({
+      reply_to_update_id: sentId,
+      routed_to: { kind: "campaign", id: campaign.id, reason: "latest_template:campaign_id" },
+    });
   });
 
   it("POST /api/v1/sandbox/inbound: 401 without a token, another team's number answers as unregistered, Cloud API numbers refused", async () => {
@@ -134,7 +153,10 @@ describe("sandbox channel", () => {
     const onCloud = await apiClient(server.url, team.token).post("/api/v1/sandbox/inbound", { ...body, wa_number: cloud.number });
     expect(onCloud.status).toBe(422);
     expect(onCloud.body.message).toBe("Solo se pueden simular mensajes entrantes en números sandbox.");
-    const badContext = await apiClient(server.url, team.token).post("/api/v1/sandbox/inbound", { ...body, context_update_id: crypto.randomUUID() });
+    const badContext = await apiClient(server.url, team.token).post("/api/v1/sandbox/inbound", {
+      ...body,
+      context_update_id: crypto.randomUUID(),
+    });
     expect(badContext.status).toBe(422);
     expect(badContext.body.message).toBe("El mensaje indicado en context_update_id no existe.");
     const db = await getDb();
@@ -147,7 +169,12 @@ describe("GET /api/v1/updates/{update_id}", () => {
     const team = await createTeam();
     const number = await createSandboxNumber(team.id);
     const api = apiClient(server.url, team.token);
-    const injected = await api.post("/api/v1/sandbox/inbound", { wa_number: number.number, from: "573009998877", type: "text", payload: { text: "hola" } });
+    const injected = await api.post("/api/v1/sandbox/inbound", {
+      wa_number: number.number,
+      from: "573009998877",
+      type: "text",
+      payload: { text: "hola" },
+    });
     const id = injected.body.data.update_id;
     expect((await api.get(`/api/v1/updates/${id}`)).status).toBe(200);
     expect((await apiClient(server.url).get(`/api/v1/updates/${id}`)).status).toBe(401);
@@ -182,4 +209,3 @@ describe("GET /api/v1/webhook_deliveries", () => {
     expect(bad.status).toBe(422);
   });
 });
-

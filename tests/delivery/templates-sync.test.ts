@@ -24,7 +24,13 @@ const tpl = (name: string, extra: Record<string, unknown> = {}) => ({
     { type: "HEADER", format: "IMAGE", example: { header_handle: ["https://scontent.example.com/h.jpg"] } },
     { type: "BODY", text: "Hola {{1}}, tu pedido {{2}} está listo.", example: { body_text: [["Ana", "A-1"]] } },
     { type: "FOOTER", text: "Tienda" },
-    { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Gracias" }, { type: "PHONE_NUMBER", text: "Llamar", phone_number: "+5215555555555" }] },
+    {
+      type: "BUTTONS",
+      buttons: [
+        { type: "QUICK_REPLY", text: "Gracias" },
+        { type: "PHONE_NUMBER", text: "Llamar", phone_number: "+5215555555555" },
+      ],
+    },
   ],
   ...extra,
 });
@@ -35,7 +41,15 @@ describe("admin templates:sync", () => {
     const number = await createCloudNumber(team.id);
     graph.setTemplatePages([
       [tpl("pedido_listo"), tpl("pendiente", { status: "PENDING" })],
-      [tpl("ubicacion", { components: [{ type: "HEADER", format: "LOCATION" }, { type: "BODY", text: "Aquí" }] }), tpl("recordatorio")],
+      [
+        tpl("ubicacion", {
+          components: [
+            { type: "HEADER", format: "LOCATION" },
+            { type: "BODY", text: "Aquí" },
+          ],
+        }),
+        tpl("recordatorio"),
+      ],
     ]);
     const result = await registry["templates:sync"].run({ number: `+${number.number}` });
     expect(result.imported).toEqual(["pedido_listo/es_MX", "recordatorio/es_MX"]);
@@ -45,9 +59,15 @@ describe("admin templates:sync", () => {
     expect(listCalls[0].headers.authorization).toBe(`Bearer ${number.secrets.accessToken}`);
 
     const db = await getDb();
-    const [row] = await db.select().from(templates).where(and(eq(templates.teamId, team.id), eq(templates.name, "pedido_listo")));
+    const [row] = await db
+      .select()
+      .from(templates)
+      .where(and(eq(templates.teamId, team.id), eq(templates.name, "pedido_listo")));
     expect(row).toMatchObject({ externalId: "ext_pedido_listo", language: "es_MX", status: "APPROVED", waNumberId: number.id });
-    expect(row.components.find((c) => c.type === "BUTTONS")).toEqual({ type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Gracias", payload: "Gracias" }] });
+    expect(row.components.find((c) => c.type === "BUTTONS")).toEqual({
+      type: "BUTTONS",
+      buttons: [{ type: "QUICK_REPLY", text: "Gracias", payload: "Gracias" }],
+    });
 
     // Running it again refreshes instead of duplicating.
     await registry["templates:sync"].run({ number: number.number });
@@ -60,7 +80,12 @@ describe("admin templates:sync", () => {
     graph.setTemplatePages([
       [
         tpl("componentes_rotos", { components: { type: "BODY" } }),
-        tpl("boton_sin_tipo", { components: [{ type: "BODY", text: "Hola" }, { type: "BUTTONS", buttons: [{ text: "Sí" }] }] }),
+        tpl("boton_sin_tipo", {
+          components: [
+            { type: "BODY", text: "Hola" },
+            { type: "BUTTONS", buttons: [{ text: "Sí" }] },
+          ],
+        }),
         { id: "ext_sin_nombre", name: 42, status: "APPROVED", language: "es" },
         "not a template",
         tpl("con_campos_nuevos", { parameter_format: "POSITIONAL", sub_category: "ORDER_DETAILS" }),

@@ -16,7 +16,9 @@ describe("backoffMs (full jitter)", () => {
 });
 
 describe("classifyGraphError", () => {
-  const body = (code: number) => ({ error: { message: `m${code}`, type: "OAuthException", code, error_data: { details: "d" }, fbtrace_id: "x" } });
+  const body = (code: number) => ({
+    error: { message: `m${code}`, type: "OAuthException", code, error_data: { details: "d" }, fbtrace_id: "x" },
+  });
   it.each([
     [429, 130429, true],
     [400, 131056, true],
@@ -35,7 +37,10 @@ describe("classifyGraphError", () => {
     expect(f.error).toEqual({ code, title: `m${code}`, details: "d" });
   });
   it("treats timeouts and network errors as retryable, and reads Retry-After", () => {
-    expect(networkFailure(Object.assign(new Error("x"), { name: "TimeoutError" }))).toMatchObject({ retryable: true, error: { title: "Timeout" } });
+    expect(networkFailure(Object.assign(new Error("x"), { name: "TimeoutError" }))).toMatchObject({
+      retryable: true,
+      error: { title: "Timeout" },
+    });
     for (const code of ["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]) {
       expect(networkFailure(Object.assign(new Error("x"), { code }))).toMatchObject({ retryable: true, error: { title: "Timeout" } });
     }
@@ -61,8 +66,17 @@ describe("templateBody", () => {
       { type: "header", parameters: [{ type: "document", document: { id: "m1", filename: "f.pdf" } }] },
       { type: "body", parameters: [{ type: "text", parameter_name: "cliente", text: "Ana" }] },
     ]);
-    const linked = templateBody({ to: "1", name: "t", language: "es", header: { kind: "media", format: "VIDEO", link: "https://x.test/v.mp4" }, body: [], quickReplies: [] });
-    expect(linked.template.components).toEqual([{ type: "header", parameters: [{ type: "video", video: { link: "https://x.test/v.mp4" } }] }]);
+    const linked = templateBody({
+      to: "1",
+      name: "t",
+      language: "es",
+      header: { kind: "media", format: "VIDEO", link: "https://x.test/v.mp4" },
+      body: [],
+      quickReplies: [],
+    });
+    expect(linked.template.components).toEqual([
+      { type: "header", parameters: [{ type: "video", video: { link: "https://x.test/v.mp4" } }] },
+    ]);
   });
 });
 

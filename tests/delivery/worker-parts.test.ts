@@ -9,7 +9,14 @@ import { createPacer } from "@/lib/delivery/pacing";
 import { claimMessages, findNumbersByIds, type Claim } from "@/lib/delivery/repo";
 import { createSettler } from "@/lib/delivery/settle";
 import { createContact, createTeam, createTemplate } from "../helpers/factories";
-import { createCloudNumber, createQueuedMessage, createSandboxNumber, eventsOfMessage, messageById, waitFor } from "../helpers/delivery-factories";
+import {
+  createCloudNumber,
+  createQueuedMessage,
+  createSandboxNumber,
+  eventsOfMessage,
+  messageById,
+  waitFor,
+} from "../helpers/delivery-factories";
 
 /**
  * The worker's three parts on their own (lib/delivery/claim-loop.ts, pacing.ts, settle.ts).
@@ -63,13 +70,23 @@ describe("claim loop", () => {
       claimHooks: async () => [],
       runHook: async () => {},
     });
-    return { loop, asked, held, stop, maxInHand: () => maxInHand, release: (n: number) => [...held.values()].slice(0, n).forEach((f) => f()) };
+    return {
+      loop,
+      asked,
+      held,
+      stop,
+      maxInHand: () => maxInHand,
+      release: (n: number) => [...held.values()].slice(0, n).forEach((f) => f()),
+    };
   }
 
   it("keeps at most `concurrency` messages in hand and tops up only once half of them are free", async () => {
     const h = harness(100, 4);
     h.loop.start();
-    await waitFor(() => h.held.size, (n) => n === 4);
+    await waitFor(
+      () => h.held.size,
+      (n) => n === 4,
+    );
     expect(h.asked).toEqual([4]);
     h.release(1);
     await sleep(200);
@@ -77,11 +94,17 @@ describe("claim loop", () => {
     expect(h.asked).toEqual([4]);
     expect(h.loop.inHand().messages).toBe(3);
     h.release(1);
-    await waitFor(() => h.held.size, (n) => n === 4);
+    await waitFor(
+      () => h.held.size,
+      (n) => n === 4,
+    );
     expect(h.asked).toEqual([4, 2]);
     expect(h.maxInHand()).toBeLessThanOrEqual(4);
     h.release(4);
-    await waitFor(() => h.asked.length, (n) => n >= 3);
+    await waitFor(
+      () => h.asked.length,
+      (n) => n >= 3,
+    );
     h.stop.abort();
     const stopped = h.loop.stop();
     h.release(10);
@@ -94,7 +117,12 @@ describe("claim loop", () => {
     await sleep(100);
     // The first claim found nothing: the loop is idle for the 400 ms interval.
     expect(h.asked.length).toBe(1);
-    await waitFor(() => h.asked.length, (n) => n >= 2, 2000, 10);
+    await waitFor(
+      () => h.asked.length,
+      (n) => n >= 2,
+      2000,
+      10,
+    );
     h.stop.abort();
     await h.loop.stop();
 
@@ -116,7 +144,10 @@ describe("claim loop", () => {
   it("stop() resolves only once every batch handed on has finished; halt() returns at once", async () => {
     const h = harness(2, 2);
     h.loop.start();
-    await waitFor(() => h.held.size, (n) => n === 2);
+    await waitFor(
+      () => h.held.size,
+      (n) => n === 2,
+    );
     h.stop.abort();
     let stopped = false;
     const done = h.loop.stop().then(() => (stopped = true));
@@ -128,7 +159,10 @@ describe("claim loop", () => {
 
     const k = harness(2, 2);
     k.loop.start();
-    await waitFor(() => k.held.size, (n) => n === 2);
+    await waitFor(
+      () => k.held.size,
+      (n) => n === 2,
+    );
     k.loop.halt();
     await sleep(100);
     expect(k.asked).toEqual([2]);
@@ -182,8 +216,20 @@ describe("pacing", () => {
 
 describe("settling", () => {
   const settler = (o: { killed?: boolean } = {}) =>
-    createSettler({ maxAttempts: 3, backoffBaseMs: 100, backoffCapMs: 100, uncertainGraceMs: 60_000, sandboxStepMs: 100, killed: () => o.killed ?? false });
-  const failure = (uncertain = false) => ({ ok: false as const, retryable: true, error: { code: null, title: uncertain ? "Timeout" : "HTTP 500" }, uncertain });
+    createSettler({
+      maxAttempts: 3,
+      backoffBaseMs: 100,
+      backoffCapMs: 100,
+      uncertainGraceMs: 60_000,
+      sandboxStepMs: 100,
+      killed: () => o.killed ?? false,
+    });
+  const failure = (uncertain = false) => ({
+    ok: false as const,
+    retryable: true,
+    error: { code: null, title: uncertain ? "Timeout" : "HTTP 500" },
+    uncertain,
+  });
 
   it("a retryable failure goes back to the queue after its backoff; one that may have reached the provider waits the uncertain grace", async () => {
     const { team, number, rows } = await queued(2);
@@ -202,7 +248,11 @@ describe("settling", () => {
   it("a permanent failure, or a retryable one on the last attempt, is FAILED with its event", async () => {
     const { team, number, rows } = await queued(1);
     const [c] = await claim(team.id, 1, 30_000);
-    await settler().failure({ ...c }, team.id, number.number, { ok: false, retryable: false, error: { code: 131026, title: "Message undeliverable" } });
+    await settler().failure({ ...c }, team.id, number.number, {
+      ok: false,
+      retryable: false,
+      error: { code: 131026, title: "Message undeliverable" },
+    });
     expect(await messageById(rows[0].id)).toMatchObject({ status: "FAILED", error: { code: 131026, title: "Message undeliverable" } });
     expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["FAILED"]);
 
@@ -225,7 +275,11 @@ describe("settling", () => {
     expect(await messageById(rows[0].id)).toMatchObject({ status: "SENDED", providerMessageId: "wamid.sandbox.unit-1", lockedUntil: null });
     // The same claim again (settled elsewhere first): not SENDED twice.
     expect(await s.accepted(c, team.id, number, sandboxAdapter, "wamid.sandbox.unit-2")).toBe(false);
-    const done = await waitFor(() => messageById(rows[0].id), (m) => m.status === "READED", 5000);
+    const done = await waitFor(
+      () => messageById(rows[0].id),
+      (m) => m.status === "READED",
+      5000,
+    );
     expect(done.providerMessageId).toBe("wamid.sandbox.unit-1");
     expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["SENDED", "SENT", "DELIVERED", "READED"]);
   });
@@ -249,7 +303,11 @@ describe("settling", () => {
     expect(await s.resumeWalks([team.id])).toBe(1);
     // Leased to the first: a second sweep (another worker) leaves it alone.
     expect(await settler().resumeWalks([team.id])).toBe(0);
-    const done = await waitFor(() => messageById(rows[0].id), (m) => m.status === "READED", 5000);
+    const done = await waitFor(
+      () => messageById(rows[0].id),
+      (m) => m.status === "READED",
+      5000,
+    );
     expect(done.lockedUntil).toBeNull();
     expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["DELIVERED", "READED"]);
   });

@@ -40,7 +40,10 @@ async function queue(count: number, mps: number) {
         contact,
         template,
         headerParam: { key: "1", value: "x" },
-        bodyParams: [{ key: "1", value: `m${i}` }, { key: "2", value: "b" }],
+        bodyParams: [
+          { key: "1", value: `m${i}` },
+          { key: "2", value: "b" },
+        ],
       }),
     );
   }
@@ -67,7 +70,10 @@ describe("delivery worker", () => {
     // A claimed the whole batch and paces it at 4/s. Once two sends are committed and nothing is
     // in flight (the next slot is a quarter second away), A "crashes" without a word to the database.
     await waitFor(
-      async () => ({ sended: (await statusesOf(ids)).filter((m) => m.status === "SENDED").length, seen: graph.sends(number.phoneNumberId).length }),
+      async () => ({
+        sended: (await statusesOf(ids)).filter((m) => m.status === "SENDED").length,
+        seen: graph.sends(number.phoneNumberId).length,
+      }),
       (v) => v.sended >= 2 && v.sended === v.seen,
       15_000,
       10,
@@ -86,7 +92,12 @@ describe("delivery worker", () => {
     // what this test is about.
     // (A's expired leases wait the uncertain grace for a status webhook first; none comes here.)
     start({ teamIds: [team.id], leaseMs: 15_000, uncertainGraceMs: 500 });
-    await waitFor(() => statusesOf(ids), (ms) => ms.every((m) => m.status === "SENDED"), 60_000, 100);
+    await waitFor(
+      () => statusesOf(ids),
+      (ms) => ms.every((m) => m.status === "SENDED"),
+      60_000,
+      100,
+    );
     const final = await Promise.all(ids.map(messageById));
     const counts = receivedCounts(number.phoneNumberId);
     expect(counts.size).toBe(10);
@@ -104,25 +115,39 @@ describe("delivery worker", () => {
     // Leases long enough that none expires mid-send however loaded the machine: what is tested
     // here is that concurrent claims (FOR UPDATE SKIP LOCKED) never hand one message to two workers.
     for (let i = 0; i < 3; i++) start({ teamIds: [team.id], concurrency: 4, leaseMs: 15_000 });
-    await waitFor(() => statusesOf(rows.map((r) => r.id)), (ms) => ms.every((m) => m.status === "SENDED"), 90_000, 100);
+    await waitFor(
+      () => statusesOf(rows.map((r) => r.id)),
+      (ms) => ms.every((m) => m.status === "SENDED"),
+      90_000,
+      100,
+    );
     const counts = receivedCounts(number.phoneNumberId);
     expect(counts.size).toBe(30);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(graph.sends(number.phoneNumberId)).toHaveLength(30);
   });
 
-  it("several concurrent workers send each message exactly once when the claim's own lease covers the send", { timeout: 120_000 }, async () => {
-    // With a 30 s lease (the default) and a short Graph timeout, claims skip the lease extension
-    // and go straight to the slot reservation (worker.ts, reserve): the claim's lease is the fence.
-    const { team, number, rows } = await queue(40, 100_000);
-    for (let i = 0; i < 3; i++) start({ teamIds: [team.id], concurrency: 8, leaseMs: 30_000 });
-    await waitFor(() => statusesOf(rows.map((r) => r.id)), (ms) => ms.every((m) => m.status === "SENDED"), 90_000, 100);
-    const counts = receivedCounts(number.phoneNumberId);
-    expect(counts.size).toBe(40);
-    expect([...counts.values()].every((n) => n === 1)).toBe(true);
-    expect(graph.sends(number.phoneNumberId)).toHaveLength(40);
-    expect((await Promise.all(rows.map((r) => messageById(r.id)))).every((m) => m.attempts === 1)).toBe(true);
-  });
+  it(
+    "several concurrent workers send each message exactly once when the claim's own lease covers the send",
+    { timeout: 120_000 },
+    async () => {
+      // With a 30 s lease (the default) and a short Graph timeout, claims skip the lease extension
+      // and go straight to the slot reservation (worker.ts, reserve): the claim's lease is the fence.
+      const { team, number, rows } = await queue(40, 100_000);
+      for (let i = 0; i < 3; i++) start({ teamIds: [team.id], concurrency: 8, leaseMs: 30_000 });
+      await waitFor(
+        () => statusesOf(rows.map((r) => r.id)),
+        (ms) => ms.every((m) => m.status === "SENDED"),
+        90_000,
+        100,
+      );
+      const counts = receivedCounts(number.phoneNumberId);
+      expect(counts.size).toBe(40);
+      expect([...counts.values()].every((n) => n === 1)).toBe(true);
+      expect(graph.sends(number.phoneNumberId)).toHaveLength(40);
+      expect((await Promise.all(rows.map((r) => messageById(r.id)))).every((m) => m.attempts === 1)).toBe(true);
+    },
+  );
 
   it("never exceeds the number's messages_per_second, across two workers", { timeout: 120_000 }, async () => {
     const mps = 5;
@@ -139,7 +164,12 @@ describe("delivery worker", () => {
       const opts = { teamIds: [team.id], pacingHeadroom: 0.5, leaseMs: 15_000 };
       start(opts);
       start(opts);
-      await waitFor(() => statusesOf(rows.map((r) => r.id)), (ms) => ms.every((m) => m.status === "SENDED"), 90_000, 100);
+      await waitFor(
+        () => statusesOf(rows.map((r) => r.id)),
+        (ms) => ms.every((m) => m.status === "SENDED"),
+        90_000,
+        100,
+      );
       const times = (await remote.sends()).map((r) => r.at).sort((x, y) => x - y);
       expect(times).toHaveLength(16);
       const windows = times.map((t) => times.filter((u) => u >= t && u < t + 1000).length);

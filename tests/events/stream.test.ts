@@ -139,7 +139,13 @@ describe("GET /api/v1/events", () => {
     const threeDaysAgo = new Date(Date.now() - 72 * 3600_000);
     const [old] = await db
       .insert(events)
-      .values({ teamId: w.team.id, type: "contact.labels", contactId: w.contact.id, data: { contact_id: w.contact.id, labels: [] }, createdAt: threeDaysAgo })
+      .values({
+        teamId: w.team.id,
+        type: "contact.labels",
+        contactId: w.contact.id,
+        data: { contact_id: w.contact.id, labels: [] },
+        createdAt: threeDaysAgo,
+      })
       .returning({ id: events.id });
     await w.addLabel(w.contact.id, w.labels[0].id);
 

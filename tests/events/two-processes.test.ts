@@ -43,7 +43,10 @@ function startApp(extra: Record<string, string> = {}): Promise<Ready> {
     ...extra,
   };
   delete env.PGLITE_DIR;
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/events/event-server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/events/event-server.ts"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";

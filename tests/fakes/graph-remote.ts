@@ -3,7 +3,10 @@ import path from "node:path";
 
 /** Starts tests/fakes/graph-child.ts in a child process and reads its recorded sends over IPC. */
 export async function startRemoteFakeGraph() {
-  const child = fork(path.join(import.meta.dirname, "graph-child.ts"), [], { execArgv: ["--conditions=react-server", "--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.join(import.meta.dirname, "graph-child.ts"), [], {
+    execArgv: ["--conditions=react-server", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once("error", reject);
     child.on("message", (m: any) => m.type === "ready" && resolve(m.url));

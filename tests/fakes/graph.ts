@@ -167,7 +167,8 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
         });
         // Accepted: Meta reports the send's statuses whether or not the caller got the answer.
         for (const status of hooks?.statuses ?? ["sent"]) {
-          if (hooks) postStatus(id, JSON.stringify(statusEnvelope(id, wamid, status, String(body?.to ?? ""), body?.biz_opaque_callback_data)));
+          if (hooks)
+            postStatus(id, JSON.stringify(statusEnvelope(id, wamid, status, String(body?.to ?? ""), body?.biz_opaque_callback_data)));
         }
         return;
       }
@@ -183,7 +184,14 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
       }
       if (req.method === "GET" && !edge && media.has(id)) {
         const m = media.get(id)!;
-        return send(200, { messaging_product: "whatsapp", url: `${base()}/download/${id}`, mime_type: m.mime, sha256: "abc", file_size: m.bytes.length, id });
+        return send(200, {
+          messaging_product: "whatsapp",
+          url: `${base()}/download/${id}`,
+          mime_type: m.mime,
+          sha256: "abc",
+          file_size: m.bytes.length,
+          id,
+        });
       }
       return send(404, graphError(404, 100, "Unsupported request").body);
     });
@@ -199,7 +207,11 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
     requests,
     sends: (phoneNumberId?: string) =>
       requests.filter(
-        (r) => r.method === "POST" && r.path.endsWith("/messages") && r.body?.status !== "read" && (!phoneNumberId || r.path.includes(`/${phoneNumberId}/`)),
+        (r) =>
+          r.method === "POST" &&
+          r.path.endsWith("/messages") &&
+          r.body?.status !== "read" &&
+          (!phoneNumberId || r.path.includes(`/${phoneNumberId}/`)),
       ),
     /** Read receipts posted (POST /messages with status "read"). */
     reads: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/messages") && r.body?.status === "read"),

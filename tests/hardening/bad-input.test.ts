@@ -78,10 +78,15 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
   it.each(jsonEndpoints.map((e) => [e.name, e] as const))("JSON body: %s", async (_name, ep) => {
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(transport(fc.oneof({ weight: 3, arbitrary: mutatedBody(ep.valid!(w), idStrings()) }, { weight: 1, arbitrary: poisonedBody(ep.valid!(w)) })), async (body) => {
-        const status = await send(ep, { method: ep.method, path: ep.path(w), body });
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }),
+      fc.asyncProperty(
+        transport(
+          fc.oneof({ weight: 3, arbitrary: mutatedBody(ep.valid!(w), idStrings()) }, { weight: 1, arbitrary: poisonedBody(ep.valid!(w)) }),
+        ),
+        async (body) => {
+          const status = await send(ep, { method: ep.method, path: ep.path(w), body });
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        },
+      ),
       // Login hashes a password per valid-looking request (scrypt): fewer runs keep it bounded.
       { numRuns: ep.name === "login" ? Math.ceil(RUNS / 3) : RUNS },
     );
@@ -94,7 +99,10 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
       fc.constantFrom("page=%ED%A0%80", "page=%", "%zz=1", "per_page=1&per_page=%00", "page=1e3", "per_page=-0", "from_date=2024-02-30"),
       // Every key of a valid query with a malformed encoding, a NUL or a lone surrogate (CESU-8) as its value.
       fc
-        .tuple(fc.constantFrom(...Object.keys(ep.valid!(w))), fc.constantFrom(...MALFORMED_PERCENT, "%00", "a%00b", "%ED%A0%80", "x%ED%B0%80y"))
+        .tuple(
+          fc.constantFrom(...Object.keys(ep.valid!(w))),
+          fc.constantFrom(...MALFORMED_PERCENT, "%00", "a%00b", "%ED%A0%80", "x%ED%B0%80y"),
+        )
         .map(([k, bad]) =>
           Object.entries(ep.valid!(w) as Record<string, string>)
             .map(([key, v]) => `${encodeURIComponent(key)}=${key === k ? bad : encodeURIComponent(v)}`)
@@ -111,7 +119,22 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
 
   const segment = fc.oneof(
     // Not "..", "%2e%2e": the client resolves them to another URL.
-    fc.constantFrom("0", "-1", "1.5", "2147483648", "99999999999", "1e3", "0x10", "%20%31", "%00", "%2F", "null", "%C3%A9", "%E2%80%AE", "a%00b"),
+    fc.constantFrom(
+      "0",
+      "-1",
+      "1.5",
+      "2147483648",
+      "99999999999",
+      "1e3",
+      "0x10",
+      "%20%31",
+      "%00",
+      "%2F",
+      "null",
+      "%C3%A9",
+      "%E2%80%AE",
+      "a%00b",
+    ),
     // Malformed percent-encoding (Next itself would answer a bare 500; proxy.ts answers 400 first),
     // and a lone surrogate, which only travels as CESU-8 bytes that are not UTF-8.
     fc.constantFrom(...MALFORMED_PERCENT, "%ED%A0%80", "x%ED%B0%80"),
@@ -165,7 +188,9 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
     const boundary = "----hardening";
     const part = (name: string, filename: string | null, bytes: Uint8Array) =>
       Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename === null ? "" : `; filename="${filename}"`}\r\nContent-Type: application/octet-stream\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename === null ? "" : `; filename="${filename}"`}\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
         Buffer.from(bytes),
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
@@ -174,14 +199,31 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
       fc.oneof(
         fc.constant(null),
         nastyString.map((s) => s.replace(/["\r\n]/g, "")),
-        fc.constantFrom("x.pdf", "../../x.pdf", "x.pdf.exe", "x.png", "%2e%2e.pdf", "x\u0000.pdf", "\u0000", "x.pdf\u0000.png", "\uD800.pdf", "a\uDC00b"),
+        fc.constantFrom(
+          "x.pdf",
+          "../../x.pdf",
+          "x.pdf.exe",
+          "x.png",
+          "%2e%2e.pdf",
+          "x\u0000.pdf",
+          "\u0000",
+          "x.pdf\u0000.png",
+          "\uD800.pdf",
+          "a\uDC00b",
+        ),
       ),
       fc.oneof(
         fc.uint8Array({ maxLength: 200 }),
         fc.constant(new TextEncoder().encode("%PDF-1.4 tiny")),
         fc.constant(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
       ),
-      fc.constantFrom(`multipart/form-data; boundary=${boundary}`, "multipart/form-data", `multipart/form-data; boundary=other`, "application/json", "text/plain"),
+      fc.constantFrom(
+        `multipart/form-data; boundary=${boundary}`,
+        "multipart/form-data",
+        `multipart/form-data; boundary=other`,
+        "application/json",
+        "text/plain",
+      ),
       fc.boolean(),
     );
     await fc.assert(
@@ -198,11 +240,15 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
     const ep = ENDPOINTS.find((e) => e.name === "media upload")!;
     const boundary = "----unstorable";
     const pdf = new TextEncoder().encode("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
-    const name = fc.tuple(fc.constantFrom(...UNSTORABLE_STRINGS), fc.constantFrom("", "factura", "x.pdf"), fc.boolean()).map(([bad, base, before]) => (before ? `${bad}${base}` : `${base}${bad}`));
+    const name = fc
+      .tuple(fc.constantFrom(...UNSTORABLE_STRINGS), fc.constantFrom("", "factura", "x.pdf"), fc.boolean())
+      .map(([bad, base, before]) => (before ? `${bad}${base}` : `${base}${bad}`));
     await fc.assert(
       fc.asyncProperty(name, async (filename) => {
         const body = Buffer.concat([
-          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+          ),
           Buffer.from(pdf),
           Buffer.from(`\r\n--${boundary}--\r\n`),
         ]);
@@ -217,9 +263,18 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
     await fc.assert(
       fc.asyncProperty(
         transport(fc.jsonValue({ maxDepth: 4 })),
-        fc.oneof(fc.constant(undefined), fc.constantFrom("sha256=", "sha256=00", "md5=abc"), fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 }).map((h) => `sha256=${h}`)),
+        fc.oneof(
+          fc.constant(undefined),
+          fc.constantFrom("sha256=", "sha256=00", "md5=abc"),
+          fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 }).map((h) => `sha256=${h}`),
+        ),
         async (body, signature) => {
-          const status = await send(ep, { method: "POST", path: ep.path(w), body, headers: signature ? { "x-hub-signature-256": signature } : {} });
+          const status = await send(ep, {
+            method: "POST",
+            path: ep.path(w),
+            body,
+            headers: signature ? { "x-hub-signature-256": signature } : {},
+          });
           expect([400, 401, 413, 415]).toContain(status);
         },
       ),
@@ -251,7 +306,10 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
         [send1, { "idempotency-key": value, "content-type": "application/json" }],
         [send1, { "content-type": `application/json; charset=${value}` }],
         [ENDPOINTS.find((e) => e.name === "contacts")!, { "if-none-match": value, "accept-language": value }],
-        [ENDPOINTS.find((e) => e.name === "webhook receive")!, { "x-hub-signature-256": `sha256=${value}`, "content-type": "application/json" }],
+        [
+          ENDPOINTS.find((e) => e.name === "webhook receive")!,
+          { "x-hub-signature-256": `sha256=${value}`, "content-type": "application/json" },
+        ],
       ] as const) {
         const body = ep.input === "json" ? { body: JSON.stringify(ep.valid!(w)), contentType: headers["content-type"] ?? null } : undefined;
         await send(ep, { method: ep.method, path: ep.path(w), body, headers: { ...headers } as Record<string, string> });
@@ -263,23 +321,34 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
     const cloud = await createCloudNumber(w.team.id);
     const ep = ENDPOINTS.find((e) => e.name === "webhook receive")!;
     const unstorable = fc.oneof(fc.constantFrom("\u0000", "a\u0000b", "\uD800", "x\uDC00y", "\uDBFF"), nastyString);
-    const value = fc.oneof(unstorable, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom("99999999999999999999", "-1", "1e400", "NaN", 1e308, -5));
-    const messageOf = fc.tuple(
-      fc.constantFrom("text", "image", "button", "interactive", "system", "contacts", "location", "unknown"),
-      fc.constantFrom("id", "from", "timestamp", "type", "text", "context", "errors", "image", "extra"),
-      value,
-    ).map(([type, key, v]) => {
-      const m = inboundMessage(type === "interactive" ? "button_reply" : (type as "text"), { from: w.contact.customerNumber! }) as Record<string, unknown>;
-      return { ...m, id: wamid(), [key]: v };
-    });
-    const batch = fc.tuple(fc.array(messageOf, { minLength: 1, maxLength: 4 }), unstorable, fc.option(value)).map(([msgs, name, statusTs]) => {
-      const c = change(cloud.phoneNumberId, {
-        contacts: [{ wa_id: w.contact.customerNumber!, name }],
-        messages: msgs,
-        statuses: statusTs === null ? [] : [{ ...statusUpdate("read", { id: wamid(), to: "1" }), timestamp: statusTs }],
+    const value = fc.oneof(
+      unstorable,
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom("99999999999999999999", "-1", "1e400", "NaN", 1e308, -5),
+    );
+    const messageOf = fc
+      .tuple(
+        fc.constantFrom("text", "image", "button", "interactive", "system", "contacts", "location", "unknown"),
+        fc.constantFrom("id", "from", "timestamp", "type", "text", "context", "errors", "image", "extra"),
+        value,
+      )
+      .map(([type, key, v]) => {
+        const m = inboundMessage(type === "interactive" ? "button_reply" : (type as "text"), { from: w.contact.customerNumber! }) as Record<
+          string,
+          unknown
+        >;
+        return { ...m, id: wamid(), [key]: v };
       });
-      return envelope(c);
-    });
+    const batch = fc
+      .tuple(fc.array(messageOf, { minLength: 1, maxLength: 4 }), unstorable, fc.option(value))
+      .map(([msgs, name, statusTs]) => {
+        const c = change(cloud.phoneNumberId, {
+          contacts: [{ wa_id: w.contact.customerNumber!, name }],
+          messages: msgs,
+          statuses: statusTs === null ? [] : [{ ...statusUpdate("read", { id: wamid(), to: "1" }), timestamp: statusTs }],
+        });
+        return envelope(c);
+      });
     await fc.assert(
       fc.asyncProperty(batch, async (body) => {
         const raw = JSON.stringify(body);
@@ -297,7 +366,7 @@ describe("bad input, generated, on every endpoint", { timeout: 120_000 }, () => 
 
   it("bodyless and public endpoints answer with documented statuses to junk headers", async () => {
     for (const ep of ENDPOINTS.filter((e) => e.input === "none")) {
-      for (const headers of [{}, { "content-type": "application/json" }, { "if-none-match": "\"x\"" }, { cookie: "wa_session=%01%00junk" }]) {
+      for (const headers of [{}, { "content-type": "application/json" }, { "if-none-match": '"x"' }, { cookie: "wa_session=%01%00junk" }]) {
         await send(ep, { method: ep.method, path: ep.path(w), headers: headers as Record<string, string> });
       }
     }

@@ -51,7 +51,11 @@ async function post(path: string, method: string, body: string | ReadableStream<
     // The server may close while the rest of the body is still being written.
     req.on("error", reject);
     if (typeof body === "string") req.end(body);
-    else Readable.fromWeb(body as never).on("error", () => {}).pipe(req).on("error", () => {});
+    else
+      Readable.fromWeb(body as never)
+        .on("error", () => {})
+        .pipe(req)
+        .on("error", () => {});
   });
   let parsed: any = null;
   try {
@@ -66,21 +70,33 @@ describe("body size limits on every route that reads a body", () => {
   it("covers every JSON route of the endpoint table", () => {
     expect(bodyRoutes.every((e) => e.maxBytes! > 0)).toBe(true);
     expect(bodyRoutes.map((e) => e.name)).toEqual(
-      expect.arrayContaining(["send", "send bulk", "label create", "label update", "contact labels add", "contact labels remove", "sandbox inbound", "login"]),
+      expect.arrayContaining([
+        "send",
+        "send bulk",
+        "label create",
+        "label update",
+        "contact labels add",
+        "contact labels remove",
+        "sandbox inbound",
+        "login",
+      ]),
     );
   });
 
-  it.each(bodyRoutes.map((e) => [e.name, e] as const))("%s: 413 past its limit, by Content-Length and by bytes, writing nothing", async (_n, ep) => {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (ep.auth === "token") headers.authorization = `Bearer ${w.token}`;
-    const before = await teamDigest(w.team.id);
-    const text = oversized(ep.valid!(w), ep.maxBytes! + 1);
-    const declared = await post(ep.path(w), ep.method, text, headers);
-    expect(declared).toEqual({ status: 413, body: TOO_LARGE });
-    const streamed = await post(ep.path(w), ep.method, chunked(text), headers);
-    expect(streamed).toEqual({ status: 413, body: TOO_LARGE });
-    expect(await teamDigest(w.team.id)).toBe(before);
-  });
+  it.each(bodyRoutes.map((e) => [e.name, e] as const))(
+    "%s: 413 past its limit, by Content-Length and by bytes, writing nothing",
+    async (_n, ep) => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (ep.auth === "token") headers.authorization = `Bearer ${w.token}`;
+      const before = await teamDigest(w.team.id);
+      const text = oversized(ep.valid!(w), ep.maxBytes! + 1);
+      const declared = await post(ep.path(w), ep.method, text, headers);
+      expect(declared).toEqual({ status: 413, body: TOO_LARGE });
+      const streamed = await post(ep.path(w), ep.method, chunked(text), headers);
+      expect(streamed).toEqual({ status: 413, body: TOO_LARGE });
+      expect(await teamDigest(w.team.id)).toBe(before);
+    },
+  );
 
   it("bulk send accepts a body near its 2 MB limit", async () => {
     const ep = ENDPOINTS.find((e) => e.name === "send bulk")!;

@@ -117,7 +117,13 @@ describe("concurrency", () => {
         recipients: ns.map((destination) => ({ destination, header_param, body_params })),
       });
     const inbound = (n: string) =>
-      api.post("/api/v1/sandbox/inbound", { wa_number: s.number.number, from: n, type: "text", payload: { text: "hola" }, profile_name: "Cliente" });
+      api.post("/api/v1/sandbox/inbound", {
+        wa_number: s.number.number,
+        from: n,
+        type: "text",
+        payload: { text: "hola" },
+        profile_name: "Cliente",
+      });
     const requests = Array.from({ length: 6 }, (_, round) => [
       ...numbers.map((n) => single(n)),
       bulk(round % 2 ? numbers : [...numbers].reverse()),

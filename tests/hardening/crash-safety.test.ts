@@ -26,7 +26,15 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type Setup = { teamId: number; token: string; number: string; phoneNumberId: string; appSecret: string; sandboxNumber: string; template: string };
+type Setup = {
+  teamId: number;
+  token: string;
+  number: string;
+  phoneNumberId: string;
+  appSecret: string;
+  sandboxNumber: string;
+  template: string;
+};
 type Ready = { port: number; setup: Setup | null; uncertain: string[]; walking: number };
 
 /** `database`: the PGlite folder of one test (each test crashes its own server). */
@@ -45,7 +53,10 @@ function startApi(extra: Record<string, string>, database = "pglite"): Promise<{
   };
   if (!process.env.DATABASE_URL) env.PGLITE_DIR = path.join(dir, database);
   // node itself (not the tsx binary, which would run a second process that SIGKILL cannot reach).
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/hardening/crash-server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/hardening/crash-server.ts"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -273,7 +284,8 @@ describe("crash safety", { timeout: 240_000 }, () => {
       const inFlight = second.ready.uncertain.filter((id) => sentBefore.has(id));
       // Of those, the ones Graph had already answered when the kill came: lost in our commit window.
       const answeredAt = new Map<string, number>();
-      for (const r of graph.sends(s.phoneNumberId)) if (!answeredAt.has(updateIds[indexOf(r.body)])) answeredAt.set(updateIds[indexOf(r.body)], r.at + ANSWER_MS);
+      for (const r of graph.sends(s.phoneNumberId))
+        if (!answeredAt.has(updateIds[indexOf(r.body)])) answeredAt.set(updateIds[indexOf(r.body)], r.at + ANSWER_MS);
       const answeredUncommitted = inFlight.filter((id) => (answeredAt.get(id) ?? Infinity) < killedAt).length;
       const final = await until(
         () => statusesOf(base2, s.token, updateIds),
@@ -344,7 +356,9 @@ describe("crash safety", { timeout: 240_000 }, () => {
         (all) => all.every((m) => m.status === "READED"),
         90_000,
       );
-      console.info(`[crash-safety] sandbox burst of ${BURST}: ${walking} between SENDED and READED at the kill; ${final.filter((m) => m.status === "READED").length} READED after the restart`);
+      console.info(
+        `[crash-safety] sandbox burst of ${BURST}: ${walking} between SENDED and READED at the kill; ${final.filter((m) => m.status === "READED").length} READED after the restart`,
+      );
       second.child.kill("SIGTERM");
       await exited(second.child);
       expect(walking).toBeGreaterThan(0);

@@ -58,11 +58,23 @@ async function main() {
         await db
           .select({ updateId: messages.updateId })
           .from(messages)
-          .where(and(eq(messages.teamId, teamId), eq(messages.status, "QUEUED"), isNull(messages.providerMessageId), isNotNull(messages.lockedUntil)))
+          .where(
+            and(
+              eq(messages.teamId, teamId),
+              eq(messages.status, "QUEUED"),
+              isNull(messages.providerMessageId),
+              isNotNull(messages.lockedUntil),
+            ),
+          )
       ).map((r) => r.updateId)
     : [];
   const walking = teamId
-    ? (await db.select({ id: messages.id }).from(messages).where(and(eq(messages.teamId, teamId), inArray(messages.status, ["SENDED", "SENT", "DELIVERED"])))).length
+    ? (
+        await db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.teamId, teamId), inArray(messages.status, ["SENDED", "SENT", "DELIVERED"])))
+      ).length
     : 0;
   if (process.env.CRASH_WORKER === "1") {
     createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] }).start();

@@ -110,7 +110,10 @@ describe("upload file names", () => {
     );
     expect(res.status, res.text).toBe(200);
     const db = await getDb();
-    const [row] = await db.select({ name: media.originalName }).from(media).where(eq(media.path, JSON.parse(res.text).data.media_path));
+    const [row] = await db
+      .select({ name: media.originalName })
+      .from(media)
+      .where(eq(media.path, JSON.parse(res.text).data.media_path));
     expect(row.name).toMatch(/^f\uFFFD+\.pdf$/);
   });
 });

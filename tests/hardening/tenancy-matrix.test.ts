@@ -30,7 +30,8 @@ const bulkRecipient = (a: World, patch: Record<string, unknown>) => {
   const valid = ep("send bulk").valid!(a) as { recipients: Record<string, unknown>[] };
   return { ...valid, ...patch };
 };
-const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const q = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 const history = (a: World, over: Record<string, string | number>) => ({
   path: `/api/v1/messages/whatsapp/history?${q({ ...(ep("history").valid!(a) as Record<string, string>), ...over })}`,
 });
@@ -38,18 +39,52 @@ const history = (a: World, over: Record<string, string | number>) => ({
 const id = (f: (b: World) => number) => ({ foreign: f, missing: () => NO_ID });
 const CASES: Case[] = [
   ...(["contact labels add", "contact labels remove"] as const).flatMap((name): Case[] => [
-    { endpoint: name, param: "contactId", ...id((b) => b.contact.id), request: (a, v) => ({ path: `/api/v1/contacts/${v}/labels`, body: ep(name).valid!(a) }) },
+    {
+      endpoint: name,
+      param: "contactId",
+      ...id((b) => b.contact.id),
+      request: (a, v) => ({ path: `/api/v1/contacts/${v}/labels`, body: ep(name).valid!(a) }),
+    },
     { endpoint: name, param: "label_ids[]", ...id((b) => b.labels[0].id), request: withBody(name, (_a, v) => ({ label_ids: [v] })) },
-    { endpoint: name, param: "label_ids[] beside an own id", ...id((b) => b.labels[0].id), request: withBody(name, (a, v) => ({ label_ids: [a.labels[0].id, v] })) },
+    {
+      endpoint: name,
+      param: "label_ids[] beside an own id",
+      ...id((b) => b.labels[0].id),
+      request: withBody(name, (a, v) => ({ label_ids: [a.labels[0].id, v] })),
+    },
   ]),
-  { endpoint: "label update", param: "labelId", ...id((b) => b.labels[1].id), request: (a, v) => ({ path: `/api/v1/contacts/labels/${v}`, body: { title: "cambiada" } }) },
-  { endpoint: "label delete", param: "labelId", ...id((b) => b.labels[1].id), request: (_a, v) => ({ path: `/api/v1/contacts/labels/${v}` }) },
+  {
+    endpoint: "label update",
+    param: "labelId",
+    ...id((b) => b.labels[1].id),
+    request: (a, v) => ({ path: `/api/v1/contacts/labels/${v}`, body: { title: "cambiada" } }),
+  },
+  {
+    endpoint: "label delete",
+    param: "labelId",
+    ...id((b) => b.labels[1].id),
+    request: (_a, v) => ({ path: `/api/v1/contacts/labels/${v}` }),
+  },
   ...(["send", "send bulk"] as const).flatMap((name): Case[] => {
     const body = (patch: (a: World, v: string | number) => Record<string, unknown>) =>
-      name === "send" ? withBody(name, patch) : (a: World, v: string | number) => ({ path: ep(name).path(a), body: bulkRecipient(a, patch(a, v)) });
+      name === "send"
+        ? withBody(name, patch)
+        : (a: World, v: string | number) => ({ path: ep(name).path(a), body: bulkRecipient(a, patch(a, v)) });
     return [
-      { endpoint: name, param: "wa_number", foreign: (b) => b.number.number, missing: () => "19999999999", request: body((_a, v) => ({ wa_number: v })) },
-      { endpoint: name, param: "template_name", foreign: (b) => b.template.name, missing: () => "tpl_nowhere", request: body((_a, v) => ({ template_name: v })) },
+      {
+        endpoint: name,
+        param: "wa_number",
+        foreign: (b) => b.number.number,
+        missing: () => "19999999999",
+        request: body((_a, v) => ({ wa_number: v })),
+      },
+      {
+        endpoint: name,
+        param: "template_name",
+        foreign: (b) => b.template.name,
+        missing: () => "tpl_nowhere",
+        request: body((_a, v) => ({ template_name: v })),
+      },
       { endpoint: name, param: "bot_id", ...id((b) => b.bot.id), request: body((_a, v) => ({ response_handler: "CHATBOT", bot_id: v })) },
       { endpoint: name, param: "campaign_id", ...id((b) => b.campaign.id), request: body((_a, v) => ({ campaign_id: v })) },
       {
@@ -57,19 +92,80 @@ const CASES: Case[] = [
         param: "media_path",
         foreign: (b) => b.mediaPath,
         missing: (b) => `uploads/team${b.team.id}/${randomUUID()}.pdf`,
-        request: body((a, v) => ({ template_name: a.docTemplate.name, header_param: null, body_params: [{ key: "1", value: "Ana" }], media_path: v })),
+        request: body((a, v) => ({
+          template_name: a.docTemplate.name,
+          header_param: null,
+          body_params: [{ key: "1", value: "Ana" }],
+          media_path: v,
+        })),
       },
     ];
   }),
-  { endpoint: "history", param: "wa_number", foreign: (b) => b.number.number, missing: () => "19999999999", request: (a, v) => history(a, { wa_number: v }) },
-  { endpoint: "history", param: "customer_source", foreign: (b) => b.contact.customerNumber!, missing: () => "19999999998", request: (a, v) => history(a, { customer_source: v }), emptyOk: true },
-  { endpoint: "history", param: "customer_source (customer_id)", foreign: (b) => b.contact.customerId!, missing: () => "cus_nowhere", request: (a, v) => history(a, { customer_source: v }), emptyOk: true },
-  { endpoint: "templates", param: "wa_number", foreign: (b) => b.number.number, missing: () => "19999999999", request: (_a, v) => ({ path: `/api/v1/message_templates?${q({ wa_number: v })}` }) },
-  { endpoint: "update", param: "update_id", foreign: (b) => b.updateId, missing: () => randomUUID(), request: (_a, v) => ({ path: `/api/v1/updates/${v}` }) },
-  { endpoint: "update media", param: "update_id", foreign: (b) => b.updateId, missing: () => randomUUID(), request: (_a, v) => ({ path: `/api/v1/updates/${v}/media` }) },
-  { endpoint: "media get", param: "path", foreign: (b) => b.mediaPath, missing: (b) => `uploads/team${b.team.id}/${randomUUID()}.pdf`, request: (_a, v) => ({ path: `/api/v1/media/${v}` }) },
-  { endpoint: "sandbox inbound", param: "wa_number", foreign: (b) => b.number.number, missing: () => "19999999999", request: withBody("sandbox inbound", (_a, v) => ({ wa_number: v })) },
-  { endpoint: "sandbox inbound", param: "context_update_id", foreign: (b) => b.updateId, missing: () => randomUUID(), request: withBody("sandbox inbound", (_a, v) => ({ context_update_id: v })) },
+  {
+    endpoint: "history",
+    param: "wa_number",
+    foreign: (b) => b.number.number,
+    missing: () => "19999999999",
+    request: (a, v) => history(a, { wa_number: v }),
+  },
+  {
+    endpoint: "history",
+    param: "customer_source",
+    foreign: (b) => b.contact.customerNumber!,
+    missing: () => "19999999998",
+    request: (a, v) => history(a, { customer_source: v }),
+    emptyOk: true,
+  },
+  {
+    endpoint: "history",
+    param: "customer_source (customer_id)",
+    foreign: (b) => b.contact.customerId!,
+    missing: () => "cus_nowhere",
+    request: (a, v) => history(a, { customer_source: v }),
+    emptyOk: true,
+  },
+  {
+    endpoint: "templates",
+    param: "wa_number",
+    foreign: (b) => b.number.number,
+    missing: () => "19999999999",
+    request: (_a, v) => ({ path: `/api/v1/message_templates?${q({ wa_number: v })}` }),
+  },
+  {
+    endpoint: "update",
+    param: "update_id",
+    foreign: (b) => b.updateId,
+    missing: () => randomUUID(),
+    request: (_a, v) => ({ path: `/api/v1/updates/${v}` }),
+  },
+  {
+    endpoint: "update media",
+    param: "update_id",
+    foreign: (b) => b.updateId,
+    missing: () => randomUUID(),
+    request: (_a, v) => ({ path: `/api/v1/updates/${v}/media` }),
+  },
+  {
+    endpoint: "media get",
+    param: "path",
+    foreign: (b) => b.mediaPath,
+    missing: (b) => `uploads/team${b.team.id}/${randomUUID()}.pdf`,
+    request: (_a, v) => ({ path: `/api/v1/media/${v}` }),
+  },
+  {
+    endpoint: "sandbox inbound",
+    param: "wa_number",
+    foreign: (b) => b.number.number,
+    missing: () => "19999999999",
+    request: withBody("sandbox inbound", (_a, v) => ({ wa_number: v })),
+  },
+  {
+    endpoint: "sandbox inbound",
+    param: "context_update_id",
+    foreign: (b) => b.updateId,
+    missing: () => randomUUID(),
+    request: withBody("sandbox inbound", (_a, v) => ({ context_update_id: v })),
+  },
 ];
 
 let server: TestServer;
@@ -93,7 +189,20 @@ async function call(method: string, req: { path: string; body?: Record<string, u
 describe("tenancy matrix: another team's id answers exactly like a missing one", () => {
   it("covers every endpoint that takes an id", () => {
     const covered = new Set(CASES.map((c) => c.endpoint));
-    for (const name of ["contact labels add", "contact labels remove", "label update", "label delete", "send", "send bulk", "history", "templates", "update", "update media", "media get", "sandbox inbound"]) {
+    for (const name of [
+      "contact labels add",
+      "contact labels remove",
+      "label update",
+      "label delete",
+      "send",
+      "send bulk",
+      "history",
+      "templates",
+      "update",
+      "update media",
+      "media get",
+      "sandbox inbound",
+    ]) {
       expect(covered, name).toContain(name);
     }
   });

@@ -3,7 +3,16 @@ import { sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { pgErrorCode } from "@/db/errors";
-import { createAgent, createBot, createCampaign, createContact, createLabel, createNumber, createTeam, createTemplate } from "../helpers/factories";
+import {
+  createAgent,
+  createBot,
+  createCampaign,
+  createContact,
+  createLabel,
+  createNumber,
+  createTeam,
+  createTemplate,
+} from "../helpers/factories";
 import { createQueuedMessage } from "../helpers/delivery-factories";
 
 /**
@@ -54,7 +63,10 @@ async function run(statement: SQL): Promise<string | undefined> {
 }
 
 /** An inbound message row of team `t` whose references are given by `refs` (ids of any team). */
-const messageRow = (t: Team, refs: Partial<Record<"wa_number_id" | "contact_id" | "template_id" | "bot_id" | "campaign_id" | "reply_to_message_id", number>>) => {
+const messageRow = (
+  t: Team,
+  refs: Partial<Record<"wa_number_id" | "contact_id" | "template_id" | "bot_id" | "campaign_id" | "reply_to_message_id", number>>,
+) => {
   const r = { wa_number_id: t.number.id, contact_id: t.contact.id, ...refs };
   return sql`INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, direction, type, status, template_id, bot_id, campaign_id, reply_to_message_id)
     VALUES (${t.id}, ${r.wa_number_id}, ${r.contact_id}, ${randomUUID()}, 'INBOUND', 'text', 'RECEIVED',
@@ -109,9 +121,9 @@ describe("references between tenant-owned rows include team_id", () => {
   it("moving a row to another team breaks its references the same way", async () => {
     const db = await getDb();
     await db.execute(sql`INSERT INTO contact_labels (team_id, contact_id, label_id) VALUES (${a.id}, ${a.contact.id}, ${a.label.id})`);
-    expect(await run(sql`UPDATE contact_labels SET team_id = ${b.id} WHERE contact_id = ${a.contact.id} AND label_id = ${a.label.id}`)).toBe(
-      "23503",
-    );
+    expect(
+      await run(sql`UPDATE contact_labels SET team_id = ${b.id} WHERE contact_id = ${a.contact.id} AND label_id = ${a.label.id}`),
+    ).toBe("23503");
     expect(await run(sql`UPDATE labels SET team_id = ${b.id} WHERE id = ${a.label.id}`)).toBe("23503");
   });
 });

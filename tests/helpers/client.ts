@@ -2,7 +2,12 @@
 export type ApiResponse<T = any> = { status: number; body: T; headers: Headers; text: string };
 
 export function apiClient(baseUrl: string, token?: string) {
-  async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async function call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (token && !("authorization" in h)) h.authorization = `Bearer ${token}`;
     let payload: BodyInit | undefined;

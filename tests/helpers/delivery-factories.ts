@@ -10,7 +10,11 @@ let seq = 0;
 const uniq = () => `${process.pid}${Date.now() % 1_000_000}${++seq}`;
 
 export async function createCloudNumber(teamId: number, overrides: { messagesPerSecond?: number; appSecret?: string } = {}) {
-  const secrets = { accessToken: `EAAG${uniq()}`, appSecret: overrides.appSecret ?? `app-secret-${uniq()}`, verifyToken: `verify-${uniq()}` };
+  const secrets = {
+    accessToken: `EAAG${uniq()}`,
+    appSecret: overrides.appSecret ?? `app-secret-${uniq()}`,
+    verifyToken: `verify-${uniq()}`,
+  };
   const phoneNumberId = `1${uniq()}`.slice(0, 15);
   const dto = await createNumber(teamId, {
     provider: "cloud_api",

@@ -42,7 +42,13 @@ export const textTemplateComponents: TemplateComponent[] = [
   { type: "HEADER", format: "TEXT", text: "Hola {{1}}" },
   { type: "BODY", text: "Tu pedido {{1}} llega el {{2}}.", example: { body_text: [["A-1", "lunes"]] } },
   { type: "FOOTER", text: "Tienda Demo" },
-  { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" }, { type: "URL", text: "Ver", url: "https://example.com/p/{{1}}" }] },
+  {
+    type: "BUTTONS",
+    buttons: [
+      { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
+      { type: "URL", text: "Ver", url: "https://example.com/p/{{1}}" },
+    ],
+  },
 ];
 
 export function mediaTemplateComponents(format: "IMAGE" | "DOCUMENT" | "VIDEO"): TemplateComponent[] {
@@ -52,10 +58,7 @@ export function mediaTemplateComponents(format: "IMAGE" | "DOCUMENT" | "VIDEO"):
   ];
 }
 
-export async function createTemplate(
-  teamId: number,
-  overrides: Partial<typeof templates.$inferInsert> = {},
-) {
+export async function createTemplate(teamId: number, overrides: Partial<typeof templates.$inferInsert> = {}) {
   const db = await getDb();
   const [row] = await db
     .insert(templates)
@@ -80,10 +83,7 @@ export async function createLabel(teamId: number, overrides: Partial<typeof labe
   return row;
 }
 
-export async function createContact(
-  teamId: number,
-  overrides: Partial<typeof contacts.$inferInsert> & { labelIds?: number[] } = {},
-) {
+export async function createContact(teamId: number, overrides: Partial<typeof contacts.$inferInsert> & { labelIds?: number[] } = {}) {
   const db = await getDb();
   const { labelIds = [], ...values } = overrides;
   const number = uniqueNumber("52");
@@ -99,13 +99,19 @@ export async function createContact(
 
 export async function createBot(teamId: number, overrides: Partial<typeof bots.$inferInsert> = {}) {
   const db = await getDb();
-  const [row] = await db.insert(bots).values({ teamId, name: `Bot ${uniq()}`, ...overrides }).returning();
+  const [row] = await db
+    .insert(bots)
+    .values({ teamId, name: `Bot ${uniq()}`, ...overrides })
+    .returning();
   return row;
 }
 
 export async function createCampaign(teamId: number, overrides: Partial<typeof campaigns.$inferInsert> = {}) {
   const db = await getDb();
-  const [row] = await db.insert(campaigns).values({ teamId, name: `Campaña ${uniq()}`, ...overrides }).returning();
+  const [row] = await db
+    .insert(campaigns)
+    .values({ teamId, name: `Campaña ${uniq()}`, ...overrides })
+    .returning();
   return row;
 }
 
@@ -113,7 +119,13 @@ export async function createAgent(teamId: number, password = "secreto-123", over
   const db = await getDb();
   const [row] = await db
     .insert(agents)
-    .values({ teamId, email: `agent${uniq()}@example.com`, name: "Agente Prueba", passwordHash: await hashPassword(password), ...overrides })
+    .values({
+      teamId,
+      email: `agent${uniq()}@example.com`,
+      name: "Agente Prueba",
+      passwordHash: await hashPassword(password),
+      ...overrides,
+    })
     .returning();
   return { ...row, password };
 }

@@ -104,14 +104,39 @@ export function transport(body: fc.Arbitrary<unknown>): fc.Arbitrary<RawBody> {
   const json = body.map((b) => JSON.stringify(b) ?? "null");
   return fc.oneof(
     { weight: 8, arbitrary: json.map((s) => ({ body: s, contentType: "application/json" })) },
-    { weight: 1, arbitrary: fc.tuple(json, fc.nat()).map(([s, n]) => ({ body: s.slice(0, n % Math.max(1, s.length)) + "\u0000{", contentType: "application/json" })) },
-    { weight: 1, arbitrary: fc.constantFrom("", "{", "[1,2", "{'a':1}", "nul", "{\"a\":1}}", "\uFEFF{}").map((s) => ({ body: s, contentType: "application/json; charset=utf-8" })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((u) => ({ body: Uint8Array.from([0x7b, 0xff, 0xfe, ...u]), contentType: "application/json" })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(json, fc.nat())
+        .map(([s, n]) => ({ body: s.slice(0, n % Math.max(1, s.length)) + "\u0000{", contentType: "application/json" })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom("", "{", "[1,2", "{'a':1}", "nul", '{"a":1}}', "\uFEFF{}")
+        .map((s) => ({ body: s, contentType: "application/json; charset=utf-8" })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ maxLength: 64 })
+        .map((u) => ({ body: Uint8Array.from([0x7b, 0xff, 0xfe, ...u]), contentType: "application/json" })),
+    },
     {
       weight: 2,
-      arbitrary: fc.tuple(json, fc.constantFrom(null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "application/xml")).map(
-        ([s, contentType]) => ({ body: s, contentType }),
-      ),
+      arbitrary: fc
+        .tuple(
+          json,
+          fc.constantFrom(
+            null,
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/jsonx",
+            "application/xml",
+          ),
+        )
+        .map(([s, contentType]) => ({ body: s, contentType })),
     },
   );
 }
@@ -129,7 +154,13 @@ export function mutatedQuery(valid: Record<string, string>): fc.Arbitrary<string
       : fc.constant(Object.entries(valid)),
     fc.array(fc.tuple(fc.oneof(fc.constantFrom(...(keys.length ? keys : ["x"])), short), str), { maxLength: 6 }),
   );
-  return pairs.map((p) => p.map(([k, v]) => `${encodeURIComponent(k.replace(/[\uD800-\uDFFF]/g, "?"))}=${encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, "?"))}`).join("&"));
+  return pairs.map((p) =>
+    p
+      .map(
+        ([k, v]) => `${encodeURIComponent(k.replace(/[\uD800-\uDFFF]/g, "?"))}=${encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, "?"))}`,
+      )
+      .join("&"),
+  );
 }
 
 /** Percent-encodings decodeURIComponent refuses (truncated, not hex, not UTF-8). */

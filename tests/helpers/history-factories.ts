@@ -34,7 +34,12 @@ export async function insertMessages(
   const out = [];
   // Chunks keep each INSERT well under the 65,535 bind-parameter limit.
   for (let i = 0; i < values.length; i += 1000) {
-    out.push(...(await db.insert(messages).values(values.slice(i, i + 1000)).returning()));
+    out.push(
+      ...(await db
+        .insert(messages)
+        .values(values.slice(i, i + 1000))
+        .returning()),
+    );
   }
   return out;
 }

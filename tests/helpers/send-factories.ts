@@ -18,11 +18,7 @@ export async function sendingTeam() {
   return { team, number, template };
 }
 
-export async function createMediaTemplate(
-  teamId: number,
-  format: "IMAGE" | "DOCUMENT" | "VIDEO",
-  defaultMediaPath: string | null = null,
-) {
+export async function createMediaTemplate(teamId: number, format: "IMAGE" | "DOCUMENT" | "VIDEO", defaultMediaPath: string | null = null) {
   return createTemplate(teamId, { components: mediaTemplateComponents(format), defaultMediaPath });
 }
 

@@ -17,7 +17,11 @@ const modules = import.meta.glob<RouteModule>("/app/api/v1/**/route.ts");
 
 const routes: Route[] = Object.entries(modules)
   .map(([file, load]) => {
-    const segments = file.replace(/^\/app/, "").replace(/\/route\.ts$/, "").split("/").filter(Boolean);
+    const segments = file
+      .replace(/^\/app/, "")
+      .replace(/\/route\.ts$/, "")
+      .split("/")
+      .filter(Boolean);
     const keys: string[] = [];
     const catchAll = new Set<string>();
     let staticCount = 0;

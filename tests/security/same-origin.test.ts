@@ -28,7 +28,9 @@ describe("postLoginPath (the sign-in page's `next`)", () => {
   });
 
   it("keeps a same-origin path with its query and fragment, normalised", () => {
-    expect(postLoginPath("/conversations?wa_number=573001234567&customer=57300", ORIGIN)).toBe("/conversations?wa_number=573001234567&customer=57300");
+    expect(postLoginPath("/conversations?wa_number=573001234567&customer=57300", ORIGIN)).toBe(
+      "/conversations?wa_number=573001234567&customer=57300",
+    );
     expect(postLoginPath("/labels#top", ORIGIN)).toBe("/labels#top");
     expect(postLoginPath("/contacts/../labels", ORIGIN)).toBe("/labels");
   });
@@ -53,20 +55,33 @@ describe("sameOriginPath", () => {
 });
 
 describe("safeUrl (payload URLs that become links or media sources)", () => {
-  it.each(["/\\evil.example/x", "/\t/evil.example", "//evil.example/x", "/\\/evil.example", "  /\\evil.example/x  "])("refuses %j, which the browser loads from another site", (v) => {
-    expect(safeUrl(v)).toBeNull();
-  });
-
-  it.each(["javascript:alert(1)", "JAVASCRIPT:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>1</script>", "vbscript:x", "\\\\evil.example/x", "evil.example/x", 5, null, {}])(
-    "refuses %j",
+  it.each(["/\\evil.example/x", "/\t/evil.example", "//evil.example/x", "/\\/evil.example", "  /\\evil.example/x  "])(
+    "refuses %j, which the browser loads from another site",
     (v) => {
       expect(safeUrl(v)).toBeNull();
     },
   );
 
+  it.each([
+    "javascript:alert(1)",
+    "JAVASCRIPT:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html,<script>1</script>",
+    "vbscript:x",
+    "\\\\evil.example/x",
+    "evil.example/x",
+    5,
+    null,
+    {},
+  ])("refuses %j", (v) => {
+    expect(safeUrl(v)).toBeNull();
+  });
+
   it("keeps http(s) absolute URLs and same-origin paths", () => {
     expect(safeUrl("https://tienda.example.com/navidad")).toBe("https://tienda.example.com/navidad");
-    expect(safeUrl("http://localhost:3000/api/v1/media/uploads/team1/a.png")).toBe("http://localhost:3000/api/v1/media/uploads/team1/a.png");
+    expect(safeUrl("http://localhost:3000/api/v1/media/uploads/team1/a.png")).toBe(
+      "http://localhost:3000/api/v1/media/uploads/team1/a.png",
+    );
     expect(safeUrl("/api/v1/media/uploads/team1/a.png")).toBe("/api/v1/media/uploads/team1/a.png");
     expect(safeUrl(" /labels?x=1#y ")).toBe("/labels?x=1#y");
   });

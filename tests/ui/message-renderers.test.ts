@@ -44,7 +44,13 @@ describe("reactions in the conversation", () => {
     const rows = (extra: Message[]) => msgRows(buildRows([page([target, ...extra])], false));
     const first = msg({ id: 21, type: "reaction", payload: { message_id: "wamid.B", emoji: "👍" } });
     const second = msg({ id: 22, type: "reaction", payload: { message_id: "wamid.B", emoji: "❤️" } });
-    const business = msg({ id: 23, type: "reaction", direction: "OUTBOUND", sender: "AGENT", payload: { message_id: "wamid.B", emoji: "🙏" } });
+    const business = msg({
+      id: 23,
+      type: "reaction",
+      direction: "OUTBOUND",
+      sender: "AGENT",
+      payload: { message_id: "wamid.B", emoji: "🙏" },
+    });
     const removed = msg({ id: 24, type: "reaction", payload: { message_id: "wamid.B", emoji: "" } });
     expect(rows([first, second, business])[0].reactions).toEqual([
       { emoji: "❤️", direction: "INBOUND" },
@@ -149,9 +155,14 @@ describe("WhatsApp Flow answers (nfm_reply)", () => {
 
 describe("template documents", () => {
   const doc = (handle: unknown): TemplateComponent[] =>
-    [{ type: "HEADER", format: "DOCUMENT", example: { header_handle: [handle] } }, { type: "BODY", text: "x" }] as TemplateComponent[];
+    [
+      { type: "HEADER", format: "DOCUMENT", example: { header_handle: [handle] } },
+      { type: "BODY", text: "x" },
+    ] as TemplateComponent[];
   it("a stored upload named by a random id is named after the template", () => {
-    expect(templateMediaName("factura_mensual", doc("/api/v1/media/uploads/team3/5f0c2a1e-8d3b-4c7a-9e2f-0a1b2c3d4e5f.pdf"))).toBe("factura_mensual.pdf");
+    expect(templateMediaName("factura_mensual", doc("/api/v1/media/uploads/team3/5f0c2a1e-8d3b-4c7a-9e2f-0a1b2c3d4e5f.pdf"))).toBe(
+      "factura_mensual.pdf",
+    );
   });
   it("a URL with a real file name keeps it; no document header, no name", () => {
     expect(templateMediaName("factura_mensual", doc("https://files.example.com/Factura-Noviembre.pdf"))).toBeNull();
@@ -196,10 +207,7 @@ describe("Cloud API webhook keeps reaction, order and Flow payloads", () => {
       order: {
         catalog_id: "CAT1",
         text: "Para el viernes",
-        product_items: [
-          { product_retailer_id: "SACO-ROJO-M", quantity: 2, item_price: 45000, currency: "COP" },
-          "junk",
-        ],
+        product_items: [{ product_retailer_id: "SACO-ROJO-M", quantity: 2, item_price: 45000, currency: "COP" }, "junk"],
       },
     });
     expect(msg).toMatchObject({
@@ -217,7 +225,9 @@ describe("Cloud API webhook keeps reaction, order and Flow payloads", () => {
 
   it("interactive nfm_reply", () => {
     const response_json = JSON.stringify({ flow_token: "t", screen_0_Nombre_0: "Ana" });
-    expect(first({ type: "interactive", interactive: { type: "nfm_reply", nfm_reply: { name: "flow", body: "Sent", response_json } } })).toMatchObject({
+    expect(
+      first({ type: "interactive", interactive: { type: "nfm_reply", nfm_reply: { name: "flow", body: "Sent", response_json } } }),
+    ).toMatchObject({
       type: "nfm_reply",
       payload: { name: "flow", body: "Sent", response_json },
     });

@@ -21,7 +21,9 @@ describe("inbound contacts (lib/contacts/repo.ts upsertContacts)", () => {
     const fromUser = (name: string) => {
       const m = inboundMessage("text", { from: "0" });
       delete m.from;
-      return envelope(change(number.phoneNumberId, { contacts: [{ wa_id: "", name, user_id: userId }], messages: [{ ...m, from_user_id: userId }] }));
+      return envelope(
+        change(number.phoneNumberId, { contacts: [{ wa_id: "", name, user_id: userId }], messages: [{ ...m, from_user_id: userId }] }),
+      );
     };
     expect((await postWebhook(server.url, fromUser("Ana"), number.secrets.appSecret)).status).toBe(200);
     expect((await postWebhook(server.url, fromUser("Ana María"), number.secrets.appSecret)).status).toBe(200);

@@ -26,7 +26,11 @@ const customer = () => `57300${Math.floor(1_000_000 + Math.random() * 8_999_999)
 
 async function inboundOf(waNumberId: number) {
   const db = await getDb();
-  return db.select().from(messages).where(and(eq(messages.waNumberId, waNumberId), eq(messages.direction, "INBOUND"))).orderBy(messages.id);
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.waNumberId, waNumberId), eq(messages.direction, "INBOUND")))
+    .orderBy(messages.id);
 }
 
 async function deadLettersOf(waNumberId: number) {
@@ -55,7 +59,11 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ messages: 3, statuses: 0, ignored: 0 });
     const stored = await inboundOf(number.id);
-    expect(stored.map((m) => m.payload)).toEqual([{ text: "holamundo" }, { text: "roto \uFFFD y \uFFFD fin" }, { text: "Gracias", payload: "THANKS" }]);
+    expect(stored.map((m) => m.payload)).toEqual([
+      { text: "holamundo" },
+      { text: "roto \uFFFD y \uFFFD fin" },
+      { text: "Gracias", payload: "THANKS" },
+    ]);
     const db = await getDb();
     const names = await db.select({ n: contacts.customerNumber, name: contacts.name }).from(contacts).where(eq(contacts.teamId, team.id));
     expect(Object.fromEntries(names.map((c) => [c.n, c.name]))).toEqual({ [a]: "Ana Pérez", [b]: "Beto \uFFFD" });
@@ -70,7 +78,11 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     const early = { ...inboundMessage("text", { from }), timestamp: "-5" };
     const ok = inboundMessage("text", { from, timestamp: 1_700_000_000 });
     const before = Date.now();
-    const res = await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [far, early, ok] })), number.secrets.appSecret);
+    const res = await postWebhook(
+      server.url,
+      envelope(change(number.phoneNumberId, { messages: [far, early, ok] })),
+      number.secrets.appSecret,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.messages).toBe(3);
     const stored = await inboundOf(number.id);
@@ -129,7 +141,11 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     const doomed = inboundMessage("text", { from, id: hugeId });
     const before = inboundMessage("text", { from });
     const after = inboundMessage("button", { from });
-    const res = await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [before, doomed, after] })), number.secrets.appSecret);
+    const res = await postWebhook(
+      server.url,
+      envelope(change(number.phoneNumberId, { messages: [before, doomed, after] })),
+      number.secrets.appSecret,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.messages).toBe(2);
     expect((await inboundOf(number.id)).map((m) => m.providerMessageId)).toEqual([before.id, after.id]);
@@ -139,14 +155,19 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     expect(dead.reason).not.toContain(hugeId);
     expect(JSON.parse(dead.raw).id).toBe(hugeId);
     // Meta redelivers nothing new: the stored two are skipped, the doomed one is set aside again.
-    const again = await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [before, doomed, after] })), number.secrets.appSecret);
+    const again = await postWebhook(
+      server.url,
+      envelope(change(number.phoneNumberId, { messages: [before, doomed, after] })),
+      number.secrets.appSecret,
+    );
     expect(again.status).toBe(200);
     expect(await inboundOf(number.id)).toHaveLength(2);
   });
 
   it("tells the item's fault (dead letter) from the database's (500, Meta redelivers)", () => {
     const wrapped = (code: string) => Object.assign(new Error("Failed query: …"), { cause: Object.assign(new Error("pg"), { code }) });
-    for (const code of ["08006", "40001", "40P01", "53200", "57P01", "CONNECTION_CLOSED", "ECONNRESET"]) expect(isTransientDbError(wrapped(code)), code).toBe(true);
+    for (const code of ["08006", "40001", "40P01", "53200", "57P01", "CONNECTION_CLOSED", "ECONNRESET"])
+      expect(isTransientDbError(wrapped(code)), code).toBe(true);
     for (const code of ["54000", "22P05", "23505", "P0001", "42703"]) expect(isTransientDbError(wrapped(code)), code).toBe(false);
     expect(isTransientDbError(new TypeError("x"))).toBe(false);
   });
@@ -156,9 +177,15 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     const number = await createCloudNumber(team.id);
     const good = inboundMessage("text", { from: customer() });
     const brokenEntry = { id: "WABA1", changes: "nope" };
-    const noMetadata = { id: "WABA1", changes: [{ field: "messages", value: { messaging_product: "whatsapp", messages: [inboundMessage("text", { from: customer() })] } }] };
+    const noMetadata = {
+      id: "WABA1",
+      changes: [{ field: "messages", value: { messaging_product: "whatsapp", messages: [inboundMessage("text", { from: customer() })] } }],
+    };
     const otherField = { id: "WABA1", changes: [{ field: "message_template_status_update", value: { event: "APPROVED" } }] };
-    const body = { object: "whatsapp_business_account", entry: [brokenEntry, noMetadata, otherField, change(number.phoneNumberId, { messages: [good] })] };
+    const body = {
+      object: "whatsapp_business_account",
+      entry: [brokenEntry, noMetadata, otherField, change(number.phoneNumberId, { messages: [good] })],
+    };
     const res = await postWebhook(server.url, body, number.secrets.appSecret);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ messages: 1, statuses: 0, ignored: 0 });
@@ -175,9 +202,20 @@ describe("signed webhooks never answer 500 for one bad item", () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     const from = customer();
-    const future = { from, id: wamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: "hologram", hologram: { depth: 3 }, errors: [{ code: 131051, title: "Message type unknown" }] };
+    const future = {
+      from,
+      id: wamid(),
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      type: "hologram",
+      hologram: { depth: 3 },
+      errors: [{ code: 131051, title: "Message type unknown" }],
+    };
     const extra = { ...inboundMessage("text", { from }), brand_new_field: { x: 1 }, text: { body: "hola", also_new: true } };
-    const res = await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [future, extra] })), number.secrets.appSecret);
+    const res = await postWebhook(
+      server.url,
+      envelope(change(number.phoneNumberId, { messages: [future, extra] })),
+      number.secrets.appSecret,
+    );
     expect(res.status).toBe(200);
     const [h, t] = await inboundOf(number.id);
     expect(h).toMatchObject({ type: "unknown", payload: { original_type: "hologram", code: 131051, title: "Message type unknown" } });
@@ -191,7 +229,11 @@ describe("admin dead-letters:list", () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     const bad = { ...inboundMessage("text", { from: customer() }), id: { not: "an id" } };
-    await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [bad, { ...bad, type: 5 }] })), number.secrets.appSecret);
+    await postWebhook(
+      server.url,
+      envelope(change(number.phoneNumberId, { messages: [bad, { ...bad, type: 5 }] })),
+      number.secrets.appSecret,
+    );
     const out = (await registry["dead-letters:list"].run({ team: String(team.id) })) as { dead_letters: Record<string, unknown>[] };
     expect(out.dead_letters).toHaveLength(2);
     expect(out.dead_letters[0]).toMatchObject({ team_id: team.id, wa_number_id: number.id, kind: "rejected", source: "whatsapp" });
@@ -208,7 +250,14 @@ describe("signature header parsing", () => {
     const number = await createCloudNumber(team.id);
     const body = envelope(change(number.phoneNumberId, { messages: [inboundMessage("text", { from: customer() })] }));
     const valid = sign(number.secrets.appSecret, JSON.stringify(body));
-    for (const header of [`${valid},junk`, `${valid}00`, `${valid}zz`, `${valid};v=2`, valid.slice(0, -1), valid.replace("sha256=", "SHA256=")]) {
+    for (const header of [
+      `${valid},junk`,
+      `${valid}00`,
+      `${valid}zz`,
+      `${valid};v=2`,
+      valid.slice(0, -1),
+      valid.replace("sha256=", "SHA256="),
+    ]) {
       const res = await postWebhook(server.url, body, null, header);
       expect(res.status, header).toBe(401);
     }

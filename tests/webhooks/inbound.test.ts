@@ -27,12 +27,19 @@ afterAll(async () => {
 
 async function inboundOf(waNumberId: number) {
   const db = await getDb();
-  return db.select().from(messages).where(and(eq(messages.waNumberId, waNumberId), eq(messages.direction, "INBOUND"))).orderBy(messages.id);
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.waNumberId, waNumberId), eq(messages.direction, "INBOUND")))
+    .orderBy(messages.id);
 }
 
 async function contactByNumber(teamId: number, number: string) {
   const db = await getDb();
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, number)));
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, number)));
   return row;
 }
 
@@ -43,7 +50,9 @@ describe("GET /api/v1/webhooks/whatsapp (verify handshake)", () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     const q = (token: string, mode = "subscribe") =>
-      fetch(`${server.url}/api/v1/webhooks/whatsapp?hub.mode=${mode}&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
+      fetch(
+        `${server.url}/api/v1/webhooks/whatsapp?hub.mode=${mode}&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`,
+      );
     const ok = await q(number.secrets.verifyToken);
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^text\/plain/);
@@ -83,7 +92,13 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
     expect(byType("text")[0].payload).toEqual({ text: "Hola, ¿llega hoy?" });
     expect(byType("text")[1].payload).toMatchObject({
       text: "Quiero más información",
-      referral: { source_type: "ad", headline: "Oferta de verano", media_type: "image", ctwa_clid: expect.any(String), source_url: "https://fb.me/abc123" },
+      referral: {
+        source_type: "ad",
+        headline: "Oferta de verano",
+        media_type: "image",
+        ctwa_clid: expect.any(String),
+        source_url: "https://fb.me/abc123",
+      },
     });
     const image = byType("image")[0];
     expect(image.payload).toEqual({
@@ -93,12 +108,24 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
       sha256: "IMGSHA",
       caption: "Mi recibo",
     });
-    expect(byType("audio")[0].payload).toEqual({ url: expect.stringContaining("/media"), contentType: "audio/ogg; codecs=opus", id: "MEDIA_AUDIO_1" });
+    expect(byType("audio")[0].payload).toEqual({
+      url: expect.stringContaining("/media"),
+      contentType: "audio/ogg; codecs=opus",
+      id: "MEDIA_AUDIO_1",
+    });
     expect(byType("video")[0].payload).toMatchObject({ caption: "Video", contentType: "video/mp4", filename: "", sha256: "VIDSHA" });
     expect(byType("document")[0].payload).toMatchObject({ caption: "Factura", filename: "factura.pdf", contentType: "application/pdf" });
     expect(byType("sticker")[0].payload).toMatchObject({ animated: false, contentType: "image/webp", id: "MEDIA_STICKER_1" });
-    expect(byType("location")[0].payload).toEqual({ latitude: "4.60971", longitude: "-74.08175", name: "Oficina", address: "Cra 7 # 32-16, Bogotá" });
-    expect((byType("contacts")[0].payload as any[])[0]).toMatchObject({ name: { formatted_name: "Ana Pérez" }, phones: [{ wa_id: "573001112222" }] });
+    expect(byType("location")[0].payload).toEqual({
+      latitude: "4.60971",
+      longitude: "-74.08175",
+      name: "Oficina",
+      address: "Cra 7 # 32-16, Bogotá",
+    });
+    expect((byType("contacts")[0].payload as any[])[0]).toMatchObject({
+      name: { formatted_name: "Ana Pérez" },
+      phones: [{ wa_id: "573001112222" }],
+    });
     expect(byType("button")[0].payload).toEqual({ text: "Gracias", payload: "THANKS" });
     expect(byType("list_reply")[0].payload).toEqual({ id: "opt_2", title: "Envío express", description: "Llega mañana" });
     expect(byType("button_reply")[0].payload).toEqual({ id: "yes", title: "Sí" });
@@ -108,8 +135,16 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
       expiration_timestamp: "1763900000",
       response_source: "user_action",
     });
-    expect(byType("system")[0].payload).toEqual({ body: `Ana changed from ${from} to ${newWaId}`, new_wa_id: newWaId, type: "user_changed_number" });
-    expect(byType("unsupported")[0].payload).toEqual({ code: 131051, title: "Message type unknown", details: "Message type is currently not supported." });
+    expect(byType("system")[0].payload).toEqual({
+      body: `Ana changed from ${from} to ${newWaId}`,
+      new_wa_id: newWaId,
+      type: "user_changed_number",
+    });
+    expect(byType("unsupported")[0].payload).toEqual({
+      code: 131051,
+      title: "Message type unknown",
+      details: "Message type is currently not supported.",
+    });
     expect(byType("unknown")[0].payload).toMatchObject({
       code: 131051,
       title: "Message type unknown",
@@ -127,7 +162,9 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
   it("stores nothing and answers 401 for a forged, missing or foreign-app signature", async () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
-    const body = envelope(change(number.phoneNumberId, { contacts: [{ wa_id: customer() }], messages: [inboundMessage("text", { from: customer() })] }));
+    const body = envelope(
+      change(number.phoneNumberId, { contacts: [{ wa_id: customer() }], messages: [inboundMessage("text", { from: customer() })] }),
+    );
     expect((await postWebhook(server.url, body, "not-the-app-secret")).status).toBe(401);
     expect((await postWebhook(server.url, body, null)).status).toBe(401);
     expect((await postWebhook(server.url, body, null, "sha256=deadbeef")).status).toBe(401);
@@ -164,7 +201,12 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     const from = customer();
-    const body = envelope(change(number.phoneNumberId, { contacts: [{ wa_id: from }], messages: [inboundMessage("text", { from }), inboundMessage("button", { from })] }));
+    const body = envelope(
+      change(number.phoneNumberId, {
+        contacts: [{ wa_id: from }],
+        messages: [inboundMessage("text", { from }), inboundMessage("button", { from })],
+      }),
+    );
     expect((await postWebhook(server.url, body, number.secrets.appSecret)).body.data.messages).toBe(2);
     const again = await postWebhook(server.url, body, number.secrets.appSecret);
     expect(again.status).toBe(200);
@@ -195,9 +237,14 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
     await db.update(messages).set({ status: "SENDED", providerMessageId: "wamid.KNOWN1" }).where(eq(messages.id, msg.id));
     const res = await postWebhook(
       server.url,
-      envelope(change(number.phoneNumberId, {
-        statuses: [statusUpdate("failed", { id: "wamid.KNOWN1", to: contact.customerNumber! }), statusUpdate("read", { id: wamid(), to: "1", timestamp: Math.floor(Date.now() / 1000) - 3600 })],
-      })),
+      envelope(
+        change(number.phoneNumberId, {
+          statuses: [
+            statusUpdate("failed", { id: "wamid.KNOWN1", to: contact.customerNumber! }),
+            statusUpdate("read", { id: wamid(), to: "1", timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+          ],
+        }),
+      ),
       number.secrets.appSecret,
     );
     expect(res.body.data.statuses).toBe(1);
@@ -224,7 +271,12 @@ describe("a status that outruns the worker's commit", () => {
     // The worker commits the accepted send only now.
     const db = await getDb();
     await db.update(messages).set({ status: "SENDED", providerMessageId: early }).where(eq(messages.id, msg.id));
-    const sent = await waitFor(() => messageById(msg.id), (m) => m.status === "SENT", 8000, 100);
+    const sent = await waitFor(
+      () => messageById(msg.id),
+      (m) => m.status === "SENT",
+      8000,
+      100,
+    );
     expect(sent.status).toBe("SENT");
   });
 });
@@ -242,13 +294,24 @@ describe("reply routing (ruling 8)", () => {
       const template = await createTemplate(team.id);
       const db = await getDb();
       const older = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, campaignId: campaign.id });
-      const newer = await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template, responseHandler: "CHATBOT", botId: otherBot.id });
+      const newer = await createQueuedMessage({
+        teamId: team.id,
+        waNumberId: number.id,
+        contact,
+        template,
+        responseHandler: "CHATBOT",
+        botId: otherBot.id,
+      });
       await db.update(messages).set({ status: "DELIVERED", providerMessageId: "wamid.OLDER" }).where(eq(messages.id, older.id));
       await db.update(messages).set({ status: "DELIVERED", providerMessageId: "wamid.NEWER" }).where(eq(messages.id, newer.id));
       const from = contact.customerNumber!;
       const quoted = inboundMessage("button", { from, contextId: "wamid.OLDER" });
       const plain = inboundMessage("text", { from });
-      const res = await postWebhook(server.url, envelope(change(number.phoneNumberId, { contacts: [{ wa_id: from }], messages: [quoted, plain] })), number.secrets.appSecret);
+      const res = await postWebhook(
+        server.url,
+        envelope(change(number.phoneNumberId, { contacts: [{ wa_id: from }], messages: [quoted, plain] })),
+        number.secrets.appSecret,
+      );
       expect(res.body.data.messages).toBe(2);
       const [q, p] = await inboundOf(number.id);
       expect(q.replyToMessageId).toBe(older.id);
@@ -258,30 +321,54 @@ describe("reply routing (ruling 8)", () => {
 
       // A customer never sent a template goes to the team's default bot.
       const stranger = customer();
-      await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [inboundMessage("text", { from: stranger })] })), number.secrets.appSecret);
+      await postWebhook(
+        server.url,
+        envelope(change(number.phoneNumberId, { messages: [inboundMessage("text", { from: stranger })] })),
+        number.secrets.appSecret,
+      );
       const [s] = (await inboundOf(number.id)).filter((m) => m.customerNumber === stranger);
       expect(s.routedTo).toEqual({ kind: "bot", id: defaultBot.id, reason: "none:default_bot" });
 
       // The decision is visible through the API.
       const update = await apiClient(server.url, team.token).get(`/api/v1/updates/${q.updateId}`);
-      expect(update.body.data).toMatchObject({ routed_to: q.routedTo, reply_to_update_id: older.updateId, type: "button", status: "RECEIVED" });
+      expect(update.body.data).toMatchObject({
+        routed_to: q.routedTo,
+        reply_to_update_id: older.updateId,
+        type: "button",
+        status: "RECEIVED",
+      });
 
       // Only the campaign has a URL: exactly one event, signed, delivered by the worker.
       const w = createWorker({ pollMs: 100, teamIds: [team.id] });
       w.start();
-      await waitFor(() => receiver.received.length, (n) => n >= 1);
+      await waitFor(
+        () => receiver.received.length,
+        (n) => n >= 1,
+      );
       await w.stop();
       expect(receiver.received).toHaveLength(1);
       const [event] = receiver.received;
       expect(event.headers["x-signature-256"]).toBe(sign("camp-secret", event.raw));
       expect(event.body).toMatchObject({
         event: "message.received",
-        data: { update_id: q.updateId, reply_to_update_id: older.updateId, routed_to: q.routedTo, message: { type: "button", payload: { text: "Gracias", payload: "THANKS" } } },
+        data: {
+          update_id: q.updateId,
+          reply_to_update_id: older.updateId,
+          routed_to: q.routedTo,
+          message: { type: "button", payload: { text: "Gracias", payload: "THANKS" } },
+        },
       });
       const list = await apiClient(server.url, team.token).get("/api/v1/webhook_deliveries");
       expect(list.status).toBe(200);
       expect(list.body.data).toHaveLength(1);
-      expect(list.body.data[0]).toMatchObject({ event: "message.received", status: "delivered", attempts: 1, target_kind: "campaign", target_id: campaign.id, last_status_code: 200 });
+      expect(list.body.data[0]).toMatchObject({
+        event: "message.received",
+        status: "delivered",
+        attempts: 1,
+        target_kind: "campaign",
+        target_id: campaign.id,
+        last_status_code: 200,
+      });
     } finally {
       await receiver.close();
     }
@@ -293,14 +380,20 @@ describe("GET /api/v1/updates/{update_id}/media", () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     graph.addMedia("MEDIA_IMAGE_1", Buffer.from("jpeg-bytes"), "image/jpeg");
-    await postWebhook(server.url, envelope(change(number.phoneNumberId, { messages: [inboundMessage("image", { from: customer() })] })), number.secrets.appSecret);
+    await postWebhook(
+      server.url,
+      envelope(change(number.phoneNumberId, { messages: [inboundMessage("image", { from: customer() })] })),
+      number.secrets.appSecret,
+    );
     const [image] = await inboundOf(number.id);
     const res = await fetch(`${server.url}/api/v1/updates/${image.updateId}/media`, { headers: { authorization: `Bearer ${team.token}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/jpeg");
     expect(await res.text()).toBe("jpeg-bytes");
     const other = await createTeam();
-    const foreign = await fetch(`${server.url}/api/v1/updates/${image.updateId}/media`, { headers: { authorization: `Bearer ${other.token}` } });
+    const foreign = await fetch(`${server.url}/api/v1/updates/${image.updateId}/media`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
     expect(foreign.status).toBe(404);
     expect((await fetch(`${server.url}/api/v1/updates/${image.updateId}/media`)).status).toBe(401);
   });

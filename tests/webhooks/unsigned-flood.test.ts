@@ -126,7 +126,10 @@ describe("cached webhook secrets", () => {
     const db = await getDb();
     const rotate = async () => {
       const secrets = { ...number.secrets, appSecret: `rotated-${randomInt(1e9)}` };
-      await db.update(waNumbers).set({ credentials: encryptJson(secrets) }).where(eq(waNumbers.id, number.id));
+      await db
+        .update(waNumbers)
+        .set({ credentials: encryptJson(secrets) })
+        .where(eq(waNumbers.id, number.id));
       return secrets.appSecret;
     };
     const second = await rotate();

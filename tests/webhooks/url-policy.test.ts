@@ -64,14 +64,29 @@ describe("admin CLI: webhook URLs are refused when set", () => {
       expect(message).not.toContain("\n");
     }
     const db = await getDb();
-    expect(await db.select().from(bots).where(eq(bots.teamId, Number(teamId)))).toEqual([]);
-    expect(await db.select().from(campaigns).where(eq(campaigns.teamId, Number(teamId)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(bots)
+        .where(eq(bots.teamId, Number(teamId))),
+    ).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(campaigns)
+        .where(eq(campaigns.teamId, Number(teamId))),
+    ).toEqual([]);
   });
 
   it("accepts public addresses and names (names are checked again after DNS, at delivery)", async () => {
     const team = await runAdmin(["team:create", "--name", "Equipo público"]);
     const teamId = String(team.output.id);
-    for (const url of ["https://hooks.example.com/bot", "http://8.8.8.8/hook", "https://[2606:4700:4700::1111]/hook", "http://intranet.example.com:8080/x"]) {
+    for (const url of [
+      "https://hooks.example.com/bot",
+      "http://8.8.8.8/hook",
+      "https://[2606:4700:4700::1111]/hook",
+      "http://intranet.example.com:8080/x",
+    ]) {
       const res = await runAdmin(["bot:add", "--team", teamId, "--name", "Bot", "--webhook-url", url]);
       expect(res.code, JSON.stringify(res.output)).toBe(0);
       expect(res.output.webhook_url).toBe(url);
@@ -154,13 +169,21 @@ describe("delivery: internal addresses are refused after DNS, not called", () =>
       const db = await getDb();
       for (const [i, url] of urls.entries()) {
         await db.update(bots).set({ webhookUrl: url }).where(eq(bots.id, bot.id));
-        const res = await api.post("/api/v1/sandbox/inbound", { wa_number: number.number, from: "573005550001", type: "text", payload: { text: `hola ${i}` } });
+        const res = await api.post("/api/v1/sandbox/inbound", {
+          wa_number: number.number,
+          from: "573005550001",
+          type: "text",
+          payload: { text: `hola ${i}` },
+        });
         expect(res.status).toBe(200);
       }
       const w = createWorker({ pollMs: 50, teamIds: [team.id] });
       w.start();
       try {
-        await waitFor(() => deliveriesOfTeam(team.id), (rows) => rows.length === urls.length && rows.every((r) => r.status !== "pending"));
+        await waitFor(
+          () => deliveriesOfTeam(team.id),
+          (rows) => rows.length === urls.length && rows.every((r) => r.status !== "pending"),
+        );
       } finally {
         await w.stop();
       }
@@ -170,7 +193,10 @@ describe("delivery: internal addresses are refused after DNS, not called", () =>
         list.body.data.map((d: { url: string }) => [d.url, d]),
       );
       const expected: [string, RegExp][] = [
-        [urls[0], /^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(only public addresses are called; ALLOW_PRIVATE_WEBHOOK_URLS=1 allows internal ones\)$/],
+        [
+          urls[0],
+          /^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(only public addresses are called; ALLOW_PRIVATE_WEBHOOK_URLS=1 allows internal ones\)$/,
+        ],
         [urls[1], /^Refused: ::ffff:7f00:1, a loopback address/],
         [urls[2], /^Refused: 127\.0\.0\.1, a loopback address/],
         [urls[3], /^Refused: 127\.0\.0\.1, a loopback address/],
@@ -195,11 +221,19 @@ describe("delivery: internal addresses are refused after DNS, not called", () =>
       const number = await createSandboxNumber(team.id);
       await createBot(team.id, { isDefault: true, webhookSecret: "s", webhookUrl: receiver.url.replace("127.0.0.1", "localhost") });
       const api = apiClient(server.url, team.token);
-      await api.post("/api/v1/sandbox/inbound", { wa_number: number.number, from: "573005550002", type: "text", payload: { text: "hola" } });
+      await api.post("/api/v1/sandbox/inbound", {
+        wa_number: number.number,
+        from: "573005550002",
+        type: "text",
+        payload: { text: "hola" },
+      });
       const w = createWorker({ pollMs: 50, teamIds: [team.id] });
       w.start();
       try {
-        await waitFor(() => receiver.received.length, (n) => n >= 1);
+        await waitFor(
+          () => receiver.received.length,
+          (n) => n >= 1,
+        );
       } finally {
         await w.stop();
       }

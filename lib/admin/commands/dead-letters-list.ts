@@ -9,7 +9,8 @@ import type { AdminCommand } from "../types";
  * Without --team it lists every team's and those tied to no number of ours.
  */
 export const deadLettersList: AdminCommand = {
-  summary: "Lista los elementos de webhooks apartados (webhook_dead_letters), los más recientes primero: [--team ID] [--limit N] [--before ID]",
+  summary:
+    "Lista los elementos de webhooks apartados (webhook_dead_letters), los más recientes primero: [--team ID] [--limit N] [--before ID]",
   options: { team: { type: "string" }, limit: { type: "string" }, before: { type: "string" } },
   run: async (flags) => {
     const f = z

@@ -54,7 +54,10 @@ export async function graphFetch<T>(
   try {
     parsed = await read();
   } catch (err) {
-    if (ok) return isTimeout(err) ? networkFailure(err) : { ok: false, retryable: true, error: { code: null, title: "Invalid JSON from Graph API" } };
+    if (ok)
+      return isTimeout(err)
+        ? networkFailure(err)
+        : { ok: false, retryable: true, error: { code: null, title: "Invalid JSON from Graph API" } };
   }
   if (!ok) return classifyGraphError(status, parsed, retryAfter);
   return { ok: true, body: parsed as T };

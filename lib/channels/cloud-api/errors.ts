@@ -41,7 +41,9 @@ export function classifyGraphError(httpStatus: number, body: unknown, retryAfter
 /** fetch's abort signal, or undici's headers/body timeouts. */
 export function isTimeout(err: unknown): boolean {
   const e = err as { name?: string; code?: string } | undefined;
-  return e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT";
+  return (
+    e?.name === "TimeoutError" || e?.name === "AbortError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT"
+  );
 }
 
 /** Errors raised before a byte of the request could have left: the send certainly did not happen. */

@@ -18,7 +18,12 @@ export function templateBody(m: OutboundTemplate) {
     });
   }
   for (const q of m.quickReplies) {
-    components.push({ type: "button", sub_type: "quick_reply", index: String(q.index), parameters: [{ type: "payload", payload: q.payload }] });
+    components.push({
+      type: "button",
+      sub_type: "quick_reply",
+      index: String(q.index),
+      parameters: [{ type: "payload", payload: q.payload }],
+    });
   }
   return {
     messaging_product: "whatsapp",
@@ -69,7 +74,9 @@ function messageContent(m: OutboundMessage): Obj {
         body: { text: p.body },
         action: {
           button: p.button,
-          sections: items.map((s) => compact({ title: s.title, rows: s.rows.map((r) => compact({ id: r.id, title: r.title, description: r.description })) })),
+          sections: items.map((s) =>
+            compact({ title: s.title, rows: s.rows.map((r) => compact({ id: r.id, title: r.title, description: r.description })) }),
+          ),
         },
       });
     }

@@ -35,7 +35,8 @@ const pageSchema = z.looseObject({
  */
 export async function fetchTemplates(graph: GraphSettings, number: ChannelNumber): Promise<unknown[]> {
   const out: unknown[] = [];
-  let next: string | undefined = `${number.businessAccountId}/message_templates?fields=id,name,status,category,language,components&limit=100`;
+  let next: string | undefined =
+    `${number.businessAccountId}/message_templates?fields=id,name,status,category,language,components&limit=100`;
   for (let page = 0; next && page < 1000; page++) {
     const res: Awaited<ReturnType<typeof graphFetch<unknown>>> = await graphFetch<unknown>(graph, number, next);
     if (!res.ok) throw new Error(`Graph API: ${res.error.code ?? ""} ${res.error.title}`.trim());

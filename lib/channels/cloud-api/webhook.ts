@@ -20,7 +20,14 @@ const errorSchema = z.looseObject({
   details: text,
   error_data: z.looseObject({ details: text }).nullish(),
 });
-const mediaSchema = z.looseObject({ id: text, mime_type: text, sha256: text, caption: text, filename: text, animated: z.unknown().optional() });
+const mediaSchema = z.looseObject({
+  id: text,
+  mime_type: text,
+  sha256: text,
+  caption: text,
+  filename: text,
+  animated: z.unknown().optional(),
+});
 const referralSchema = z.looseObject({
   source_url: text,
   source_id: text,
@@ -122,7 +129,10 @@ const reasonOf = (where: string, error: z.ZodError) =>
  * made storable first (NUL removed, lone surrogates → U+FFFD). `rejected` holds what failed its
  * schema above the level of a change with a known number (the envelope itself, an entry, a change).
  */
-export function parseEnvelope(body: unknown, nowSeconds = Math.floor(Date.now() / 1000)): { changes: ParsedChange[]; rejected: Rejected[] } {
+export function parseEnvelope(
+  body: unknown,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): { changes: ParsedChange[]; rejected: Rejected[] } {
   const changes: ParsedChange[] = [];
   const rejected: Rejected[] = [];
   const envelope = envelopeSchema.safeParse(body);
@@ -190,7 +200,13 @@ function normalizeStatus(s: CloudStatus, timestamp: number): StatusUpdate {
     providerMessageId: s.id,
     status: s.status,
     timestamp,
-    error: e ? { code: typeof e.code === "number" ? e.code : null, title: str(e.title || e.message), details: optStr(e.error_data?.details ?? e.message) } : null,
+    error: e
+      ? {
+          code: typeof e.code === "number" ? e.code : null,
+          title: str(e.title || e.message),
+          details: optStr(e.error_data?.details ?? e.message),
+        }
+      : null,
     callbackData: optStr(s.biz_opaque_callback_data),
     raw: s,
   };
@@ -344,7 +360,8 @@ function interactivePayload(i: NonNullable<CloudMessage["interactive"]>): Normal
         payload: {
           response: str(r.response),
           is_permanent: r.is_permanent === true,
-          expiration_timestamp: r.expiration_timestamp === undefined || r.expiration_timestamp === null ? "" : String(r.expiration_timestamp),
+          expiration_timestamp:
+            r.expiration_timestamp === undefined || r.expiration_timestamp === null ? "" : String(r.expiration_timestamp),
           response_source: str(r.response_source),
         },
         mediaId: null,
@@ -360,7 +377,12 @@ function interactivePayload(i: NonNullable<CloudMessage["interactive"]>): Normal
     default:
       return {
         type: "unknown",
-        payload: { code: null, title: "Unsupported interactive type", message: `interactive ${str(i.type)}`, error_data: { details: JSON.stringify(i) } },
+        payload: {
+          code: null,
+          title: "Unsupported interactive type",
+          message: `interactive ${str(i.type)}`,
+          error_data: { details: JSON.stringify(i) },
+        },
         mediaId: null,
       };
   }
