@@ -1,11 +1,10 @@
 "use client";
-import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { useHistory, type HistoryParams } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { EmptyState, ErrorBox, Skeleton } from "@/components/ui";
-import { buildRows, ymd, type Row } from "./rows";
+import { ymd, type Row } from "./rows";
+import { useVirtualThread } from "./use-virtual-thread";
 
 /**
  * The conversation as a virtualized list (only the visible bubbles are in the DOM), opening at
@@ -15,55 +14,8 @@ import { buildRows, ymd, type Row } from "./rows";
 export function MessageList({ params, highlightUpdateId }: { params: HistoryParams; highlightUpdateId?: string | null }) {
   const { t, locale } = useI18n();
   const history = useHistory(params);
-  const parentRef = useRef<HTMLDivElement>(null);
-  const anchorKey = useRef<string | null>(null);
-  const rowsAtRequest = useRef(0);
-  const atBottom = useRef(true);
-
-  const pages = history.data?.pages;
-  const rows = useMemo(() => buildRows(pages ?? [], !!history.hasNextPage), [pages, history.hasNextPage]);
-  const total = pages?.[0]?.pagination?.total_items;
-
-  // The React Compiler is not enabled, so the virtualizer's unmemoizable API is fine here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: (i) => (rows[i].kind === "msg" ? 88 : 40),
-    getItemKey: (i) => rows[i].key,
-    overscan: 10,
-  });
-  const items = virtualizer.getVirtualItems();
-  const totalSize = virtualizer.getTotalSize();
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
-
-  const loadOlder = useCallback(() => {
-    if (!hasNextPage || isFetchingNextPage) return;
-    const el = parentRef.current;
-    // The anchor is the first message on screen (not the "loading" row, which stays on top).
-    const first = el ? virtualizer.getVirtualItems().find((vi) => vi.end > el.scrollTop && rows[vi.index]?.kind === "msg") : undefined;
-    anchorKey.current = first ? String(first.key) : null;
-    rowsAtRequest.current = rows.length;
-    fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, virtualizer, rows]);
-
-  // Pinned to the newest message while the agent has not scrolled away: bubbles are measured as
-  // they render, so the total height settles over a few frames and the pin follows it.
-  useLayoutEffect(() => {
-    const el = parentRef.current;
-    if (!el || rows.length <= 1 || anchorKey.current || !atBottom.current) return;
-    el.scrollTop = el.scrollHeight;
-    // A first page shorter than the window gives nothing to scroll: fetch older right away.
-    if (el.scrollHeight <= el.clientHeight + 1) loadOlder();
-  }, [totalSize, rows.length, loadOlder]);
-
-  // After older messages were prepended, put the message that was at the top back in place.
-  useLayoutEffect(() => {
-    if (!anchorKey.current || isFetchingNextPage || (rows.length === rowsAtRequest.current && hasNextPage)) return;
-    const idx = rows.findIndex((r) => r.key === anchorKey.current);
-    anchorKey.current = null;
-    if (idx >= 0) virtualizer.scrollToIndex(idx, { align: "start" });
-  }, [rows, isFetchingNextPage, hasNextPage, virtualizer]);
+  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history);
+  const total = history.data?.pages?.[0]?.pagination?.total_items;
 
   if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
   if (history.isLoading) {
@@ -120,13 +72,9 @@ export function MessageList({ params, highlightUpdateId }: { params: HistoryPara
         aria-label={t("conv.messages")}
         tabIndex={0}
         data-testid="message-scroller"
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-          if (el.scrollTop < 300) loadOlder();
-        }}
+        onScroll={onScroll}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: "relative", width: "100%" }}>
+        <div style={{ height: totalSize, position: "relative", width: "100%" }}>
           {items.map((vi) => (
             <div
               key={vi.key}

@@ -1,12 +1,11 @@
 "use client";
-import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { useThread } from "@/lib/api-client/inbox";
 import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { ErrorBox, Skeleton } from "@/components/ui";
-import { buildRows, ymd, type Row } from "@/components/conversations/rows";
+import { ymd, type Row } from "@/components/conversations/rows";
+import { useVirtualThread } from "@/components/conversations/use-virtual-thread";
 
 /**
  * The open conversation: the viewer's virtualized bubbles over the customer's whole history
@@ -16,48 +15,7 @@ import { buildRows, ymd, type Row } from "@/components/conversations/rows";
 export function Thread({ waNumber, source, onReply }: { waNumber: string; source: string; onReply: (m: Message) => void }) {
   const { t, locale } = useI18n();
   const history = useThread(waNumber, source);
-  const parentRef = useRef<HTMLDivElement>(null);
-  const anchorKey = useRef<string | null>(null);
-  const rowsAtRequest = useRef(0);
-  const atBottom = useRef(true);
-
-  const pages = history.data?.pages;
-  const rows = useMemo(() => buildRows(pages ?? [], !!history.hasNextPage), [pages, history.hasNextPage]);
-
-  // eslint-disable-next-line react-hooks/incompatible-library -- the React Compiler is not enabled
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: (i) => (rows[i].kind === "msg" ? 88 : 40),
-    getItemKey: (i) => rows[i].key,
-    overscan: 10,
-  });
-  const items = virtualizer.getVirtualItems();
-  const totalSize = virtualizer.getTotalSize();
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
-
-  const loadOlder = useCallback(() => {
-    if (!hasNextPage || isFetchingNextPage) return;
-    const el = parentRef.current;
-    const first = el ? virtualizer.getVirtualItems().find((vi) => vi.end > el.scrollTop && rows[vi.index]?.kind === "msg") : undefined;
-    anchorKey.current = first ? String(first.key) : null;
-    rowsAtRequest.current = rows.length;
-    fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, virtualizer, rows]);
-
-  useLayoutEffect(() => {
-    const el = parentRef.current;
-    if (!el || rows.length <= 1 || anchorKey.current || !atBottom.current) return;
-    el.scrollTop = el.scrollHeight;
-    if (el.scrollHeight <= el.clientHeight + 1) loadOlder();
-  }, [totalSize, rows.length, loadOlder]);
-
-  useLayoutEffect(() => {
-    if (!anchorKey.current || isFetchingNextPage || (rows.length === rowsAtRequest.current && hasNextPage)) return;
-    const idx = rows.findIndex((r) => r.key === anchorKey.current);
-    anchorKey.current = null;
-    if (idx >= 0) virtualizer.scrollToIndex(idx, { align: "start" });
-  }, [rows, isFetchingNextPage, hasNextPage, virtualizer]);
+  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history);
 
   if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
   if (history.isLoading) {
@@ -121,11 +79,7 @@ export function Thread({ waNumber, source, onReply }: { waNumber: string; source
       aria-live="polite"
       tabIndex={0}
       data-testid="message-scroller"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-        if (el.scrollTop < 300) loadOlder();
-      }}
+      onScroll={onScroll}
     >
       <div style={{ height: totalSize, position: "relative", width: "100%" }}>
         {items.map((vi) => (

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DbOrTx } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { config } from "@/lib/config";
@@ -74,6 +74,34 @@ export async function claimOrReplay(
   const stored = await findKey(teamId, idem.key, ttl, tx);
   if (!stored) throw new Error("idempotency key vanished after a conflict");
   return replayOf(stored, idem);
+}
+
+/**
+ * Performs a request's writes at most once per Idempotency-Key and answers `response`. With a key,
+ * claiming it and writing commit together, and a repeated or concurrent request gets the first
+ * one's answer (`replayed`) and writes nothing. Without one, `write` runs in a transaction only
+ * when `atomic` asks for it (a bulk send), else on its own (a single send's one statement).
+ */
+export async function writeOnce(
+  teamId: number,
+  idem: Idempotency | null,
+  response: StoredResponse,
+  write: (db: DbOrTx) => Promise<unknown>,
+  { atomic = false }: { atomic?: boolean } = {},
+): Promise<StoredResponse & { replayed: boolean }> {
+  const db = await getDb();
+  if (!idem && !atomic) {
+    await write(db);
+    return { ...response, replayed: false };
+  }
+  return db.transaction(async (tx) => {
+    if (idem) {
+      const replay = await claimOrReplay(tx, teamId, idem, response);
+      if (replay) return { ...replay, replayed: true };
+    }
+    await write(tx);
+    return { ...response, replayed: false };
+  });
 }
 
 // Expired keys are deleted by the first keyed send of every 10 minutes in each process, so the

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
-import { claimOrReplay, findReplay, type Idempotency } from "@/lib/idempotency/service";
+import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
 import { requireNumber } from "@/lib/numbers/service";
 import { sanitizeNumber } from "@/lib/phone";
 import { findConversationMessageId, findReplyContact } from "./reply-repo";
@@ -122,15 +122,5 @@ export async function sendReply({
       // The delivery job: the worker claims it like a template send (send-service.ts).
       nextAttemptAt: sql`now()`,
     });
-  const db = await getDb();
-  if (!idempotency) {
-    await write(db);
-    return { status: 200, body, replayed: false };
-  }
-  return db.transaction(async (tx) => {
-    const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 200, body });
-    if (replay) return { ...replay, replayed: true };
-    await write(tx);
-    return { status: 200, body, replayed: false };
-  });
+  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
 }

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError, type FieldErrors } from "@/lib/http/errors";
 import { zodFieldErrors } from "@/lib/http/respond";
-import { claimOrReplay, findReplay, type Idempotency } from "@/lib/idempotency/service";
+import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
 import { toTemplateDto } from "@/lib/templates/service";
 import { upsertContacts } from "@/lib/contacts/repo";
 import { insertMessages } from "./send-bulk-repo";
@@ -59,12 +59,7 @@ export async function sendBulk({
     message: bulkQueued(accepted.length, results.length - accepted.length),
     data: { accepted: accepted.length, rejected: results.length - accepted.length, results },
   };
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    if (idempotency) {
-      const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 200, body });
-      if (replay) return { ...replay, replayed: true };
-    }
+  const write = async (tx: DbOrTx) => {
     // Sorted, so concurrent bulk sends to overlapping numbers lock contacts in one order.
     const numbers = [...new Set(accepted.map((a) => a.recipient.destination))].sort();
     const upserted = await upsertContacts(
@@ -84,8 +79,9 @@ export async function sendBulk({
         }),
       ),
     );
-    return { status: 200, body, replayed: false };
-  });
+  };
+  // One transaction with or without a key: a bulk send is accepted whole or not at all.
+  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write, { atomic: true });
 }
 
 type Checked = { recipient: SendBulkRecipient; params: ReturnType<typeof resolveParams> } | { errors: FieldErrors };

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
-import { claimOrReplay, findReplay, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
+import { findReplay, writeOnce, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
 import { requireNumber } from "@/lib/numbers/service";
 import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templates/service";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
@@ -105,7 +105,6 @@ export async function sendTemplate({
 
   const updateId = randomUUID();
   const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
-  const db = await getDb();
   // The contact and the message. Without an Idempotency-Key they need no transaction: the
   // message is one statement, and a contact created for a send that then failed is still
   // that customer's contact. With a key, claiming it and writing commit together.
@@ -118,14 +117,5 @@ export async function sendTemplate({
     // send, and nothing is lost between "accepted" (the 200 below) and "sent".
     await insertMessage(tx, queuedMessage(ctx, { number, template, media, shared: input }, contact, { updateId, payload, params: input }));
   };
-  if (!idempotency) {
-    await write(db);
-    return { status: 200, body, replayed: false };
-  }
-  return db.transaction(async (tx) => {
-    const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 200, body });
-    if (replay) return { ...replay, replayed: true };
-    await write(tx);
-    return { status: 200, body, replayed: false };
-  });
+  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
 }
