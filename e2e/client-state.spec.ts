@@ -31,6 +31,8 @@ test("the contacts page shows 20 rows after the customer search (8 per page) loo
 
   // … and the contacts page, reached without a reload (same query cache), for 20.
   await page.getByRole("link", { name: "Contactos" }).click();
+  // The inbox it leaves has a search box of the same name: type only once the contacts page is in.
+  await expect(page).toHaveURL(/\/contacts$/);
   await page.getByLabel("Buscar por nombre o número").fill(prefix);
   await expect(page.getByTestId("contact-row")).toHaveCount(20);
   await expect(page.getByText("Página 1 de 2")).toBeVisible();

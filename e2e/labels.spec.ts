@@ -32,6 +32,8 @@ test("adds labels up to the cap of 5, the sixth is refused, and one is removed w
   }
 
   await page.getByRole("link", { name: "Contactos" }).click();
+  // The inbox it leaves has a search box of the same name: type only once the contacts page is in.
+  await expect(page).toHaveURL(/\/contacts$/);
   await page.getByLabel("Buscar por nombre o número").fill(phone);
   const row = page.getByTestId("contact-row").filter({ hasText: phone });
   await expect(row).toHaveCount(1);
