@@ -178,8 +178,9 @@ describe("cloud_api delivery", () => {
         { key: "2", value: "b" },
       ],
     });
-    // The first answer would come 0.5 s after this file's 2 s timeout.
-    graph.script({ status: 200, delayMs: 2500 });
+    // The first answer would come 3 s after this file's 2 s timeout (a margin a loaded machine
+    // cannot eat: with 0.5 s, a late event loop could take the answer before the timer fired).
+    graph.script({ status: 200, delayMs: 5000 });
     // A timed-out send may have reached Meta: it waits the uncertain grace (short here) for its status.
     const w = createWorker({
       pollMs: 100,
@@ -353,9 +354,9 @@ describe("cloud_api delivery", () => {
         { key: "2", value: "b" },
       ],
     });
-    // Graph accepts the send only after this file's 2 s timeout, then calls back like Meta.
+    // Graph accepts the send only well after this file's 2 s timeout, then calls back like Meta.
     graph.statusWebhooks({ url: `${server.url}/api/v1/webhooks/whatsapp`, appSecret: () => number.secrets.appSecret });
-    graph.script({ status: 200, delayMs: 2500 });
+    graph.script({ status: 200, delayMs: 5000 });
     const w = createWorker({
       pollMs: 100,
       leaseMs: 2000,
