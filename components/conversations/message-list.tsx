@@ -3,7 +3,7 @@ import { useHistory, type HistoryParams } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { EmptyState, ErrorBox, Skeleton } from "@/components/ui";
-import { ymd, type Row } from "./rows";
+import { dayLabelOf, type Row } from "./rows";
 import { useVirtualThread } from "./use-virtual-thread";
 
 /**
@@ -29,17 +29,7 @@ export function MessageList({ params, highlightUpdateId }: { params: HistoryPara
   }
   if (rows.length <= 1) return <EmptyState>{t("conv.empty")}</EmptyState>;
 
-  const dayLabel = (day: string) => {
-    const today = ymd(new Date());
-    const y = new Date();
-    y.setDate(y.getDate() - 1);
-    if (day === today) return t("conv.today");
-    if (day === ymd(y)) return t("conv.yesterday");
-    const d = new Date(`${day}T12:00:00`);
-    return Number.isNaN(d.getTime())
-      ? day
-      : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
-  };
+  const dayLabel = (day: string) => dayLabelOf(day, t, locale);
 
   const renderRow = (row: Row) => {
     if (row.kind === "top") {

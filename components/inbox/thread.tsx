@@ -4,7 +4,7 @@ import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { ErrorBox, Skeleton } from "@/components/ui";
-import { ymd, type Row } from "@/components/conversations/rows";
+import { dayLabelOf, type Row } from "@/components/conversations/rows";
 import { useVirtualThread } from "@/components/conversations/use-virtual-thread";
 
 /**
@@ -28,17 +28,7 @@ export function Thread({ waNumber, source, onReply }: { waNumber: string; source
     );
   }
 
-  const dayLabel = (day: string) => {
-    const today = ymd(new Date());
-    const y = new Date();
-    y.setDate(y.getDate() - 1);
-    if (day === today) return t("conv.today");
-    if (day === ymd(y)) return t("conv.yesterday");
-    const d = new Date(`${day}T12:00:00`);
-    return Number.isNaN(d.getTime())
-      ? day
-      : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
-  };
+  const dayLabel = (day: string) => dayLabelOf(day, t, locale);
 
   const renderRow = (row: Row) => {
     if (row.kind === "top") {

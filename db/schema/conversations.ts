@@ -9,6 +9,9 @@ import { agents } from "./agents";
 export const CONVERSATION_STATUSES = ["open", "resolved"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
+/** WhatsApp's customer-service window: free-form replies within this many hours of the customer's last message. */
+export const REPLY_WINDOW_HOURS = 24;
+
 /**
  * One row per conversation (team, company number, contact): what the inbox lists, so listing
  * never scans `messages` (DESIGN section 14). Kept by a statement-level trigger on messages

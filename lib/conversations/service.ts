@@ -5,6 +5,7 @@ import { requireNumber } from "@/lib/numbers/service";
 import { labelsOfContacts } from "@/lib/contacts/repo";
 import { toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
+import { REPLY_WINDOW_HOURS } from "@/db/schema/conversations";
 import type { LabelDto } from "@/lib/labels/schemas";
 import {
   transaction,
@@ -27,8 +28,7 @@ import {
   type UpdateConversationInput,
 } from "./schemas";
 
-/** WhatsApp's customer-service window: free-form replies within 24 h of the customer's last message. */
-export const REPLY_WINDOW_MS = 24 * 3600_000;
+const REPLY_WINDOW_MS = REPLY_WINDOW_HOURS * 3600_000;
 
 // The cursor is the last row's position (activity time, id), opaque to clients.
 function encodeCursor(row: ConversationRow): string {

@@ -1,10 +1,9 @@
 import "server-only";
 import { and, eq, or, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { contacts, conversations, messages } from "@/db/schema";
+import { contacts, conversations, messages, REPLY_WINDOW_HOURS } from "@/db/schema";
 
 /** WhatsApp's customer-service window, in hours (DESIGN section 14). */
-export const REPLY_WINDOW_HOURS = 24;
 
 /**
  * The customer of a reply and whether their 24-hour window is open, in one indexed read: the
