@@ -1,5 +1,6 @@
+import http from "node:http";
 import { load, mb, unavailable, type Measure } from "./load";
-import { memorySampler } from "./processes";
+import { cpuMs, memorySampler } from "./processes";
 import type { ScenarioCtx } from "./scenarios";
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -41,50 +42,59 @@ export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond
   const { data, app } = ctx;
   const probes = 20;
   const latencies: number[] = [];
-  const controllers: AbortController[] = [];
+  const closers: (() => void)[] = [];
+  let stopping = false;
   let opened = 0;
   let failed = 0;
   const mem = memorySampler(app.child.pid!);
 
-  const open = async (probe: boolean) => {
-    const abort = new AbortController();
-    controllers.push(abort);
-    try {
-      const res = await fetch(`${app.url}/api/v1/events`, { headers: auth(data.teamA.token), signal: abort.signal });
-      if (!res.ok || !res.body) {
-        failed++;
-        return;
-      }
-      opened++;
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        if (!probe) continue;
-        const now = Date.now();
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (!frame.includes("event: message.created")) continue;
-          const at = /"created_at":"([^"]+)"/.exec(frame)?.[1];
-          if (at) latencies.push(now - Date.parse(at));
+  // node:http rather than fetch: a sink stream only drains (res.resume()), and a probe parses
+  // raw chunks, so the client's own cost per frame stays far below the server's (fetch's web
+  // streams on 1,000 connections took a core of their own on this 2-core machine).
+  const open = (probe: boolean) =>
+    new Promise<void>((resolve) => {
+      const req = http.get(`${app.url}/api/v1/events`, { headers: auth(data.teamA.token), agent: false }, (res) => {
+        if (res.statusCode !== 200) {
+          failed++;
+          res.resume();
+          return resolve();
         }
-      }
-    } catch {
-      // aborted at the end
-    }
-  };
+        opened++;
+        res.on("close", resolve);
+        res.on("error", () => resolve());
+        if (!probe) return void res.resume();
+        res.setEncoding("utf8");
+        let buffer = "";
+        res.on("data", (chunk: string) => {
+          const now = Date.now();
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (!frame.includes("event: message.created")) continue;
+            const at = /"created_at":"([^"]+)"/.exec(frame)?.[1];
+            if (at) latencies.push(now - Date.parse(at));
+          }
+        });
+      });
+      req.on("error", () => {
+        if (!stopping) failed++;
+        resolve();
+      });
+      closers.push(() => req.destroy());
+    });
   // Open in batches, as clients arriving: 1,000 at once would be a connection storm, not the case.
   const running: Promise<void>[] = [];
   for (let i = 0; i < streams; i++) {
     running.push(open(i < probes));
     if (i % 50 === 49) await new Promise((r) => setTimeout(r, 100));
   }
-  for (let i = 0; i < 100 && opened + failed < streams; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && opened + failed < streams; i++) await new Promise((r) => setTimeout(r, 100));
 
   const number = data.numbers[0];
   const contact = data.heavy.contactId;
+  const cpu0 = cpuMs(app.child.pid!);
   const t0 = Date.now();
   let sent = 0;
   while (Date.now() - t0 < ctx.duration * 1000) {
@@ -96,8 +106,10 @@ export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond
     await new Promise((r) => setTimeout(r, 10));
   }
   await new Promise((r) => setTimeout(r, 1000));
+  const serverCpu = (cpuMs(app.child.pid!) - cpu0) / (Date.now() - t0);
   const m = mem.stop();
-  controllers.forEach((c) => c.abort());
+  stopping = true;
+  closers.forEach((close) => close());
   await Promise.allSettled(running);
 
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -119,7 +131,7 @@ export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond
     statusCodes: {},
     peakRssMb: mb(m.peakProcessRss),
     peakTreeRssMb: mb(m.peakTreeRss),
-    note: `${opened} streams open; latency commit→receipt on ${Math.min(probes, opened)} probe streams (${latencies.length} of ${expected} frames seen)`,
+    note: `${opened} streams open; latency commit→receipt on ${Math.min(probes, opened)} probe streams (${latencies.length} of ${expected} frames seen); server CPU ${serverCpu.toFixed(2)} cores`,
     available: true,
   };
 }

@@ -20,12 +20,12 @@ function frame(event: StoredEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
-// A live event goes to every matching stream of the process: it is serialized and encoded once,
-// not once per stream (1,000 streams × 50 events/s is 50,000 writes a second).
-const encodedFrames = new WeakMap<StoredEvent, Uint8Array>();
-function encodedFrame(event: StoredEvent): Uint8Array {
-  let bytes = encodedFrames.get(event);
-  if (!bytes) encodedFrames.set(event, (bytes = encoder.encode(frame(event))));
+// A live batch goes to every matching stream of the process: it is serialized and encoded once,
+// not once per stream (the bus hands the same array to every stream without a filter).
+const encodedBatches = new WeakMap<StoredEvent[], Uint8Array>();
+function encodedBatch(batch: StoredEvent[]): Uint8Array {
+  let bytes = encodedBatches.get(batch);
+  if (!bytes) encodedBatches.set(batch, (bytes = encoder.encode(batch.map(frame).join(""))));
   return bytes;
 }
 
@@ -94,20 +94,14 @@ export async function openEventStream({
     controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
     if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) close();
   };
-  // One chunk per batch: a replay page is one enqueue, not a thousand.
+  // One chunk per batch: a replay page is one enqueue, not a thousand. A live batch none of
+  // whose events this stream has seen (the usual case) is written as the shared encoding.
   const send = (batch: StoredEvent[]) => {
-    if (batch.length === 1) {
-      if (sent.has(batch[0].id)) return;
-      sent.add(batch[0].id);
-      return write(encodedFrame(batch[0]));
-    }
-    let chunk = "";
-    for (const event of batch) {
-      if (sent.has(event.id)) continue;
-      sent.add(event.id);
-      chunk += frame(event);
-    }
-    if (chunk) write(chunk);
+    if (!batch.length) return;
+    const fresh = batch.filter((event) => !sent.has(event.id));
+    for (const event of fresh) sent.add(event.id);
+    if (fresh.length === batch.length) write(encodedBatch(batch));
+    else if (fresh.length) write(fresh.map(frame).join(""));
   };
 
   const stream = new ReadableStream<Uint8Array>({
@@ -122,7 +116,7 @@ export async function openEventStream({
     unsubscribe = await subscribe({
       teamId: ctx.teamId,
       ...filter,
-      deliver: (event) => (pending ? pending.push(event) : send([event])),
+      deliver: (events) => (pending ? pending.push(...events) : send(events)),
     });
   } catch (err) {
     close();

@@ -4,8 +4,8 @@ import { apiClient } from "../helpers/client";
 import { openSse, type SseStream } from "../helpers/sse";
 import { createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { openEventStream } from "@/lib/events/service";
-import { pruneEventsBefore } from "@/lib/events/repo";
-import { getDb } from "@/db/client";
+import { insertEvents, pruneEventsBefore } from "@/lib/events/repo";
+import { getDb, transaction } from "@/db/client";
 import { events } from "@/db/schema";
 
 let server: TestServer;
@@ -111,6 +111,34 @@ describe("GET /api/v1/events", () => {
     // A first connection passes the id in the query instead (EventSource cannot set headers).
     const viaQuery = await stream(w.team.token, `?last_event_id=${seenLast.id}`);
     expect((await viaQuery.next()).id).toBe(missed[0].id);
+  });
+
+  it("delivers a burst (batched per stream by the bus) whole, in id order, once, to every matching stream", async () => {
+    const w = await world();
+    const all = await stream(w.team.token);
+    const one = await stream(w.team.token, `?contact_id=${w.other.id}`);
+    await opened(all);
+    await opened(one);
+    // 60 events in three commits close together: the bus hands them out in a few batches.
+    for (let commit = 0; commit < 3; commit++)
+      await transaction((tx) =>
+        insertEvents(
+          tx,
+          Array.from({ length: 20 }, (_, i) => ({
+            teamId: w.team.id,
+            type: "contact.labels",
+            contactId: i % 2 ? w.other.id : w.contact.id,
+            data: { contact_id: i % 2 ? w.other.id : w.contact.id, n: commit * 20 + i },
+          })),
+        ),
+      );
+    const burst = (s: SseStream) => s.seen.filter((e) => e.event === "contact.labels").map((e) => JSON.parse(e.data).n as number);
+    for (let i = 0; i < 100 && burst(all).length < 60; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && burst(one).length < 30; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(burst(all)).toEqual(Array.from({ length: 60 }, (_, n) => n));
+    expect(burst(one)).toEqual(Array.from({ length: 30 }, (_, k) => 2 * k + 1));
+    const ids = all.seen.filter((e) => e.event === "contact.labels").map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
   it("says reset when the log cannot fill the gap (an id it does not hold for this team)", async () => {
