@@ -2,11 +2,9 @@ import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { requireNumber } from "@/lib/numbers/service";
-import { labelsOfContacts } from "@/lib/contacts/repo";
 import { toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
 import { REPLY_WINDOW_HOURS } from "@/db/schema/conversations";
-import type { LabelDto } from "@/lib/labels/schemas";
 import {
   transaction,
   enqueueReadReceipt,
@@ -45,12 +43,18 @@ function decodeCursor(cursor: string): { at: Date; id: number } {
   throw ApiError.invalid("cursor", CURSOR_INVALID);
 }
 
-function toDto(row: ConversationRow, labels: LabelDto[]): ConversationDto {
+function toDto(row: ConversationRow): ConversationDto {
   const lastInbound = row.lastInboundAt;
   return {
     id: row.id,
     wa_number: row.waNumber,
-    contact: { id: row.contactId, name: row.contactName, customer_number: row.customerNumber, customer_id: row.customerId, labels },
+    contact: {
+      id: row.contactId,
+      name: row.contactName,
+      customer_number: row.customerNumber,
+      customer_id: row.customerId,
+      labels: row.labels.map(toLabelDto),
+    },
     last_message: {
       id: row.message.id,
       update_id: row.message.updateId,
@@ -67,17 +71,6 @@ function toDto(row: ConversationRow, labels: LabelDto[]): ConversationDto {
     assignee_agent_id: row.assigneeAgentId,
     status: row.status,
   };
-}
-
-async function withLabels(teamId: number, rows: ConversationRow[]): Promise<ConversationDto[]> {
-  const labels = await labelsOfContacts(teamId, [...new Set(rows.map((r) => r.contactId))]);
-  const byContact = new Map<number, LabelDto[]>();
-  for (const l of labels) {
-    const list = byContact.get(l.contactId) ?? [];
-    list.push(toLabelDto(l));
-    byContact.set(l.contactId, list);
-  }
-  return rows.map((r) => toDto(r, byContact.get(r.contactId) ?? []));
 }
 
 function agentIdOf(ctx: AuthContext): number | null {
@@ -106,7 +99,7 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
   const rows = await listConversationRows(ctx.teamId, filter, input.per_page + 1);
   const page = rows.slice(0, input.per_page);
   return {
-    data: await withLabels(ctx.teamId, page),
+    data: page.map(toDto),
     next_cursor: rows.length > input.per_page ? encodeCursor(page[page.length - 1]) : null,
   };
 }
@@ -114,7 +107,7 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
 async function loadDto(ctx: AuthContext, id: number): Promise<ConversationDto> {
   const row = await findConversationRow(ctx.teamId, id);
   if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
-  return (await withLabels(ctx.teamId, [row]))[0];
+  return toDto(row);
 }
 
 export async function getConversation({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {

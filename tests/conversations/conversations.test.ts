@@ -97,6 +97,15 @@ describe("GET /api/v1/conversations", () => {
     expect(await ids("?needs_reply=1")).toEqual([maria.id]);
     expect(await ids("?unread=1")).toEqual([pedro.id, maria.id]);
     expect(await ids(`?label_id=${vip.id}`)).toEqual([maria.id]);
+    // Each item carries its contact's labels as the contacts API shows them (2.2).
+    const [withLabel] = (await list(w.api, `?label_id=${vip.id}`)).body.data;
+    expect(withLabel.contact.labels).toEqual([
+      { id: vip.id, title: "VIP", description: vip.description, bg_color: vip.bgColor, text_color: vip.textColor },
+    ]);
+    // The same page twice (the second from the statement built by the first) and past a cursor.
+    expect(await ids("?needs_reply=1")).toEqual([maria.id]);
+    const firstPage = (await list(w.api, "?unread=1&per_page=1")).body;
+    expect(await ids(`?unread=1&per_page=1&cursor=${firstPage.next_cursor}`)).toEqual([maria.id]);
     expect(await ids(`?label_id=999999&label_id=${vip.id}`)).toEqual([maria.id]);
     expect(await ids("?search=MARIA")).toEqual([maria.id]);
     expect(await ids(`?search=${pedro.customerNumber!.slice(-6)}`)).toEqual([pedro.id]);
