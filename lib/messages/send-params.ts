@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/http/errors";
 import { placeholderKeys, type TemplateComponent } from "@/lib/templates/schemas";
+import { dynamicUrlButtons } from "@/lib/templates/params";
 import type { SendTemplateInput } from "./send-schemas";
 
 export const HEADER_PARAM_NOT_ALLOWED = "El encabezado de la plantilla no tiene variables: no se admite header_param.";
@@ -13,14 +14,7 @@ export const buttonParamRequired = (index: number) =>
 export const unknownButtonIndex = (index: number) =>
   `El botón ${index} de la plantilla no es un botón URL con variable: no se admite en button_params.`;
 
-/** The buttons of a template whose URL carries a variable, by their index in the BUTTONS component. */
-export function dynamicUrlButtons(components: TemplateComponent[]): { index: number; url: string; text: string; example?: string }[] {
-  const buttons = components.find((c) => c.type === "BUTTONS");
-  if (!buttons) return [];
-  return buttons.buttons.flatMap((b, index) =>
-    b.type === "URL" && placeholderKeys(b.url).length ? [{ index, url: b.url, text: b.text, example: b.example?.[0] }] : [],
-  );
-}
+export { dynamicUrlButtons };
 
 /**
  * Ruling 9: every `{{n}}` of the body gets a value and no unknown key is accepted;
