@@ -53,7 +53,7 @@ export function TemplatePicker({ templates, loading, value, onChange, error, dis
       ) : (
         <>
           <p className="flex justify-between gap-2 text-xs text-slate-600" id={`${id}-count`}>
-            <span>{t("send.templateCount", { count: shown.length })}</span>
+            <span>{shown.length === 1 ? t("send.templateCountOne") : t("send.templateCount", { count: shown.length })}</span>
             {shown.length > VISIBLE_ROWS && <span>{t("send.templateScroll")}</span>}
           </p>
           <div

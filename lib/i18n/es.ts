@@ -147,6 +147,7 @@ export const es = {
   "send.sentTo": "Mensaje en cola para {name}.",
   "send.openConversation": "Abrir la conversación",
   "send.templateCount": "{count} plantillas",
+  "send.templateCountOne": "1 plantilla",
   "send.templateScroll": "Desplace la lista para ver todas.",
   "sendError.request": "Envío",
   "sendError.required": "{field}: obligatorio",
