@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, PDF_MIN, PNG_1PX, shot, signIn, unique, uniquePhone } from "./helpers";
+import fs from "node:fs";
+import { api, expectAccessible, PDF_MIN, PNG_1PX, shot, signIn, unique, uniquePhone } from "./helpers";
 import { DEMO } from "./fixtures";
 
 /** The message shown beside a field (Field renders it as `#<id>-error`). */
@@ -25,6 +26,13 @@ async function forceOption(page: Page, selectId: string, value: string) {
   await page.locator(`[id="${selectId}"]`).selectOption(value);
 }
 
+/** Screenshots to look at (issue 12): both widths, both languages, before and after a send, with errors. */
+const SHOTS = process.env.SEND_SHOTS_DIR || "/tmp/shots-send-form";
+async function saveShot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
 test.beforeEach(async ({ page }) => {
   await signIn(page);
   // Sign-in lands on the inbox; the send form is one page away.
@@ -48,7 +56,9 @@ test("sends a template with parameters and an attachment, then sees it QUEUED in
   await expect(picker).toHaveAttribute("accept", /\.png/);
   await expect(picker).not.toHaveAttribute("accept", /\.pdf|\.mp4/);
   await picker.setInputFiles({ name: "promo.png", mimeType: "image/png", buffer: PNG_1PX });
-  await expect(page.getByTestId("media-path")).toContainText(/uploads\/team\d+\/.+\.png/);
+  // The file shows by the name it was picked with, never its storage path.
+  await expect(page.getByTestId("media-file-name")).toHaveText("Archivo subido: promo.png");
+  await expect(page.getByTestId("media-file-name")).not.toContainText("uploads/");
 
   await page.getByLabel("Destino").fill(`+${destination}`);
   await page.getByLabel("Grupo de envío").fill(group);
@@ -56,11 +66,11 @@ test("sends a template with parameters and an attachment, then sees it QUEUED in
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
 
   const success = page.getByTestId("send-success");
-  await expect(success).toBeVisible();
-  await expect(success).toContainText(/[0-9a-f-]{36}/);
-  await success.getByRole("link").click();
+  await expect(success).toContainText(`Mensaje en cola para +${destination}.`);
+  await expect(success).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+  await expect(success.getByRole("link", { name: "Abrir la conversación" })).toHaveAttribute("href", /^\/inbox\?c=\d+$/);
 
-  await expect(page).toHaveURL(/\/conversations\?/);
+  await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${destination}`);
   const message = page.locator('article[data-type="template"]').last();
   await expect(message).toHaveAttribute("data-status", "QUEUED");
   await expect(message).toContainText("¡Lucía, esta Navidad tienes 35% de descuento");
@@ -69,60 +79,332 @@ test("sends a template with parameters and an attachment, then sees it QUEUED in
   await shot(page, "conversation-after-send");
 });
 
-test("shows each exact error of the send form beside its field", async ({ page }) => {
+test("names the visible field in each error, in Spanish and in English, never the API path", async ({ page }) => {
   // Nothing filled: the shared zod schema answers in the browser.
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "destination")).toHaveText("El campo destination es obligatorio.");
-  await expect(page.locator('[data-field-error="template_name"]')).toHaveText("El campo template_name es obligatorio.");
+  await expect(fieldError(page, "destination")).toHaveText("Destino: obligatorio");
+  await expect(page.locator('[data-field-error="template_name"]')).toHaveText("Plantilla: obligatorio");
 
   await page.getByLabel("Destino").fill("12-34");
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "destination")).toHaveText(
-    "El campo destination debe ser un número de teléfono válido: de 8 a 15 dígitos con el código de país.",
-  );
+  await expect(fieldError(page, "destination")).toHaveText("Destino: número no válido, escriba de 8 a 15 dígitos con el código de país");
   await page.getByLabel("Destino").fill(uniquePhone());
 
   await chooseTemplate(page, "confirmacion_pedido");
-  await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "body_params.0.value")).toHaveText("El campo body_params.0.value es obligatorio.");
-  await page.getByLabel("Encabezado {{1}}").fill("Ana");
   await page.getByLabel("Cuerpo {{1}}").fill("B-77");
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(fieldError(page, "body_params.1.value")).toHaveText("Cuerpo {{2}}: obligatorio");
+  await expect(fieldError(page, "header_param.value")).toHaveText("Encabezado {{1}}: obligatorio");
+  await expect(fieldError(page, "button_params.0.value")).toHaveText("Botón «Seguir pedido» {{1}}: obligatorio");
+  await expect(page.locator("form")).not.toContainText(/body_params|header_param|button_params/);
+  await saveShot(page, "send-errors-es-1280");
+
+  // The same errors in the English UI, reworded where they stand.
+  await page.getByLabel("Idioma").selectOption("en");
+  await expect(fieldError(page, "body_params.1.value")).toHaveText("Body {{2}}: required");
+  await expect(fieldError(page, "header_param.value")).toHaveText("Header {{1}}: required");
+  await expect(fieldError(page, "button_params.0.value")).toHaveText("Button “Seguir pedido” {{1}}: required");
+  await saveShot(page, "send-errors-en-1280");
+  // The language switch sits in the desktop header: switch there, look at the phone width after.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveShot(page, "send-errors-en-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByLabel("Language").selectOption("es");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveShot(page, "send-errors-es-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await page.getByLabel("Encabezado {{1}}").fill("Ana");
   await page.getByLabel("Cuerpo {{2}}").fill("martes");
+  await page.getByLabel("Botón «Seguir pedido» {{1}}").fill("B-77");
   await expect(page.getByTestId("template-preview")).toContainText("Hola Ana");
 
-  // The contract's messages (spec 4.1).
+  // The server's 422 texts (spec 4.1), placed beside their field and worded for the UI.
   await page.getByLabel("Enviar respuestas a").selectOption("CHATBOT");
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "bot_id")).toHaveText("El atributo bot_id es requerido cuando response_handler es CHATBOT");
+  await expect(fieldError(page, "bot_id")).toHaveText("Bot: obligatorio cuando las respuestas van a un chatbot");
 
   await forceOption(page, "bot_id", "999999");
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "bot_id")).toHaveText("El bot con el ID: 999999 no existe!");
+  await expect(fieldError(page, "bot_id")).toHaveText("Bot: el bot 999999 no existe");
 
   await forceOption(page, "response_handler", "WEBHOOK");
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "response_handler")).toHaveText("El atributo response_handler debe ser CAMPAIGN o CHATBOT");
+  await expect(fieldError(page, "response_handler")).toHaveText("Enviar respuestas a: elija Campaña o Chatbot");
 
   await page.getByLabel("Enviar respuestas a").selectOption("CAMPAIGN");
   await forceOption(page, "campaign_id", "999999");
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/v1/message_templates/send"));
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "campaign_id")).toHaveText("La campaña con el ID: 999999 no existe!");
-  // Taken while the server's message stands beside its field.
+  // The API keeps the contract's exact Spanish text; the English UI shows it translated.
+  expect(await (await answer).json()).toMatchObject({ errors: { campaign_id: ["La campaña con el ID: 999999 no existe!"] } });
+  await expect(fieldError(page, "campaign_id")).toHaveText("Campaña: la campaña 999999 no existe");
+  await page.getByLabel("Idioma").selectOption("en");
+  await expect(fieldError(page, "campaign_id")).toHaveText("Campaign: campaign 999999 does not exist");
   await shot(page, "send-errors");
+  await page.getByLabel("Language").selectOption("es");
   await page.getByLabel("Campaña").selectOption("");
 });
 
-test("refuses an attachment whose format does not match the template's header", async ({ page }) => {
-  await chooseTemplate(page, "promo_navidad");
-  await page.getByLabel("Cuerpo {{1}}").fill("Ana");
-  await page.getByLabel("Cuerpo {{2}}").fill("10%");
-  await page.getByLabel("Destino").fill(uniquePhone());
-  await page.getByLabel("Adjunto").setInputFiles({ name: "factura.pdf", mimeType: "application/pdf", buffer: PDF_MIN });
-  await expect(page.getByTestId("media-path")).toContainText(".pdf");
-  await page.getByRole("button", { name: "Enviar", exact: true }).click();
-  await expect(fieldError(page, "media_file")).toHaveText(
-    "El archivo de media_path debe tener extensión .jpg, .jpeg o .png para una plantilla con encabezado IMAGE.",
+test("each parameter shows the template's example as placeholder and its text as a hint; a URL button gets its own field", async ({
+  page,
+}) => {
+  await chooseTemplate(page, "confirmacion_pedido");
+  await expect(page.getByLabel("Encabezado {{1}}")).toHaveAttribute("placeholder", "María");
+  await expect(page.getByLabel("Cuerpo {{1}}")).toHaveAttribute("placeholder", "A-1024");
+  await expect(page.getByLabel("Cuerpo {{2}}")).toHaveAttribute("placeholder", "lunes");
+  await expect(page.locator('[id="body_params.0.value-hint"]')).toHaveText("En el texto: «Tu pedido {{1}} llega el {{2}}.»");
+  await expect(page.getByLabel("Cuerpo {{1}}")).toHaveAttribute("aria-describedby", "body_params.0.value-hint");
+  const button = page.getByLabel("Botón «Seguir pedido» {{1}}");
+  await expect(button).toHaveAttribute("placeholder", "A-1024");
+  await expect(page.locator('[id="button_params.0.value-hint"]')).toHaveText("Enlace: https://tienda.example.com/pedidos/{{1}}");
+
+  const destination = uniquePhone();
+  await page.getByLabel("Destino").fill(destination);
+  await page.getByLabel("Encabezado {{1}}").fill("Ana");
+  await page.getByLabel("Cuerpo {{1}}").fill("B-77");
+  await page.getByLabel("Cuerpo {{2}}").fill("martes");
+  await button.fill("B-77");
+  await expect(page.getByTestId("template-preview").getByRole("link", { name: "Seguir pedido" })).toHaveAttribute(
+    "href",
+    "https://tienda.example.com/pedidos/B-77",
   );
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(page.getByTestId("send-success")).toBeVisible();
+
+  // The history holds the link as sent, not %7B%7B1%7D%7D.
+  const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+  const history = await api(page).get(
+    `/api/v1/messages/whatsapp/history?wa_number=${DEMO.number}&customer_source=${destination}&from_date=${day(-1)}&to_date=${day(1)}`,
+  );
+  const text = JSON.stringify(await history.json());
+  expect(text).toContain("https://tienda.example.com/pedidos/B-77");
+  expect(text).not.toContain("%7B%7B");
+
+  // In English the hints and the button's label follow.
+  await page.getByLabel("Idioma").selectOption("en");
+  await expect(page.locator('[id="body_params.0.value-hint"]')).toHaveText("In the text: “Tu pedido {{1}} llega el {{2}}.”");
+  await expect(page.getByLabel("Button “Seguir pedido” {{1}}")).toHaveAttribute("placeholder", "A-1024");
+  await page.getByLabel("Language").selectOption("es");
+});
+
+test("checks an attachment when it is picked, before any upload; a new pick clears the old file and its error", async ({ page }) => {
+  const uploads: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/v1/media-upload")) uploads.push(r.url());
+  });
+  await chooseTemplate(page, "promo_navidad");
+  const picker = page.getByLabel("Adjunto");
+  await expect(picker).toHaveAttribute("accept", ".jpg,.jpeg,.png,image/jpeg,image/png");
+
+  await picker.setInputFiles({ name: "factura.pdf", mimeType: "application/pdf", buffer: PDF_MIN });
+  await expect(fieldError(page, "media_file")).toHaveText("Adjunto: debe ser .jpg, .jpeg, .png para un encabezado IMAGE");
+  await picker.setInputFiles({ name: "enorme.png", mimeType: "image/png", buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+  await expect(fieldError(page, "media_file")).toHaveText("Adjunto: supera el máximo de 5 MB para su tipo");
+  expect(uploads).toEqual([]);
+
+  const headerImage = page.getByTestId("template-preview").locator('[data-part="header"] img');
+  const defaultSrc = await headerImage.getAttribute("src");
+  await picker.setInputFiles({ name: "promo.png", mimeType: "image/png", buffer: PNG_1PX });
+  await expect(fieldError(page, "media_file")).toHaveCount(0);
+  await expect(page.getByTestId("media-file-name")).toHaveText("Archivo subido: promo.png");
+  await expect(headerImage).not.toHaveAttribute("src", defaultSrc!);
+  const uploadedSrc = await headerImage.getAttribute("src");
+  expect(uploads).toHaveLength(1);
+  // A wrong pick after a good one drops the good one too: what is shown is what would be sent.
+  await picker.setInputFiles({ name: "otra.pdf", mimeType: "application/pdf", buffer: PDF_MIN });
+  await expect(page.getByTestId("media-file-name")).toHaveText("otra.pdf");
+  await expect(headerImage).toHaveAttribute("src", defaultSrc!);
+  expect(uploadedSrc).not.toBe(defaultSrc);
+  expect(uploads).toHaveLength(1);
+
+  // The file input speaks the UI's language and stays reachable from the keyboard.
+  await expect(page.getByText("Elegir archivo", { exact: true })).toBeVisible();
+  await page.getByLabel("Grupo de envío").focus();
+  await page.getByLabel("Adjunto").focus();
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("media_file");
+  await page.getByLabel("Idioma").selectOption("en");
+  await expect(page.getByText("Choose file", { exact: true })).toBeVisible();
+  await page.getByLabel("Language").selectOption("es");
+});
+
+test("a video preview never shows an empty player", async ({ page }) => {
+  await chooseTemplate(page, "video_bienvenida");
+  const preview = page.getByTestId("template-preview");
+  await expect(preview.locator('[data-part="header"]')).toBeVisible();
+  // Give the probe its time, then: a player only with a source that loaded.
+  await page.waitForTimeout(1500);
+  const players = await preview
+    .locator("video")
+    .evaluateAll((vs) => vs.map((v) => ({ src: (v as HTMLVideoElement).currentSrc, ready: (v as HTMLVideoElement).readyState })));
+  for (const p of players) {
+    expect(p.src).not.toBe("");
+    expect(p.ready).toBeGreaterThanOrEqual(1);
+  }
+  // An MP4 the browser cannot play (a bare ftyp box): its name, not a black box.
+  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.from([0, 0, 0, 0]), Buffer.from("mp42isom")]);
+  await page.getByLabel("Adjunto").setInputFiles({ name: "roto.mp4", mimeType: "video/mp4", buffer: mp4 });
+  await expect(page.getByTestId("media-file-name")).toHaveText("Archivo subido: roto.mp4");
+  await expect(preview.locator('[data-part="header"]')).toContainText("roto.mp4");
+  await expect(preview.locator("video")).toHaveCount(0);
+});
+
+test("the destination is a contact picker that searches by name or number, shows labels, and still takes a typed number", async ({
+  page,
+}) => {
+  const input = page.getByRole("combobox", { name: "Destino" });
+  await input.fill("Lucía");
+  const option = page.getByRole("option", { name: /Lucía Gómez/ });
+  await expect(option).toContainText("+573112223344");
+  await expect(option.getByTestId("label-chip").first()).toBeVisible();
+  await expect(option).toContainText("Cliente VIP");
+  await saveShot(page, "send-contact-picker-es-1280");
+  await input.press("ArrowDown");
+  await expect(input).toHaveAttribute("aria-activedescendant", /.+/);
+  await input.press("Enter");
+  await expect(input).toHaveValue("+573112223344");
+  await expect(page.locator("#destination-hint")).toHaveText("Contacto: Lucía Gómez");
+
+  await input.fill("57310111");
+  await page.getByRole("option", { name: /Carlos Pérez/ }).click();
+  await expect(input).toHaveValue("+573101112233");
+
+  // A number that is no contact yet: said so, and sent to as typed.
+  const fresh = uniquePhone();
+  await input.fill(fresh);
+  await expect(page.getByRole("option", { name: "Ningún contacto coincide: se enviará al número escrito." })).toBeVisible();
+  await input.press("Escape");
+  await chooseTemplate(page, "recordatorio_cita");
+  await page.getByLabel("Cuerpo {{1}}").fill("jueves");
+  await page.getByLabel("Cuerpo {{2}}").fill("16:00");
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(page.getByTestId("send-success")).toContainText(`+${fresh}`);
+});
+
+test("after a send the form starts a new send of the same template and names the contact, with a link to the conversation", async ({
+  page,
+}) => {
+  await chooseTemplate(page, "recordatorio_cita");
+  const input = page.getByRole("combobox", { name: "Destino" });
+  await input.fill("Valentina");
+  await page.getByRole("option", { name: /Valentina Torres/ }).click();
+  await page.getByLabel("Cuerpo {{1}}").fill("viernes");
+  await page.getByLabel("Cuerpo {{2}}").fill("09:30");
+  await saveShot(page, "send-before-es-1280");
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+
+  const success = page.getByTestId("send-success");
+  await expect(success).toContainText("Mensaje en cola para Valentina Torres.");
+  await expect(page.getByRole("radio", { name: /recordatorio_cita/ })).toBeChecked();
+  await expect(page.getByLabel("Cuerpo {{1}}")).toHaveValue("");
+  await expect(page.getByLabel("Cuerpo {{2}}")).toHaveValue("");
+  await expect(input).toHaveValue("");
+  await saveShot(page, "send-after-es-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveShot(page, "send-after-es-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByLabel("Idioma").selectOption("en");
+  await expect(success).toContainText("Message queued for Valentina Torres.");
+  await saveShot(page, "send-after-en-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveShot(page, "send-after-en-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByLabel("Language").selectOption("es");
+
+  await success.getByRole("link", { name: "Abrir la conversación" }).click();
+  await expect(page).toHaveURL(/\/inbox\?c=\d+$/);
+  await expect(page.locator("body")).toContainText("Te recordamos tu cita el viernes a las 09:30.");
+});
+
+test("a double click or a retry of the same submit sends once: each attempt carries one Idempotency-Key", async ({ page }) => {
+  const keys: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/v1/message_templates/send")) keys.push(r.headers()["idempotency-key"] ?? "");
+  });
+  const history = async (destination: string) => {
+    const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+    const res = await api(page).get(
+      `/api/v1/messages/whatsapp/history?wa_number=${DEMO.number}&customer_source=${destination}&from_date=${day(-1)}&to_date=${day(1)}`,
+    );
+    return (await res.json()).data as unknown[];
+  };
+  await chooseTemplate(page, "recordatorio_cita");
+  const first = uniquePhone();
+  await page.getByLabel("Destino").fill(first);
+  await page.getByLabel("Cuerpo {{1}}").fill("lunes");
+  await page.getByLabel("Cuerpo {{2}}").fill("08:00");
+  await page.getByRole("button", { name: "Enviar", exact: true }).dblclick();
+  await expect(page.getByTestId("send-success")).toBeVisible();
+  expect(keys.length).toBeGreaterThanOrEqual(1);
+  expect(new Set(keys).size).toBe(1);
+  expect(keys[0]).toMatch(/^send-[0-9a-f]{32}$/);
+  expect(await history(first)).toHaveLength(1);
+
+  // The answer is lost on the way back (the server did queue it); Send again: the same key, no second message.
+  const second = uniquePhone();
+  keys.length = 0;
+  await page.getByLabel("Destino").fill(second);
+  await page.getByLabel("Cuerpo {{1}}").fill("martes");
+  await page.getByLabel("Cuerpo {{2}}").fill("09:00");
+  let dropped = false;
+  await page.route("**/api/v1/message_templates/send", async (route) => {
+    if (dropped) return route.continue();
+    dropped = true;
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(page.getByTestId("send-error")).toBeVisible();
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(page.getByTestId("send-success")).toBeVisible();
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toBe(keys[1]);
+  expect(await history(second)).toHaveLength(1);
+
+  // A new send (new values) gets a new key.
+  keys.length = 0;
+  await page.unroute("**/api/v1/message_templates/send");
+  await page.getByLabel("Destino").fill(uniquePhone());
+  await page.getByLabel("Cuerpo {{1}}").fill("miércoles");
+  await page.getByLabel("Cuerpo {{2}}").fill("10:00");
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(page.getByTestId("send-success")).toBeVisible();
+  expect(keys).toHaveLength(1);
+});
+
+test("at phone width the preview comes before Send, the template list shows every template, and axe finds nothing serious", async ({
+  page,
+}) => {
+  for (const locale of ["es", "en"] as const) {
+    await page.evaluate((l) => window.localStorage.setItem("wa_locale", l), locale);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto("/send");
+      await page.getByRole("radio", { name: /confirmacion_pedido/ }).check();
+      const preview = page.getByTestId("template-preview");
+      await expect(preview).toContainText("Tu pedido");
+      const send = page.getByRole("button", { name: locale === "es" ? "Enviar" : "Send", exact: true });
+      // DOM order (what a screen reader and Tab follow) and, on a phone, what the eye meets scrolling down.
+      const previewFirst = await page.evaluate(() => {
+        const p = document.querySelector('[data-testid="template-preview"]')!;
+        const b = document.querySelector('form button[type="submit"]')!;
+        return !!(p.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      });
+      expect(previewFirst).toBe(true);
+      if (width === 390) expect((await preview.boundingBox())!.y).toBeLessThan((await send.boundingBox())!.y);
+      // Every template of the demo is in view inside the list: no hidden overflow.
+      const list = page.getByTestId("template-list");
+      const fits = await list.evaluate((l) => l.scrollHeight <= l.clientHeight + 1);
+      const scrolls = await list.evaluate((l) => getComputedStyle(l).overflowY === "auto");
+      expect(fits || scrolls).toBe(true);
+      if (!scrolls) expect(fits).toBe(true);
+      await expect(page.getByText(locale === "es" ? "5 plantillas" : "5 templates")).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await expectAccessible(page);
+      await saveShot(page, `send-before-${locale}-${width}`);
+    }
+  }
+  await page.evaluate(() => window.localStorage.setItem("wa_locale", "es"));
 });
 
 test("on the sandbox number the agent answers as the customer; the reply shows with where it was routed", async ({ page }) => {

@@ -13,6 +13,9 @@ type Props = {
   disabled?: boolean;
 };
 
+/** How many templates the list shows before it scrolls. */
+const VISIBLE_ROWS = 6;
+
 /** Searchable template list as native radios: arrow keys move, the label names the template. */
 export function TemplatePicker({ templates, loading, value, onChange, error, disabled }: Props) {
   const t = useT();
@@ -48,37 +51,50 @@ export function TemplatePicker({ templates, loading, value, onChange, error, dis
       ) : shown.length === 0 ? (
         <EmptyState>{t("send.templateNone")}</EmptyState>
       ) : (
-        <div className="max-h-64 overflow-y-auto rounded-md border border-slate-200" data-testid="template-list">
-          {shown.map((tp) => {
-            const header = tp.components.find((c) => c.type === "HEADER");
-            return (
-              <label
-                key={`${tp.name}-${tp.language}`}
-                className={cx(
-                  "flex cursor-pointer items-start gap-3 border-b border-slate-100 px-3 py-2 last:border-b-0 hover:bg-slate-50",
-                  value === tp.name && "bg-emerald-50",
-                )}
-              >
-                <input
-                  type="radio"
-                  name={`${id}-template`}
-                  value={tp.name}
-                  checked={value === tp.name}
-                  onChange={() => onChange(tp.name)}
-                  className="mt-1 accent-wa-green"
-                />
-                <span className="min-w-0">
-                  <span className="block text-sm font-medium">{tp.name}</span>
-                  <span className="block text-xs text-slate-600">
-                    {tp.language} · {tp.category}
-                    {header ? ` · ${header.format}` : ""}
+        <>
+          <p className="flex justify-between gap-2 text-xs text-slate-600" id={`${id}-count`}>
+            <span>{shown.length === 1 ? t("send.templateCountOne") : t("send.templateCount", { count: shown.length })}</span>
+            {shown.length > VISIBLE_ROWS && <span>{t("send.templateScroll")}</span>}
+          </p>
+          <div
+            className={cx(
+              "rounded-md border border-slate-200",
+              // Up to VISIBLE_ROWS templates show whole; a longer list scrolls inside a frame whose cut-off last row shows there is more.
+              shown.length > VISIBLE_ROWS && "max-h-[25rem] overflow-y-auto shadow-[inset_0_-12px_12px_-12px_rgba(15,23,42,0.35)]",
+            )}
+            data-testid="template-list"
+          >
+            {shown.map((tp) => {
+              const header = tp.components.find((c) => c.type === "HEADER");
+              return (
+                <label
+                  key={`${tp.name}-${tp.language}`}
+                  className={cx(
+                    "flex cursor-pointer items-start gap-3 border-b border-slate-100 px-3 py-2 last:border-b-0 hover:bg-slate-50",
+                    value === tp.name && "bg-emerald-50",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name={`${id}-template`}
+                    value={tp.name}
+                    checked={value === tp.name}
+                    onChange={() => onChange(tp.name)}
+                    className="mt-1 accent-wa-green"
+                  />
+                  <span className="min-w-0">
+                    <span className="block text-sm font-medium">{tp.name}</span>
+                    <span className="block text-xs text-slate-600">
+                      {tp.language} · {tp.category}
+                      {header ? ` · ${header.format}` : ""}
+                    </span>
+                    <span className="block truncate text-xs text-slate-600">{bodyText(tp)}</span>
                   </span>
-                  <span className="block truncate text-xs text-slate-600">{bodyText(tp)}</span>
-                </span>
-              </label>
-            );
-          })}
-        </div>
+                </label>
+              );
+            })}
+          </div>
+        </>
       )}
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm text-red-700" data-field-error="template_name">

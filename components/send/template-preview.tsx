@@ -1,5 +1,8 @@
 "use client";
+import { useEffect, useMemo, useState } from "react";
 import type { Template } from "@/lib/api-client/types";
+import type { TemplateComponent } from "@/lib/templates/schemas";
+import { buildTemplatePayload } from "@/lib/messages/template-payload";
 import { useT } from "@/lib/i18n";
 import { TemplateContent } from "@/components/templates/template-bubble";
 
@@ -7,13 +10,55 @@ type Props = {
   template: Template | undefined;
   headerValues: Record<string, string>;
   bodyValues: Record<string, string>;
+  /** Button index → the value typed for its URL's variable. */
+  buttonValues?: Record<number, string>;
   mediaUrl: string | null;
   mediaName: string | null;
 };
 
+/**
+ * Whether the browser can play a video: its metadata must load. Null while unknown. A preview
+ * never shows an empty player: until (and unless) the source plays, the header shows the file's
+ * name instead.
+ */
+function usePlayable(src: string | null): boolean | null {
+  const [result, setResult] = useState<{ src: string; ok: boolean } | null>(null);
+  useEffect(() => {
+    if (!src) return;
+    const probe = document.createElement("video");
+    probe.preload = "metadata";
+    probe.muted = true;
+    const done = (ok: boolean) => setResult({ src, ok });
+    probe.onloadedmetadata = () => done(probe.videoWidth > 0 || probe.duration > 0);
+    probe.onerror = () => done(false);
+    probe.src = src;
+    return () => {
+      probe.onloadedmetadata = null;
+      probe.onerror = null;
+      probe.removeAttribute("src");
+      probe.load();
+    };
+  }, [src]);
+  return src && result?.src === src ? result.ok : null;
+}
+
 /** The chosen template in a phone-like chat: values fill in as they are typed. */
-export function TemplatePreview({ template, headerValues, bodyValues, mediaUrl, mediaName }: Props) {
+export function TemplatePreview({ template, headerValues, bodyValues, buttonValues = {}, mediaUrl, mediaName }: Props) {
   const t = useT();
+  const header = template?.components.find((c) => c.type === "HEADER");
+  const isVideo = header?.format === "VIDEO";
+  const videoSrc = isVideo ? (mediaUrl ?? header?.example?.header_handle?.[0] ?? null) || null : null;
+  const playable = usePlayable(videoSrc);
+
+  const components = useMemo<TemplateComponent[]>(() => {
+    if (!template) return [];
+    // URL buttons show the link with the typed value (the same filling the stored payload gets).
+    const filled = buildTemplatePayload(template, { header: {}, body: {}, mediaUrl: null, buttons: buttonValues }).components;
+    if (!isVideo || playable) return filled;
+    // No playable source (yet): the header without its example, so no <video> is drawn.
+    return filled.map((c) => (c.type === "HEADER" ? { ...c, example: undefined } : c));
+  }, [template, buttonValues, isVideo, playable]);
+
   return (
     <section className="overflow-hidden rounded-xl border border-slate-200 shadow-sm" data-testid="template-preview">
       <h2 className="bg-wa-green-dark px-4 py-2 text-sm font-semibold text-white">{t("send.preview")}</h2>
@@ -21,11 +66,11 @@ export function TemplatePreview({ template, headerValues, bodyValues, mediaUrl, 
         {template ? (
           <div className="ml-auto max-w-[92%] rounded-lg rounded-tr-none bg-wa-out px-2 pb-1 pt-1.5 shadow-sm">
             <TemplateContent
-              components={template.components}
+              components={components}
               headerValues={headerValues}
               bodyValues={bodyValues}
-              mediaUrl={mediaUrl}
-              mediaName={mediaName}
+              mediaUrl={isVideo && !playable ? null : mediaUrl}
+              mediaName={mediaName ?? (isVideo && videoSrc ? (videoSrc.split("/").pop() ?? null) : null)}
             />
             <p className="text-right text-[11px] text-slate-600">{new Date().toTimeString().slice(0, 5)}</p>
           </div>

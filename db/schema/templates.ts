@@ -5,7 +5,9 @@ import { waNumbers } from "./wa-numbers";
 /** Header formats of a template (spec 2.1). */
 export type HeaderFormat = "TEXT" | "IMAGE" | "DOCUMENT" | "VIDEO";
 
-export type TemplateButton = { type: "QUICK_REPLY"; text: string; payload?: string } | { type: "URL"; text: string; url: string };
+/** A URL button's `example` is Meta's: one full link showing a value for its `{{1}}`. */
+export type TemplateButton =
+  { type: "QUICK_REPLY"; text: string; payload?: string } | { type: "URL"; text: string; url: string; example?: string[] };
 
 /**
  * One component of a template (spec 2.1), as stored in `templates.components`. The API's zod

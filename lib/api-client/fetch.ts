@@ -14,10 +14,10 @@ export class ApiRequestError extends Error {
   }
 }
 
-type Options = { method?: string; body?: unknown; formData?: FormData; signal?: AbortSignal };
+type Options = { method?: string; body?: unknown; formData?: FormData; signal?: AbortSignal; headers?: Record<string, string> };
 
 export async function apiFetch<T>(path: string, opts: Options = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
   let body: BodyInit | undefined;
   if (opts.formData) body = opts.formData;
   else if (opts.body !== undefined) {

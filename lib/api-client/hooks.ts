@@ -8,6 +8,7 @@ import type {
   BotList,
   CampaignList,
   ContactList,
+  ConversationList,
   HistoryPage,
   Label,
   LabelInput,
@@ -117,6 +118,25 @@ export function useContacts(search: string, page: number, perPage = 20) {
   });
 }
 
+/** Contacts matching a name or number, for the send form's destination picker (off while the query is empty). */
+export function useContactSuggestions(search: string) {
+  return useQuery({
+    queryKey: keys.contacts(search, 1, 8),
+    queryFn: ({ signal }) => apiFetch<ContactList>(`/api/v1/contacts${qs({ search, page: 1, per_page: 8 })}`, { signal }),
+    enabled: search.trim().length > 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Where a send landed: the conversation of that number and customer (for the success link), and
+ * the contact's name. Null when no conversation lists it yet.
+ */
+export async function findSentConversation(waNumber: string, destination: string) {
+  const r = await apiFetch<ConversationList>(`/api/v1/conversations${qs({ wa_number: waNumber, search: destination, per_page: 10 })}`);
+  return r.data.find((c) => c.contact.customer_number === destination) ?? null;
+}
+
 export function useLabelMutations() {
   const qc = useQueryClient();
   const done = () => {
@@ -177,8 +197,13 @@ export function useUploadMedia() {
 export function useSendTemplate() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      apiFetch<SendTemplateResponse>("/api/v1/message_templates/send", { method: "POST", body }),
+    // The key names one send attempt: a retry with the same key and body is answered, not sent again.
+    mutationFn: ({ body, idempotencyKey }: { body: Record<string, unknown>; idempotencyKey: string }) =>
+      apiFetch<SendTemplateResponse>("/api/v1/message_templates/send", {
+        method: "POST",
+        body,
+        headers: { "Idempotency-Key": idempotencyKey },
+      }),
     onSuccess: () => {
       qc.invalidateQueries({ queryKey: keys.historyAll });
       qc.invalidateQueries({ queryKey: keys.contactsAll });

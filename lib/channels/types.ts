@@ -19,6 +19,8 @@ export type OutboundTemplate = {
   body: { name?: string; text: string }[];
   /** Quick-reply button payloads by button index. */
   quickReplies: { index: number; payload: string }[];
+  /** Values of URL buttons with a variable, by button index (the `{{1}}` of the link). */
+  urlButtons?: { index: number; text: string }[];
   /** Echoed back by the provider in every status of this send (the message's update_id). */
   callbackData?: string;
 };

@@ -9,7 +9,11 @@ export type Outbound = OutboundTemplate | OutboundMessage;
 export const isFreeForm = (o: Outbound): o is OutboundMessage => "payload" in o;
 
 type Built = { ok: true; message: Outbound } | { ok: false; retryable: boolean; error: ProviderError; retryAfterMs?: number };
-type SendParams = { header_param?: { key: string; value: string } | null; body_params?: { key: string; value: string }[] };
+type SendParams = {
+  header_param?: { key: string; value: string } | null;
+  body_params?: { key: string; value: string }[];
+  button_params?: { index: number; value: string }[];
+};
 
 // Graph media ids live 30 days; re-uploading the same bytes for every send of a campaign is waste.
 const uploaded = new Map<string, { id: string; at: number }>();
@@ -127,8 +131,12 @@ export async function buildOutbound(
       if (!up.ok) return up;
       out.header = { kind: "media", format: c.format, mediaId: up.id, filename: file.originalName || path.basename(file.path) };
     } else if (c.type === "BUTTONS") {
+      const urlValues = new Map((params.button_params ?? []).map((b) => [b.index, b.value]));
       c.buttons.forEach((b, index) => {
         if (b.type === "QUICK_REPLY") out.quickReplies.push({ index, payload: b.payload ?? b.text });
+        // A URL button with a variable goes out with the value sent for it (its link's {{1}}).
+        const value = urlValues.get(index);
+        if (b.type === "URL" && value !== undefined) (out.urlButtons ??= []).push({ index, text: value });
       });
     }
   }

@@ -2,6 +2,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { es, type MessageKey } from "./es";
 import { en } from "./en";
+import { format } from "./format";
 
 export type Locale = "es" | "en";
 export const LOCALES: Locale[] = ["es", "en"];
@@ -10,13 +11,7 @@ const STORAGE_KEY = "wa_locale";
 
 export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
 
-/** `{name}` placeholders; `{{key}}` is left for literal template-parameter labels. */
-export function format(text: string, vars?: Record<string, string | number>): string {
-  if (!vars) return text;
-  return text.replace(/\{\{(\w+)\}\}|\{(\w+)\}/g, (whole, dbl: string | undefined, single: string | undefined) =>
-    dbl !== undefined ? (dbl in vars ? `{{${vars[dbl]}}}` : whole) : single! in vars ? String(vars[single!]) : whole,
-  );
-}
+export { format };
 
 type Ctx = { locale: Locale; setLocale: (l: Locale) => void; t: Translate };
 const I18nContext = createContext<Ctx | null>(null);

@@ -1,11 +1,19 @@
 import { z } from "@/lib/http/zod-es";
-import { bodyParamsField, checkHandler, checkParams, destinationField, headerParamField, sharedSendFields } from "./send-schemas";
+import {
+  bodyParamsField,
+  buttonParamsField,
+  checkHandler,
+  checkParams,
+  destinationField,
+  headerParamField,
+  sharedSendFields,
+} from "./send-schemas";
 
 export const MAX_BULK_RECIPIENTS = 1000;
 
 /** One recipient of a bulk send: validated on its own, so its errors never fail the others. */
 export const sendBulkRecipient = z
-  .object({ destination: destinationField, header_param: headerParamField, body_params: bodyParamsField })
+  .object({ destination: destinationField, header_param: headerParamField, body_params: bodyParamsField, button_params: buttonParamsField })
   .superRefine(checkParams)
   .meta({ id: "SendBulkRecipient" });
 export type SendBulkRecipient = z.output<typeof sendBulkRecipient>;

@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/http/errors";
 import { placeholderKeys, type TemplateComponent } from "@/lib/templates/schemas";
+import { dynamicUrlButtons } from "@/lib/templates/params";
 import type { SendTemplateInput } from "./send-schemas";
 
 export const HEADER_PARAM_NOT_ALLOWED = "El encabezado de la plantilla no tiene variables: no se admite header_param.";
@@ -8,15 +9,22 @@ export const headerParamRequired = (key: string) =>
 export const unknownHeaderKey = (key: string) => `El parámetro {{${key}}} no existe en el encabezado de la plantilla.`;
 export const unknownBodyKey = (key: string) => `El parámetro {{${key}}} no existe en el cuerpo de la plantilla.`;
 export const missingBodyKey = (key: string) => `Falta el valor del parámetro {{${key}}} del cuerpo de la plantilla.`;
+export const buttonParamRequired = (index: number) =>
+  `El atributo button_params es requerido: el botón ${index} de la plantilla tiene una URL con la variable {{1}}.`;
+export const unknownButtonIndex = (index: number) =>
+  `El botón ${index} de la plantilla no es un botón URL con variable: no se admite en button_params.`;
+
+export { dynamicUrlButtons };
 
 /**
  * Ruling 9: every `{{n}}` of the body gets a value and no unknown key is accepted;
- * `header_param` only (and then necessarily) for a TEXT header with a variable.
+ * `header_param` only (and then necessarily) for a TEXT header with a variable; `button_params`
+ * only (and then necessarily) for the URL buttons with a variable.
  */
 export function resolveParams(
   components: TemplateComponent[],
-  input: Pick<SendTemplateInput, "header_param" | "body_params">,
-): { header: Record<string, string>; body: Record<string, string> } {
+  input: Pick<SendTemplateInput, "header_param" | "body_params"> & { button_params?: { index: number; value: string }[] },
+): { header: Record<string, string>; body: Record<string, string>; buttons: Record<number, string> } {
   const headerComponent = components.find((c) => c.type === "HEADER");
   const bodyComponent = components.find((c) => c.type === "BODY");
   const headerKeys = headerComponent?.format === "TEXT" ? placeholderKeys(headerComponent.text) : [];
@@ -41,5 +49,15 @@ export function resolveParams(
   });
   const missingBody = bodyKeys.find((k) => !(k in body));
   if (missingBody) throw ApiError.invalid("body_params", missingBodyKey(missingBody));
-  return { header, body };
+
+  // A URL button with a variable needs its value, as Meta refuses the send without one.
+  const dynamic = dynamicUrlButtons(components).map((b) => b.index);
+  const buttons: Record<number, string> = {};
+  (input.button_params ?? []).forEach((b, i) => {
+    if (!dynamic.includes(b.index)) throw ApiError.invalid(`button_params.${i}.index`, unknownButtonIndex(b.index));
+    buttons[b.index] = b.value;
+  });
+  const missingButton = dynamic.find((index) => !(index in buttons));
+  if (missingButton !== undefined) throw ApiError.invalid("button_params", buttonParamRequired(missingButton));
+  return { header, body, buttons };
 }

@@ -11,6 +11,10 @@ export const DESTINATION_INVALID = "El campo destination debe ser un número de 
 export const duplicateBodyKey = (key: string) => `El parámetro {{${key}}} está repetido en body_params.`;
 export const paramValueFormat = (key: string) =>
   `El valor del parámetro {{${key}}} no puede contener saltos de línea, tabulaciones ni más de 4 espacios seguidos.`;
+export const duplicateButtonIndex = (index: number) => `El botón ${index} está repetido en button_params.`;
+export const buttonValueFormat = (index: number) =>
+  `El valor del botón ${index} no puede contener espacios, saltos de línea ni tabulaciones.`;
+export const BUTTON_INDEX_INVALID = "El índice de cada botón de button_params debe ser un número entero de 0 a 9.";
 
 const fieldName = (path: readonly PropertyKey[] | undefined) => (path ?? []).map(String).join(".");
 
@@ -46,6 +50,18 @@ export const paramSchema = z.object({
     .max(1024, { error: (iss) => `El campo ${fieldName(iss.path)} no puede tener más de 1024 caracteres.` }),
 });
 
+/**
+ * The value of a URL button with a variable (`https://…/pedidos/{{1}}`): `index` is the button's
+ * position in the template's BUTTONS component (0-based, as the Cloud API numbers it).
+ */
+export const buttonParamSchema = z.object({
+  index: z.union([z.number().int().min(0).max(9), z.string().regex(/^\d$/).transform(Number)], { error: BUTTON_INDEX_INVALID }),
+  value: z
+    .string()
+    .min(1, { error: (iss) => `El campo ${fieldName(iss.path)} es obligatorio.` })
+    .max(1024, { error: (iss) => `El campo ${fieldName(iss.path)} no puede tener más de 1024 caracteres.` }),
+});
+
 export const destinationField = requiredText(32).transform(sanitizeNumber).refine(isValidNumber, DESTINATION_INVALID);
 export const headerParamField = paramSchema.nullish();
 export const bodyParamsField = z
@@ -53,6 +69,16 @@ export const bodyParamsField = z
   .max(100)
   .nullish()
   .transform((v) => v ?? []);
+
+export const buttonParamsField = z
+  .array(buttonParamSchema)
+  .max(10)
+  .nullish()
+  .transform((v) => v ?? [])
+  .meta({
+    description:
+      "Valor de cada botón URL con variable de la plantilla (https://…/pedidos/{{1}}): index es la posición del botón en BUTTONS (desde 0). Requerido para esos botones; rechazado para los demás.",
+  });
 
 /** The fields every recipient of a send shares (one send, or a bulk send). */
 export const sharedSendFields = {
@@ -75,7 +101,11 @@ export const sharedSendFields = {
 };
 
 type Check = z.core.$RefinementCtx;
-type ParamValues = { header_param?: { key: string; value: string } | null; body_params: { key: string; value: string }[] };
+type ParamValues = {
+  header_param?: { key: string; value: string } | null;
+  body_params: { key: string; value: string }[];
+  button_params?: { index: number; value: string }[];
+};
 
 export function checkHandler(v: { response_handler: string; bot_id?: number | null }, ctx: Check) {
   if (v.response_handler === "CHATBOT" && v.bot_id == null) {
@@ -96,6 +126,13 @@ export function checkParams(v: ParamValues, ctx: Check) {
   if (v.header_param && BAD_PARAM_TEXT.test(v.header_param.value)) {
     ctx.addIssue({ code: "custom", path: ["header_param", "value"], message: paramValueFormat(v.header_param.key) });
   }
+  const buttons = new Set<number>();
+  (v.button_params ?? []).forEach((b, i) => {
+    if (buttons.has(b.index)) ctx.addIssue({ code: "custom", path: ["button_params", i, "index"], message: duplicateButtonIndex(b.index) });
+    buttons.add(b.index);
+    // The value becomes part of a link: whitespace would break it.
+    if (/\s/.test(b.value)) ctx.addIssue({ code: "custom", path: ["button_params", i, "value"], message: buttonValueFormat(b.index) });
+  });
 }
 
 // Key order is the order errors are reported in.
@@ -106,6 +143,7 @@ export const sendTemplateInput = z
     template_name: sharedSendFields.template_name,
     header_param: headerParamField,
     body_params: bodyParamsField,
+    button_params: buttonParamsField,
     media_path: sharedSendFields.media_path,
     response_handler: sharedSendFields.response_handler,
     campaign_id: sharedSendFields.campaign_id,

@@ -48,7 +48,11 @@ export function queuedMessage(
   ctx: AuthContext,
   { number, template, media, shared }: Target,
   contact: { id: number; customerNumber: string | null; customerId: string | null },
-  one: { updateId: string; payload: unknown; params: Pick<SendTemplateInput, "header_param" | "body_params"> },
+  one: {
+    updateId: string;
+    payload: unknown;
+    params: Pick<SendTemplateInput, "header_param" | "body_params"> & { button_params?: SendTemplateInput["button_params"] };
+  },
 ): PgInsertValue<typeof messages> {
   const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
   return {
@@ -68,7 +72,12 @@ export function queuedMessage(
     templateId: template.id,
     templateName: template.name,
     templateLanguage: template.language,
-    sendParams: { header_param: one.params.header_param ?? null, body_params: one.params.body_params },
+    sendParams: {
+      header_param: one.params.header_param ?? null,
+      body_params: one.params.body_params,
+      // Only when given: rows of templates without dynamic buttons keep their former shape.
+      ...(one.params.button_params?.length ? { button_params: one.params.button_params } : {}),
+    },
     mediaPath: media?.path ?? null,
     sentGroup: shared.sent_group ?? null,
     responseHandler: shared.response_handler,

@@ -1,4 +1,4 @@
-import { fillPlaceholders, type Template, type TemplateComponent } from "@/lib/templates/schemas";
+import { fillPlaceholders, placeholderKeys, type Template, type TemplateComponent } from "@/lib/templates/schemas";
 
 export type SentValues = {
   /** `{{key}}` → value for the HEADER text. */
@@ -7,12 +7,14 @@ export type SentValues = {
   body: Record<string, string>;
   /** The attachment's URL, for a media header. */
   mediaUrl: string | null;
+  /** Button index → the value of its URL's `{{1}}` (URL buttons with a variable). */
+  buttons?: Record<number, string>;
 };
 
 /**
  * The stored `payload` of a sent template (ruling 11): the template's 2.1 structure with the sent
  * values written into the HEADER and BODY texts and, for a media header, the attachment's URL as
- * `example.header_handle[0]`, so the history shows what the customer received. Pure: the
+ * `example.header_handle[0]`, and each dynamic URL button's link with its value, so the history shows what the customer received. Pure: the
  * template is not modified.
  */
 export function buildTemplatePayload(template: Template, values: SentValues): Template {
@@ -21,6 +23,17 @@ export function buildTemplatePayload(template: Template, values: SentValues): Te
 
 function fillComponent(c: TemplateComponent, values: SentValues): TemplateComponent {
   if (c.type === "BODY") return { ...c, text: fillPlaceholders(c.text, values.body) };
+  if (c.type === "BUTTONS") {
+    const filled = values.buttons ?? {};
+    return {
+      ...c,
+      buttons: c.buttons.map((b, i) =>
+        b.type === "URL" && i in filled
+          ? { ...b, url: fillPlaceholders(b.url, Object.fromEntries(placeholderKeys(b.url).map((k) => [k, filled[i]]))) }
+          : b,
+      ),
+    };
+  }
   if (c.type !== "HEADER") return c;
   if (c.format === "TEXT") return c.text === undefined ? c : { ...c, text: fillPlaceholders(c.text, values.header) };
   if (!values.mediaUrl) return c;

@@ -67,7 +67,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       tags: ["Mensajes"],
       summary: "Enviar una plantilla (4.1)",
       description:
-        "Guarda el mensaje como QUEUED y responde su update_id; la entrega es asíncrona. media_path: DOCUMENT → .pdf; IMAGE → .jpg/.jpeg/.png; VIDEO → .mp4; nunca con encabezado TEXT o sin encabezado; de otro equipo → 403; omitido → adjunto por defecto de la plantilla.",
+        "Guarda el mensaje como QUEUED y responde su update_id; la entrega es asíncrona. media_path: DOCUMENT → .pdf; IMAGE → .jpg/.jpeg/.png; VIDEO → .mp4; nunca con encabezado TEXT o sin encabezado; de otro equipo → 403; omitido → adjunto por defecto de la plantilla. button_params: [{index, value}] para cada botón URL con variable ({{1}} en su url; index = su posición en BUTTONS, desde 0): requerido para esos botones, rechazado para los demás.",
       requestParams: { header: idempotencyHeader },
       requestBody: { content: jsonContent(sendTemplateInput) },
       responses: { ...ok(sendTemplateResponse), ...errors("400", "403", "413", "415", "422") },

@@ -63,7 +63,13 @@ export const DEMO_TEMPLATES: DemoTemplate[] = [
         type: "BUTTONS",
         buttons: [
           { type: "QUICK_REPLY", text: "Gracias", payload: "PEDIDO_OK" },
-          { type: "URL", text: "Seguir pedido", url: "https://tienda.example.com/pedidos/{{1}}" },
+          // A link with a variable: each send gives its value (button_params), e.g. the order number.
+          {
+            type: "URL",
+            text: "Seguir pedido",
+            url: "https://tienda.example.com/pedidos/{{1}}",
+            example: ["https://tienda.example.com/pedidos/A-1024"],
+          },
         ],
       },
     ],

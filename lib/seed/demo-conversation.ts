@@ -69,8 +69,13 @@ export function demoConversation(c: ConversationInput): Insert[] {
       nextAttemptAt: status === "QUEUED" ? at(minutesAgo) : null,
       ...extra,
     });
-  const template = (name: string, body: Record<string, string>, header: Record<string, string>, mediaUrl: string | null) =>
-    buildTemplatePayload(c.templates[name], { body, header, mediaUrl }) as unknown as Record<string, unknown>;
+  const template = (
+    name: string,
+    body: Record<string, string>,
+    header: Record<string, string>,
+    mediaUrl: string | null,
+    buttons: Record<number, string> = {},
+  ) => buildTemplatePayload(c.templates[name], { body, header, mediaUrl, buttons }) as unknown as Record<string, unknown>;
   const templateSend = (name: string) => ({
     templateName: name,
     templateLanguage: c.templates[name].language,
@@ -258,7 +263,7 @@ export function demoConversation(c: ConversationInput): Insert[] {
     "template",
     "SENT",
     "SYSTEM",
-    template("confirmacion_pedido", { "1": "A-1024", "2": "lunes" }, { "1": "María" }, null),
+    template("confirmacion_pedido", { "1": "A-1024", "2": "lunes" }, { "1": "María" }, null, { 1: "A-1024" }),
     templateSend("confirmacion_pedido"),
   );
   inbound(35, "text", { text: "¡Perfecto, gracias!" });

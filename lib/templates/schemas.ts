@@ -7,7 +7,7 @@ export type { HeaderFormat, TemplateComponent };
 /** Template structure of spec 2.1, shared by the API, the admin CLI, the form and OpenAPI. */
 export const templateButtonSchema = z.union([
   z.object({ type: z.literal("QUICK_REPLY"), text: z.string(), payload: z.string().optional() }),
-  z.object({ type: z.literal("URL"), text: z.string(), url: z.string() }),
+  z.object({ type: z.literal("URL"), text: z.string(), url: z.string(), example: z.array(z.string()).optional() }),
 ]);
 
 export const headerFormatSchema = z.enum(["TEXT", "IMAGE", "DOCUMENT", "VIDEO"]);

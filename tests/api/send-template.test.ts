@@ -80,7 +80,7 @@ describe("POST /api/v1/message_templates/send — success", () => {
           type: "BUTTONS",
           buttons: [
             { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
-            { type: "URL", text: "Ver", url: "https://example.com/p/{{1}}" },
+            { type: "URL", text: "Ver", url: "https://example.com/pedidos" },
           ],
         },
       ],

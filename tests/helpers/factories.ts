@@ -46,7 +46,7 @@ export const textTemplateComponents: TemplateComponent[] = [
     type: "BUTTONS",
     buttons: [
       { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
-      { type: "URL", text: "Ver", url: "https://example.com/p/{{1}}" },
+      { type: "URL", text: "Ver", url: "https://example.com/pedidos" },
     ],
   },
 ];

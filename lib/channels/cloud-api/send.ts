@@ -25,6 +25,9 @@ export function templateBody(m: OutboundTemplate) {
       parameters: [{ type: "payload", payload: q.payload }],
     });
   }
+  for (const u of m.urlButtons ?? []) {
+    components.push({ type: "button", sub_type: "url", index: String(u.index), parameters: [{ type: "text", text: u.text }] });
+  }
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",

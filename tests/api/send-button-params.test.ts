@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../helpers/server";
+import { apiClient } from "../helpers/client";
+import { createTeam, createTemplate } from "../helpers/factories";
+import { messageByUpdateId } from "../helpers/send-factories";
+import { createCloudNumber, waitFor, messageById } from "../helpers/delivery-factories";
+import { startFakeGraph, type FakeGraph } from "../fakes/graph";
+import { createWorker } from "@/lib/delivery/worker";
+import type { TemplateComponent } from "@/lib/templates/schemas";
+import { buttonParamRequired, unknownButtonIndex } from "@/lib/messages/send-params";
+import { duplicateButtonIndex } from "@/lib/messages/send-schemas";
+
+const SEND = "/api/v1/message_templates/send";
+const BULK = "/api/v1/message_templates/send_bulk";
+
+// A template like Meta's with a dynamic URL button at index 1 (after a quick reply) and a static one at 2.
+const components: TemplateComponent[] = [
+  { type: "BODY", text: "Tu pedido {{1}} va en camino.", example: { body_text: [["A-1"]] } },
+  {
+    type: "BUTTONS",
+    buttons: [
+      { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
+      { type: "URL", text: "Seguir pedido", url: "https://tienda.test/pedidos/{{1}}", example: ["https://tienda.test/pedidos/A-1"] },
+      { type: "URL", text: "Tienda", url: "https://tienda.test/" },
+    ],
+  },
+];
+
+let server: TestServer;
+let graph: FakeGraph;
+beforeAll(async () => {
+  graph = await startFakeGraph();
+  process.env.GRAPH_API_BASE_URL = graph.url;
+  process.env.GRAPH_API_VERSION = "v21.0";
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+  await graph.close();
+});
+
+async function setup() {
+  const team = await createTeam();
+  const number = await createCloudNumber(team.id);
+  const template = await createTemplate(team.id, { components });
+  const body = (extra: Record<string, unknown> = {}) => ({
+    wa_number: number.number,
+    destination: "573001112233",
+    template_name: template.name,
+    body_params: [{ key: "1", value: "B-77" }],
+    ...extra,
+  });
+  return { team, number, template, body, api: apiClient(server.url, team.token) };
+}
+
+describe("button_params: URL buttons with a variable", () => {
+  it("refuses a send that leaves the dynamic URL button without its value, with the exact message", async () => {
+    const s = await setup();
+    const res = await s.api.post(SEND, s.body());
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ button_params: [buttonParamRequired(1)] });
+    expect(buttonParamRequired(1)).toBe(
+      "El atributo button_params es requerido: el botón 1 de la plantilla tiene una URL con la variable {{1}}.",
+    );
+  });
+
+  it("refuses a value for a button that is not a dynamic URL, and a repeated index", async () => {
+    const s = await setup();
+    const wrong = await s.api.post(SEND, s.body({ button_params: [{ index: 2, value: "x" }] }));
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({ "button_params.0.index": [unknownButtonIndex(2)] });
+    const twice = await s.api.post(
+      SEND,
+      s.body({
+        button_params: [
+          { index: 1, value: "a" },
+          { index: 1, value: "b" },
+        ],
+      }),
+    );
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors["button_params.1.index"]).toEqual([duplicateButtonIndex(1)]);
+  });
+
+  it("stores the real link in the payload and sends Meta the url button component", async () => {
+    const s = await setup();
+    const res = await s.api.post(SEND, s.body({ button_params: [{ index: "1", value: "B-77" }] }));
+    expect(res.status).toBe(200);
+    const row = await messageByUpdateId(res.body.data.update_id);
+    const buttons = (row.payload as { components: TemplateComponent[] }).components.find((c) => c.type === "BUTTONS");
+    expect(buttons).toMatchObject({
+      buttons: [
+        { type: "QUICK_REPLY" },
+        { type: "URL", url: "https://tienda.test/pedidos/B-77" },
+        { type: "URL", url: "https://tienda.test/" },
+      ],
+    });
+    expect(row.sendParams).toMatchObject({ button_params: [{ index: 1, value: "B-77" }] });
+
+    // The history shows the link as sent, not %7B%7B1%7D%7D.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const hist = await s.api.get(
+      `/api/v1/messages/whatsapp/history?wa_number=${s.number.number}&customer_source=573001112233&from_date=${day(-1)}&to_date=${day(1)}`,
+    );
+    expect(hist.status).toBe(200);
+    expect(JSON.stringify(hist.body)).toContain("https://tienda.test/pedidos/B-77");
+
+    const worker = createWorker({ pollMs: 50, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [s.team.id] });
+    worker.start();
+    await waitFor(
+      () => messageById(row.id),
+      (m) => m.status === "SENDED",
+    );
+    await worker.stop();
+    const [sent] = graph.sends(s.number.phoneNumberId);
+    expect(sent.body.template.components).toEqual([
+      { type: "body", parameters: [{ type: "text", text: "B-77" }] },
+      { type: "button", sub_type: "quick_reply", index: "0", parameters: [{ type: "payload", payload: "THANKS" }] },
+      { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", text: "B-77" }] },
+    ]);
+  });
+
+  it("checks each bulk recipient's button_params on its own", async () => {
+    const s = await setup();
+    const res = await s.api.post(BULK, {
+      wa_number: s.number.number,
+      template_name: s.template.name,
+      recipients: [
+        { destination: "573001112234", body_params: [{ key: "1", value: "C-1" }], button_params: [{ index: 1, value: "C-1" }] },
+        { destination: "573001112235", body_params: [{ key: "1", value: "C-2" }] },
+        { destination: "573001112236", body_params: [{ key: "1", value: "C-3" }], button_params: [{ index: 1, value: "C 3" }] },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.accepted).toBe(1);
+    expect(res.body.data.results[1].errors).toEqual({ button_params: [buttonParamRequired(1)] });
+    expect(res.body.data.results[2].errors).toEqual({
+      "button_params.0.value": ["El valor del botón 1 no puede contener espacios, saltos de línea ni tabulaciones."],
+    });
+    const row = await messageByUpdateId(res.body.data.results[0].update_id);
+    expect(JSON.stringify(row.payload)).toContain("https://tienda.test/pedidos/C-1");
+  });
+
+  it("templates without dynamic buttons need no button_params (and refuse one)", async () => {
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    const template = await createTemplate(team.id, { components: [{ type: "BODY", text: "Hola" }] });
+    const api = apiClient(server.url, team.token);
+    const base = { wa_number: number.number, destination: "573001112237", template_name: template.name };
+    expect((await api.post(SEND, base)).status).toBe(200);
+    const res = await api.post(SEND, { ...base, button_params: [{ index: 0, value: "x" }] });
+    expect(res.body.errors).toEqual({ "button_params.0.index": [unknownButtonIndex(0)] });
+  });
+});
+
+describe("OpenAPI: button_params", () => {
+  it("documents button_params on the single send and on each bulk recipient", async () => {
+    const res = await apiClient(server.url).get("/api/v1/openapi.json");
+    const schemas = res.body.components.schemas;
+    const recipient = schemas.SendBulkRequest.properties.recipients.items;
+    for (const fields of [schemas.SendTemplateRequest.properties, recipient.properties]) {
+      const field = fields.button_params;
+      expect(field.description).toMatch(/botón URL con variable/);
+      expect(JSON.stringify(field)).toContain('"index"');
+    }
+  });
+});
