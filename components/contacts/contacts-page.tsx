@@ -1,6 +1,6 @@
 "use client";
 import { useDeferredValue, useMemo, useState } from "react";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useContacts, useLabels } from "@/lib/api-client/hooks";
 import { useT } from "@/lib/i18n";
 import { Button, EmptyState, ErrorBox, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
@@ -15,7 +15,6 @@ function labelIdsOf(sp: URLSearchParams): number[] {
 /** Contact label editor: search by name or number, filter by labels, paginated, label chips per contact. */
 export function ContactsPage() {
   const t = useT();
-  const router = useRouter();
   const pathname = usePathname();
   const sp = useSearchParams();
   const [search, setSearch] = useState("");
@@ -30,7 +29,9 @@ export function ContactsPage() {
     const q = new URLSearchParams();
     for (const id of ids) q.append("label_id", String(id));
     setPage(1);
-    router.replace(q.size ? `${pathname}?${q}` : pathname, { scroll: false });
+    // The browser's own history call: Next's router follows it (useSearchParams) without asking
+    // the server for the page again, so the checkbox answers at once.
+    window.history.replaceState(null, "", q.size ? `${pathname}?${q}` : pathname);
   }
 
   return (
@@ -68,7 +69,7 @@ export function ContactsPage() {
       ) : (
         <>
           <p className="mb-2 text-xs text-slate-600" aria-live="polite" data-testid="contacts-count">
-            {t("contacts.count", { count: pg?.total_items ?? 0 })}
+            {pg?.total_items === 1 ? t("contacts.countOne") : t("contacts.count", { count: pg?.total_items ?? 0 })}
           </p>
           <ul className="grid gap-3 md:grid-cols-2" aria-busy={contacts.isFetching}>
             {contacts.data.data.map((c) => (

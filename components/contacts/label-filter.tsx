@@ -17,7 +17,10 @@ export function LabelFilter({ labels, selected, onChange }: { labels: Label[]; s
   const [openAtFirst] = useState(selected.length > 0);
   return (
     <details className="group rounded-md border border-slate-200 bg-white" data-testid="label-filter" open={openAtFirst || undefined}>
-      <summary className="flex cursor-pointer flex-wrap items-center gap-1.5 px-3 py-2 text-sm font-medium">
+      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-1.5 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
+        <span aria-hidden="true" className="inline-block text-slate-500 transition-transform group-open:rotate-90">
+          ▸
+        </span>
         {t("contacts.filterLabels")}
         {chosen.length > 0 && <span className="sr-only">:</span>}
         {chosen.map((l) => (

@@ -28,7 +28,12 @@ export function useContactLabel(kind: "add" | "remove") {
       await qc.cancelQueries({ queryKey: keys.contactsAll });
       const previous = qc.getQueriesData<ContactList>({ queryKey: keys.contactsAll });
       patch(contact.id, (labels) =>
-        kind === "add" ? (labels.some((l) => l.id === label.id) ? labels : [...labels, label]) : labels.filter((l) => l.id !== label.id),
+        kind === "add"
+          ? labels.some((l) => l.id === label.id)
+            ? labels
+            : // In the server's order (by label id), so its answer does not move the chips (a moved chip loses its focus).
+              [...labels, label].sort((a, b) => a.id - b.id)
+          : labels.filter((l) => l.id !== label.id),
       );
       return { previous };
     },

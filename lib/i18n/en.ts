@@ -147,6 +147,7 @@ export const en: Record<MessageKey, string> = {
   "contacts.pickerEmpty": "No labels left to add.",
   "contacts.openConversation": "View conversation",
   "contacts.count": "{count} contacts",
+  "contacts.countOne": "1 contact",
   "contacts.added": "Label “{title}” added.",
   "contacts.removed": "Label “{title}” removed.",
   "contacts.undo": "Undo",

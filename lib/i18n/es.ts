@@ -145,6 +145,7 @@ export const es = {
   "contacts.pickerEmpty": "No quedan etiquetas por añadir.",
   "contacts.openConversation": "Ver conversación",
   "contacts.count": "{count} contactos",
+  "contacts.countOne": "1 contacto",
   "contacts.added": "Etiqueta «{title}» añadida.",
   "contacts.removed": "Etiqueta «{title}» quitada.",
   "contacts.undo": "Deshacer",
