@@ -1,13 +1,15 @@
 "use client";
 import Link from "next/link";
 import type { Contact, Label } from "@/lib/api-client/types";
-import { useT } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n";
+import { formatInstant } from "@/components/messages/format";
 import { ContactLabelEditor } from "./contact-label-editor";
 
-/** One contact with its label chips: remove with one click, add from the picker below. */
+/** One contact with its last activity and its label chips: remove with one click, add from the picker. */
 export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels: Label[] }) {
-  const t = useT();
+  const { t, locale } = useI18n();
   const source = contact.customer_number ?? contact.customer_id ?? "";
+  const activity = contact.last_activity_at ? Date.parse(contact.last_activity_at) : NaN;
 
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid="contact-row" data-contact-id={contact.id}>
@@ -17,6 +19,15 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
           <p className="text-xs text-slate-600">
             {contact.customer_number ? `+${contact.customer_number}` : ""}
             {contact.customer_id ? ` · ${contact.customer_id}` : ""}
+          </p>
+          <p className="text-xs text-slate-600" data-testid="last-activity">
+            {Number.isNaN(activity) ? (
+              t("contacts.noActivity")
+            ) : (
+              <time dateTime={contact.last_activity_at!}>
+                {t("contacts.lastActivity", { when: formatInstant(Math.floor(activity / 1000), locale) })}
+              </time>
+            )}
           </p>
         </div>
         {source && (

@@ -1,37 +1,63 @@
 "use client";
-import { useDeferredValue, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useContacts, useLabels } from "@/lib/api-client/hooks";
 import { useT } from "@/lib/i18n";
 import { Button, EmptyState, ErrorBox, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
 import { ContactRow } from "./contact-row";
+import { LabelFilter } from "./label-filter";
 
-/** Contact label editor: search by name or number, paginated, label chips per contact. */
+/** `?label_id=1&label_id=2` of the page's URL (the labels page links here with one). */
+function labelIdsOf(sp: URLSearchParams): number[] {
+  return [...new Set(sp.getAll("label_id").map(Number))].filter((n) => Number.isInteger(n) && n > 0);
+}
+
+/** Contact label editor: search by name or number, filter by labels, paginated, label chips per contact. */
 export function ContactsPage() {
   const t = useT();
+  const pathname = usePathname();
+  const sp = useSearchParams();
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const deferred = useDeferredValue(search.trim());
-  const contacts = useContacts(deferred, page);
+  const labelIds = useMemo(() => labelIdsOf(sp), [sp]);
+  const contacts = useContacts(deferred, page, 20, labelIds);
   const labels = useLabels();
   const pg = contacts.data?.pagination;
+
+  function filterBy(ids: number[]) {
+    const q = new URLSearchParams();
+    for (const id of ids) q.append("label_id", String(id));
+    setPage(1);
+    // The browser's own history call: Next's router follows it (useSearchParams) without asking
+    // the server for the page again, so the checkbox answers at once.
+    window.history.replaceState(null, "", q.size ? `${pathname}?${q}` : pathname);
+  }
 
   return (
     <>
       <PageTitle>{t("contacts.title")}</PageTitle>
-      <div className="mb-4">
-        <label htmlFor="contact-search" className="mb-1 block text-sm font-medium">
-          {t("contacts.search")}
-        </label>
-        <input
-          id="contact-search"
-          type="search"
-          className={inputClass}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setPage(1);
-          }}
-        />
+      <div className="mb-4 grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] md:items-start">
+        <div>
+          <label htmlFor="contact-search" className="mb-1 block text-sm font-medium">
+            {t("contacts.search")}
+          </label>
+          <input
+            id="contact-search"
+            type="search"
+            className={inputClass}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+          />
+        </div>
+        {labels.data && labels.data.length > 0 && (
+          <div className="md:pt-6">
+            <LabelFilter labels={labels.data} selected={labelIds} onChange={filterBy} />
+          </div>
+        )}
       </div>
       {labels.isError && <ErrorBox error={labels.error} onRetry={() => labels.refetch()} />}
       {contacts.isError ? (
@@ -42,8 +68,8 @@ export function ContactsPage() {
         <EmptyState>{t("contacts.empty")}</EmptyState>
       ) : (
         <>
-          <p className="mb-2 text-xs text-slate-600" aria-live="polite">
-            {t("contacts.count", { count: pg?.total_items ?? 0 })}
+          <p className="mb-2 text-xs text-slate-600" aria-live="polite" data-testid="contacts-count">
+            {pg?.total_items === 1 ? t("contacts.countOne") : t("contacts.count", { count: pg?.total_items ?? 0 })}
           </p>
           <ul className="grid gap-3 md:grid-cols-2" aria-busy={contacts.isFetching}>
             {contacts.data.data.map((c) => (

@@ -2,7 +2,8 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useWaNumbers } from "@/lib/api-client/hooks";
-import { useT } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n";
+import { formatCalendarDate } from "@/components/messages/format";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
 import { CustomerSearch } from "./customer-search";
 import { MessageList } from "./message-list";
@@ -26,7 +27,7 @@ function normalizeSource(s: string): string {
  * the range defaults to the last 7 days.
  */
 export function ConversationsPage() {
-  const t = useT();
+  const { t, locale } = useI18n();
   const router = useRouter();
   const pathname = usePathname();
   const sp = useSearchParams();
@@ -63,6 +64,12 @@ export function ConversationsPage() {
   }
 
   const ready = effectiveNumber && customer;
+  // The native date inputs show dates as the browser's locale writes them, whatever the UI's
+  // language (README, "UI notes"); the range is also said here in the UI's language.
+  const rangeText =
+    draft.from && draft.to
+      ? t("conv.range", { from: formatCalendarDate(draft.from, locale), to: formatCalendarDate(draft.to, locale) })
+      : "";
   // Only a sandbox number has no real customer to answer; there the agent can play one.
   const sandbox = numbers.data?.find((n) => n.number === effectiveNumber)?.provider === "sandbox";
 
@@ -104,6 +111,7 @@ export function ConversationsPage() {
               className={inputClass}
               value={draft.from}
               max={draft.to}
+              aria-describedby={rangeText ? "conv-range" : undefined}
               onChange={(e) => setDraft({ ...draft, from: e.target.value })}
             />
           </div>
@@ -117,13 +125,19 @@ export function ConversationsPage() {
               className={inputClass}
               value={draft.to}
               min={draft.from}
+              aria-describedby={rangeText ? "conv-range" : undefined}
               onChange={(e) => setDraft({ ...draft, to: e.target.value })}
             />
           </div>
           <Button type="submit">{t("conv.show")}</Button>
         </form>
+        {rangeText && (
+          <p id="conv-range" className="mt-2 text-xs text-slate-600" data-testid="conv-range">
+            {rangeText}
+          </p>
+        )}
         {customer && (
-          <p className="mt-2 text-xs text-slate-600" data-testid="current-customer">
+          <p className="mt-1 text-xs text-slate-600" data-testid="current-customer">
             {t("conv.customer")}: <span className="font-medium">{customer}</span>
           </p>
         )}

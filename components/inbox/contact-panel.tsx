@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import type { Contact, Conversation, Label } from "@/lib/api-client/types";
+import type { Conversation, Label } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { ContactLabelEditor } from "@/components/contacts/contact-label-editor";
 import { cx } from "@/components/ui";
@@ -34,7 +34,6 @@ export function WindowCountdown({ conv }: { conv: Conversation }) {
 /** The contact beside the conversation: number, customer_id, labels (5 at most), the window. */
 export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabels: Label[] }) {
   const t = useT();
-  const contact: Contact = { ...conv.contact, name: conv.contact.name ?? "" };
 
   return (
     <section aria-label={t("inbox.contact")} className="space-y-3 p-3" data-testid="contact-panel">
@@ -50,7 +49,7 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
       <WindowCountdown conv={conv} />
       <div>
         <h3 className="mb-1 text-sm font-semibold">{t("contacts.labels")}</h3>
-        <ContactLabelEditor contact={contact} allLabels={allLabels} pickerId="inbox-label-picker" />
+        <ContactLabelEditor contact={conv.contact} allLabels={allLabels} pickerId="inbox-label-picker" />
       </div>
     </section>
   );

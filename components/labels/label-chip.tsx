@@ -33,7 +33,7 @@ export function LabelChip({
   onRemove,
   removeLabel,
 }: {
-  label: Pick<Label, "title" | "bg_color" | "text_color">;
+  label: Pick<Label, "title" | "bg_color" | "text_color"> & { id?: number };
   onRemove?: () => void;
   removeLabel?: string;
 }) {
@@ -43,6 +43,7 @@ export function LabelChip({
       className="inline-flex max-w-full items-center gap-1 rounded-full py-0.5 pl-2.5 pr-1 text-xs font-medium"
       style={style}
       data-testid="label-chip"
+      data-label-id={label.id}
     >
       <span className="truncate">{label.title}</span>
       {onRemove ? (

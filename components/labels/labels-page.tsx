@@ -1,7 +1,8 @@
 "use client";
 import { useState } from "react";
+import Link from "next/link";
 import { useForm, useWatch } from "react-hook-form";
-import type { Label } from "@/lib/api-client/types";
+import type { Label, LabelListItem } from "@/lib/api-client/types";
 import { useLabelMutations, useLabels, type LabelInput } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { createLabelBody, type CreateLabelInput } from "@/lib/labels/schemas";
@@ -49,7 +50,7 @@ export function LabelsPage() {
   );
 }
 
-function LabelRow({ label }: { label: Label }) {
+function LabelRow({ label }: { label: LabelListItem }) {
   const t = useT();
   const { update, remove } = useLabelMutations();
   const [editing, setEditing] = useState(false);
@@ -70,6 +71,12 @@ function LabelRow({ label }: { label: Label }) {
           <div className="min-w-0">
             <LabelChip label={label} />
             {label.description && <p className="mt-1 text-xs text-slate-600">{label.description}</p>}
+            <p className="mt-1 text-xs">
+              <Link href={`/contacts?label_id=${label.id}`} className="text-wa-green-dark underline" data-testid="label-contacts-count">
+                {label.contacts_count === 1 ? t("labels.contactsOne") : t("labels.contactsMany", { count: label.contacts_count })}
+                <span className="sr-only"> {t("labels.withTitle", { title: label.title })}</span>
+              </Link>
+            </p>
           </div>
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`${t("common.edit")}: ${label.title}`}>

@@ -4,7 +4,7 @@ import { apiFetch } from "./fetch";
 import { keys } from "./hooks";
 import type { Contact, ContactLabelsResponse, ContactList, Label } from "./types";
 
-type Vars = { contact: Contact; label: Label };
+type Vars = { contact: Pick<Contact, "id">; label: Label };
 type Snapshot = { previous: [QueryKey, ContactList | undefined][] };
 
 /**
@@ -28,7 +28,12 @@ export function useContactLabel(kind: "add" | "remove") {
       await qc.cancelQueries({ queryKey: keys.contactsAll });
       const previous = qc.getQueriesData<ContactList>({ queryKey: keys.contactsAll });
       patch(contact.id, (labels) =>
-        kind === "add" ? (labels.some((l) => l.id === label.id) ? labels : [...labels, label]) : labels.filter((l) => l.id !== label.id),
+        kind === "add"
+          ? labels.some((l) => l.id === label.id)
+            ? labels
+            : // In the server's order (by label id), so its answer does not move the chips (a moved chip loses its focus).
+              [...labels, label].sort((a, b) => a.id - b.id)
+          : labels.filter((l) => l.id !== label.id),
       );
       return { previous };
     },
@@ -37,8 +42,14 @@ export function useContactLabel(kind: "add" | "remove") {
       // A refused label may have been deleted meanwhile: the picker must stop offering it.
       qc.invalidateQueries({ queryKey: keys.labels });
     },
-    onSuccess: (res, { contact }) => patch(contact.id, () => res.data),
-    // Another tab or agent may have changed the contact meanwhile: settle on the server's truth.
-    onSettled: () => qc.invalidateQueries({ queryKey: keys.contactsAll }),
+    onSettled: (res, err, { contact }) => {
+      // The answer is the contact's whole label list (whatever another tab or agent did meanwhile):
+      // it settles the cached lists at once. They are only marked stale, not refetched now: a list
+      // filtered by the label just removed keeps showing the contact, so the agent keeps their
+      // place, their focus and the undo; it drops out at the next refetch. After an error the
+      // lists are read again.
+      if (res) patch(contact.id, () => res.data);
+      qc.invalidateQueries({ queryKey: keys.contactsAll, refetchType: err ? "active" : "none" });
+    },
   });
 }

@@ -10,8 +10,8 @@ import type {
   ContactList,
   ConversationList,
   HistoryPage,
-  Label,
   LabelInput,
+  LabelListItem,
   LabelList,
   LabelResponse,
   LabelUpdate,
@@ -37,7 +37,8 @@ export const keys = {
   labels: ["labels"] as const,
   /** Every contacts list, whatever its search and paging (for invalidations and optimistic patches). */
   contactsAll: ["contacts"] as const,
-  contacts: (search: string, page: number, perPage: number) => ["contacts", search, page, perPage] as const,
+  contacts: (search: string, page: number, perPage: number, labelIds: number[] = []) =>
+    ["contacts", search, page, perPage, labelIds] as const,
   /** Every conversation history. */
   historyAll: ["history"] as const,
   history: (p: HistoryParams) => ["history", p] as const,
@@ -99,7 +100,7 @@ export function useLabels() {
     queryKey: keys.labels,
     refetchOnMount: "always",
     queryFn: async () => {
-      const all: Label[] = [];
+      const all: LabelListItem[] = [];
       for (let page = 1; page <= 50; page++) {
         const r = await apiFetch<LabelList>(`/api/v1/contacts/labels${qs({ page, per_page: 20 })}`);
         all.push(...r.data);
@@ -110,10 +111,15 @@ export function useLabels() {
   });
 }
 
-export function useContacts(search: string, page: number, perPage = 20) {
+/** A page of contacts; `labelIds` keeps those holding any of them (`label_id`, repeated). */
+export function useContacts(search: string, page: number, perPage = 20, labelIds: number[] = []) {
   return useQuery({
-    queryKey: keys.contacts(search, page, perPage),
-    queryFn: () => apiFetch<ContactList>(`/api/v1/contacts${qs({ search, page, per_page: perPage })}`),
+    queryKey: keys.contacts(search, page, perPage, labelIds),
+    // page and per_page are always there, so the query string has begun when the labels follow.
+    queryFn: () =>
+      apiFetch<ContactList>(
+        `/api/v1/contacts${qs({ search, page, per_page: perPage })}${labelIds.map((id) => `&label_id=${id}`).join("")}`,
+      ),
     placeholderData: keepPreviousData,
   });
 }

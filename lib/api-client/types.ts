@@ -3,7 +3,14 @@ import type { errorSchema, paginationSchema } from "@/lib/http/list-query";
 import type { agentResponseSchema, agentSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
 import type { listWaNumbersResponse, waNumberSchema } from "@/lib/numbers/schemas";
 import type { listTemplatesResponse, templateListItemSchema } from "@/lib/templates/schemas";
-import type { createLabelBody, labelResponse, labelSchema, listLabelsResponse, updateLabelBody } from "@/lib/labels/schemas";
+import type {
+  createLabelBody,
+  labelListItemSchema,
+  labelResponse,
+  labelSchema,
+  listLabelsResponse,
+  updateLabelBody,
+} from "@/lib/labels/schemas";
 import type { contactLabelsResponse, contactSchema, listContactsResponse } from "@/lib/contacts/schemas";
 import type { botSchema, listBotsResponse } from "@/lib/bots/schemas";
 import type { campaignSchema, listCampaignsResponse } from "@/lib/campaigns/schemas";
@@ -25,6 +32,8 @@ export type Agent = z.infer<typeof agentSchema>;
 export type WaNumber = z.infer<typeof waNumberSchema>;
 export type Template = z.infer<typeof templateListItemSchema>;
 export type Label = z.infer<typeof labelSchema>;
+/** A label as the labels list gives it: with `contacts_count`. */
+export type LabelListItem = z.infer<typeof labelListItemSchema>;
 export type Contact = z.infer<typeof contactSchema>;
 export type Bot = z.infer<typeof botSchema>;
 export type Campaign = z.infer<typeof campaignSchema>;

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, asc, count, eq, ilike, inArray, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, exists, ilike, inArray, like, max, or, sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
-import { contactLabels, contacts, labels } from "@/db/schema";
+import { contactLabels, contacts, conversations, labels } from "@/db/schema";
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -28,9 +28,24 @@ export function contactSearchWhere(search: string): SQL | undefined {
   );
 }
 
-export async function listContactRows(teamId: number, search: string | undefined, limit: number, offset: number) {
+/** Contacts holding any of `labelIds` (the primary key (contact_id, label_id) answers each probe). */
+export function contactHasAnyLabelWhere(teamId: number, labelIds: number[]): SQL {
+  return exists(
+    sql`(select 1 from ${contactLabels} where ${and(
+      eq(contactLabels.teamId, teamId),
+      eq(contactLabels.contactId, contacts.id),
+      inArray(contactLabels.labelId, labelIds),
+    )})`,
+  );
+}
+
+export async function listContactRows(teamId: number, search: string | undefined, limit: number, offset: number, labelIds?: number[]) {
   const db = await getDb();
-  const where = and(eq(contacts.teamId, teamId), search ? contactSearchWhere(search) : undefined);
+  const where = and(
+    eq(contacts.teamId, teamId),
+    search ? contactSearchWhere(search) : undefined,
+    labelIds?.length ? contactHasAnyLabelWhere(teamId, labelIds) : undefined,
+  );
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(contacts).where(where).orderBy(asc(contacts.id)).limit(limit).offset(offset),
     db.select({ total: count() }).from(contacts).where(where),
@@ -55,6 +70,22 @@ export async function labelsOfContacts(teamId: number, contactIds: number[], tx?
     .innerJoin(labels, eq(labels.id, contactLabels.labelId))
     .where(and(eq(contactLabels.teamId, teamId), eq(labels.teamId, teamId), inArray(contactLabels.contactId, contactIds)))
     .orderBy(asc(contactLabels.contactId), asc(labels.id));
+}
+
+/**
+ * Each contact's last activity: the newest `last_message_at` over its conversations (one per
+ * company number), read from the conversations rows the message trigger keeps, never from
+ * messages. Contacts without a conversation are absent from the map.
+ */
+export async function lastActivityOfContacts(teamId: number, contactIds: number[]): Promise<Map<number, Date>> {
+  if (!contactIds.length) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ contactId: conversations.contactId, at: max(conversations.lastMessageAt) })
+    .from(conversations)
+    .where(and(eq(conversations.teamId, teamId), inArray(conversations.contactId, contactIds)))
+    .groupBy(conversations.contactId);
+  return new Map(rows.filter((r) => r.at).map((r) => [r.contactId, new Date(r.at!)]));
 }
 
 /**

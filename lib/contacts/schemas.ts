@@ -9,6 +9,7 @@ export const LABEL_IDS_TOO_MANY = "No puede indicar más de 100 etiquetas por so
 export const LABEL_ID_INVALID = "Cada etiqueta debe indicarse con un número entero positivo.";
 export const CONTACT_LABEL_CAP = "El contacto no puede tener más de 5 etiquetas.";
 export const LABEL_NOT_ASSIGNED = "La etiqueta no está asignada al contacto.";
+export const LABEL_FILTER_TOO_MANY = "No puede filtrar por más de 20 etiquetas.";
 export { MAX_LABELS_PER_CONTACT } from "@/lib/limits";
 export { LABEL_NOT_FOUND };
 
@@ -19,6 +20,9 @@ export const contactSchema = z
     customer_number: z.string().nullable(),
     customer_id: z.string().nullable(),
     labels: z.array(labelSchema),
+    last_activity_at: z.string().nullable().meta({
+      description: "Último mensaje (enviado o recibido) en cualquiera de sus conversaciones, ISO 8601 (UTC); null si no tiene ninguna",
+    }),
   })
   .meta({ id: "Contact" });
 export type ContactDto = z.infer<typeof contactSchema>;
@@ -26,6 +30,17 @@ export type ContactDto = z.infer<typeof contactSchema>;
 export const listContactsQuery = pageQuery({ max: 100, fallback: 20 })
   .extend({
     search: z.string().trim().max(100, "El campo search no puede tener más de 100 caracteres.").optional(),
+    label_id: z
+      .array(
+        z
+          .string()
+          .regex(/^\s*\d{1,10}\s*$/, LABEL_ID_INVALID)
+          .transform((s) => Number(s.trim()))
+          .pipe(z.number().int().positive(LABEL_ID_INVALID)),
+      )
+      .max(20, LABEL_FILTER_TOO_MANY)
+      .optional()
+      .meta({ description: "Repetible (`label_id=1&label_id=2`): solo los contactos que tienen alguna de estas etiquetas del equipo" }),
   })
   .meta({ id: "ListContactsQuery" });
 export const listContactsResponse = listResponse(contactSchema).meta({ id: "ListContactsResponse" });

@@ -7,11 +7,13 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
 import { toLabelDto } from "@/lib/labels/service";
 import type { LabelDto } from "@/lib/labels/schemas";
+import { teamLabelIds } from "@/lib/labels/repo";
 import {
   assignedLabelIds,
   deleteAssignments,
   insertAssignments,
   labelsOfContacts,
+  lastActivityOfContacts,
   listContactRows,
   lockContact,
   lockTeamLabelIds,
@@ -30,13 +32,24 @@ import {
   type CreateContactInput,
 } from "./schemas";
 
-export async function listContacts({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number; search?: string } }) {
-  const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page));
+type ListContactsInput = { page: number; per_page: number; search?: string; label_id?: number[] };
+
+/**
+ * A page of the team's contacts with their labels and last activity. `label_id` keeps the
+ * contacts holding any of those labels; a label that is not the team's answers 422 as it does
+ * when assigning (another team's label reads like a missing one).
+ */
+export async function listContacts({ ctx, input }: { ctx: AuthContext; input: ListContactsInput }) {
+  const labelIds = input.label_id ? [...new Set(input.label_id)] : undefined;
+  if (labelIds?.length) {
+    const known = await teamLabelIds(ctx.teamId, labelIds);
+    if (labelIds.some((id) => !known.has(id))) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
+  }
+  const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page), labelIds);
+  const ids = rows.map((r) => r.id);
+  const [labelRows, activity] = await Promise.all([labelsOfContacts(ctx.teamId, ids), lastActivityOfContacts(ctx.teamId, ids)]);
   const byContact = new Map<number, LabelDto[]>();
-  for (const l of await labelsOfContacts(
-    ctx.teamId,
-    rows.map((r) => r.id),
-  )) {
+  for (const l of labelRows) {
     const list = byContact.get(l.contactId) ?? [];
     list.push(toLabelDto(l));
     byContact.set(l.contactId, list);
@@ -47,6 +60,7 @@ export async function listContacts({ ctx, input }: { ctx: AuthContext; input: { 
     customer_number: r.customerNumber,
     customer_id: r.customerId,
     labels: byContact.get(r.id) ?? [],
+    last_activity_at: activity.get(r.id)?.toISOString() ?? null,
   }));
   return { data, pagination: paginationMeta(total, input.per_page, input.page) };
 }
@@ -109,7 +123,14 @@ export async function createContact({ ctx, input }: { ctx: AuthContext; input: C
   // (also when a concurrent insert of it won): that one is left as it is and named in the error.
   const [row] = await transaction((tx) => upsertContacts(tx, ctx.teamId, [{ number, customerId, name: parsed.name }]));
   if (!row.created) throw duplicateError(row.customerNumber === number ? "customer_number" : "customer_id");
-  return { id: row.id, name: row.name, customer_number: row.customerNumber, customer_id: row.customerId, labels: [] } satisfies ContactDto;
+  return {
+    id: row.id,
+    name: row.name,
+    customer_number: row.customerNumber,
+    customer_id: row.customerId,
+    labels: [],
+    last_activity_at: null,
+  } satisfies ContactDto;
 }
 
 function duplicateError(field: "customer_number" | "customer_id") {

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
-import { labels } from "@/db/schema";
+import { contactLabels, labels } from "@/db/schema";
 
 export type LabelRow = typeof labels.$inferSelect;
 
@@ -13,6 +13,31 @@ export async function listLabelRows(teamId: number, limit: number, offset: numbe
     db.select({ total: count() }).from(labels).where(where),
   ]);
   return { rows, total };
+}
+
+/** How many contacts hold each of `labelIds`: one grouped query over the page's labels (not one per label). */
+export async function contactCountsOfLabels(teamId: number, labelIds: number[]): Promise<Map<number, number>> {
+  if (!labelIds.length) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ labelId: contactLabels.labelId, n: count() })
+    .from(contactLabels)
+    .where(and(eq(contactLabels.teamId, teamId), inArray(contactLabels.labelId, labelIds)))
+    .groupBy(contactLabels.labelId);
+  return new Map(rows.map((r) => [r.labelId, Number(r.n)]));
+}
+
+/** The ids among `ids` that are labels of the team. */
+export async function teamLabelIds(teamId: number, ids: number[]): Promise<Set<number>> {
+  // Ids beyond Postgres' integer range name no label (and would make the query fail).
+  ids = ids.filter((id) => id <= 2147483647);
+  if (!ids.length) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: labels.id })
+    .from(labels)
+    .where(and(eq(labels.teamId, teamId), inArray(labels.id, ids)));
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function findLabelRow(teamId: number, id: number, db: DbOrTx) {

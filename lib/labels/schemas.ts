@@ -19,7 +19,12 @@ export type LabelDto = z.infer<typeof labelSchema>;
 
 /** Ruling 5: the label list defaults to 20 per page, and 20 is also the contract's maximum. */
 export const listLabelsQuery = pageQuery({ max: 20, fallback: 20 }).meta({ id: "ListLabelsQuery" });
-export const listLabelsResponse = listResponse(labelSchema).meta({ id: "ListLabelsResponse" });
+/** A label as the list (4.2) shows it: the 2.2 record plus how many of the team's contacts hold it. */
+export const labelListItemSchema = labelSchema
+  .extend({ contacts_count: z.number().int().meta({ description: "Contactos del equipo que tienen esta etiqueta" }) })
+  .meta({ id: "LabelListItem" });
+export type LabelListItemDto = z.infer<typeof labelListItemSchema>;
+export const listLabelsResponse = listResponse(labelListItemSchema).meta({ id: "ListLabelsResponse" });
 
 const hexColor = (field: string) =>
   z

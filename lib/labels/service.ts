@@ -4,6 +4,7 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import {
+  contactCountsOfLabels,
   deleteLabelRow,
   insertLabel,
   listLabelRows,
@@ -14,7 +15,14 @@ import {
   findLabelRow,
   type LabelRow,
 } from "./repo";
-import { LABEL_NOT_FOUND, LABEL_TITLE_TAKEN, createLabelBody, type LabelDto, type UpdateLabelInput } from "./schemas";
+import {
+  LABEL_NOT_FOUND,
+  LABEL_TITLE_TAKEN,
+  createLabelBody,
+  type LabelDto,
+  type LabelListItemDto,
+  type UpdateLabelInput,
+} from "./schemas";
 
 export function toLabelDto(row: Pick<LabelRow, "id" | "title" | "description" | "bgColor" | "textColor">): LabelDto {
   return {
@@ -28,7 +36,12 @@ export function toLabelDto(row: Pick<LabelRow, "id" | "title" | "description" | 
 
 export async function listLabels({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
   const { rows, total } = await listLabelRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
-  return { data: rows.map(toLabelDto), pagination: paginationMeta(total, input.per_page, input.page) };
+  const counts = await contactCountsOfLabels(
+    ctx.teamId,
+    rows.map((r) => r.id),
+  );
+  const data: LabelListItemDto[] = rows.map((r) => ({ ...toLabelDto(r), contacts_count: counts.get(r.id) ?? 0 }));
+  return { data, pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
 /** Also used by the admin CLI (`label:add`), hence the input is validated here too. */

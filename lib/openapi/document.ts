@@ -112,6 +112,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     get: {
       tags: ["Etiquetas"],
       summary: "Listar etiquetas (4.2)",
+      description: "Cada etiqueta es el registro 2.2 más `contacts_count`: cuántos contactos del equipo la tienen.",
       requestParams: { query: listLabelsQuery },
       responses: { ...ok(listLabelsResponse), ...errors("422") },
     },
@@ -157,6 +158,10 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     get: {
       tags: ["Contactos"],
       summary: "Listar contactos con sus etiquetas",
+      description:
+        "Búsqueda por nombre o número (`search`) y filtro por etiquetas (`label_id`, repetible: contactos con alguna de ellas; " +
+        "una etiqueta que no es del equipo responde 422 `Etiqueta no encontrada.`). `last_activity_at`: el último mensaje enviado o " +
+        "recibido en cualquiera de sus conversaciones (null si no tiene).",
       requestParams: { query: listContactsQuery },
       responses: { ...ok(listContactsResponse), ...errors("422") },
     },

@@ -5,6 +5,11 @@ import { createContact, createLabel, createTeam } from "../helpers/factories";
 import { createContact as createContactService } from "@/lib/contacts/service";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
+import { getDb } from "@/db/client";
+import { conversations } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { insertMessages } from "../helpers/history-factories";
+import { createNumber } from "../helpers/factories";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -44,6 +49,7 @@ describe("GET /api/v1/contacts", () => {
       customer_number: first.customerNumber,
       customer_id: first.customerId,
       labels: [labelDto(l1), labelDto(l3)],
+      last_activity_at: null,
     });
     expect(page1.body.data[1].labels).toEqual([labelDto(l2)]);
     expect(page1.body.data[2].labels).toEqual([]);
@@ -109,6 +115,97 @@ describe("GET /api/v1/contacts", () => {
     }
   });
 
+  it("filters by label_id (repeatable): the contacts holding any of them, with the search and paging", async () => {
+    const team = await createTeam();
+    const [vip, mayorista, unused] = [await createLabel(team.id), await createLabel(team.id), await createLabel(team.id)];
+    const ana = await createContact(team.id, { name: "Ana Ruiz", labelIds: [vip.id] });
+    const beto = await createContact(team.id, { name: "Beto Ruiz", labelIds: [vip.id, mayorista.id] });
+    const caro = await createContact(team.id, { name: "Caro Díaz", labelIds: [mayorista.id] });
+    await createContact(team.id, { name: "Dani Ruiz" });
+    const api = apiClient(server.url, team.token);
+    const ids = async (q: string) => {
+      const res = await api.get(`${PATH}?${q}`);
+      expect(res.status, q).toBe(200);
+      return { ids: res.body.data.map((c: any) => c.id), total: res.body.pagination.total_items };
+    };
+
+    expect(await ids(`label_id=${vip.id}`)).toEqual({ ids: [ana.id, beto.id], total: 2 });
+    // Any of them, each contact once even when it holds several.
+    expect(await ids(`label_id=${vip.id}&label_id=${mayorista.id}`)).toEqual({ ids: [ana.id, beto.id, caro.id], total: 3 });
+    expect(await ids(`label_id=${vip.id}&label_id=${vip.id}`)).toEqual({ ids: [ana.id, beto.id], total: 2 });
+    expect(await ids(`label_id=${unused.id}`)).toEqual({ ids: [], total: 0 });
+    expect(await ids(`label_id=${mayorista.id}&search=ruiz`)).toEqual({ ids: [beto.id], total: 1 });
+    expect(await ids(`label_id=${mayorista.id}&label_id=${vip.id}&per_page=2&page=2`)).toEqual({ ids: [caro.id], total: 3 });
+    // The contacts keep all their labels, not only the filtered ones.
+    const res = await api.get(`${PATH}?label_id=${mayorista.id}&search=beto`);
+    expect(res.body.data[0].labels.map((l: any) => l.id)).toEqual([vip.id, mayorista.id]);
+  });
+
+  it("answers 422 for a label_id that is not one of the team's labels, or not an id, as the label routes do", async () => {
+    const team = await createTeam();
+    const other = await createTeam();
+    const mine = await createLabel(team.id);
+    const theirs = await createLabel(other.id);
+    await createContact(other.id, { labelIds: [theirs.id] });
+    const api = apiClient(server.url, team.token);
+    for (const q of [`label_id=${theirs.id}`, `label_id=${mine.id}&label_id=${theirs.id}`, "label_id=999999999", "label_id=9999999999"]) {
+      const res = await api.get(`${PATH}?${q}`);
+      expect(res.status, q).toBe(422);
+      expect(res.body, q).toEqual({ message: "Etiqueta no encontrada.", errors: { label_id: ["Etiqueta no encontrada."] } });
+    }
+    for (const q of ["label_id=abc", "label_id=0", "label_id=-1", "label_id=1.5", "label_id="]) {
+      const res = await api.get(`${PATH}?${q}`);
+      expect(res.status, q).toBe(422);
+      expect(res.body.message, q).toBe("Cada etiqueta debe indicarse con un número entero positivo.");
+      expect(Object.keys(res.body.errors)[0], q).toMatch(/^label_id/);
+    }
+    const many = Array.from({ length: 21 }, () => `label_id=${mine.id}`).join("&");
+    const tooMany = await api.get(`${PATH}?${many}`);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body).toEqual({
+      message: "No puede filtrar por más de 20 etiquetas.",
+      errors: { label_id: ["No puede filtrar por más de 20 etiquetas."] },
+    });
+  });
+
+  it("shows each contact's last activity: the newest last_message_at of its conversations, null without any", async () => {
+    const team = await createTeam();
+    const [n1, n2] = [await createNumber(team.id), await createNumber(team.id)];
+    const busy = await createContact(team.id, { name: "Con dos conversaciones" });
+    const quiet = await createContact(team.id, { name: "Sin mensajes" });
+    await insertMessages({ team, number: n1, contact: busy }, [{}]);
+    await insertMessages({ team, number: n2, contact: busy }, [
+      { direction: "OUTBOUND", sender: "SYSTEM", status: "QUEUED", type: "text" },
+    ]);
+    const db = await getDb();
+    // Set apart so the newest is unmistakable: the answer is read from the conversations rows.
+    const setAt = (numberId: number, at: string) =>
+      db
+        .update(conversations)
+        .set({ lastMessageAt: new Date(at) })
+        .where(and(eq(conversations.teamId, team.id), eq(conversations.waNumberId, numberId), eq(conversations.contactId, busy.id)));
+    await setAt(n1.id, "2026-03-01T10:00:00Z");
+    await setAt(n2.id, "2026-05-02T08:30:15.250Z");
+    const api = apiClient(server.url, team.token);
+    const list = (await api.get(PATH)).body.data;
+    expect(list.map((c: any) => [c.id, c.last_activity_at])).toEqual([
+      [busy.id, "2026-05-02T08:30:15.250Z"],
+      [quiet.id, null],
+    ]);
+    await setAt(n1.id, "2026-06-01T00:00:00Z");
+    expect((await api.get(`${PATH}?search=${busy.customerId}`)).body.data[0].last_activity_at).toBe("2026-06-01T00:00:00.000Z");
+    // A new message moves it on (the message trigger keeps the conversation row).
+    const before = Date.now();
+    await insertMessages({ team, number: n2, contact: busy }, [{}]);
+    const moved = (await api.get(`${PATH}?search=${busy.customerId}`)).body.data[0].last_activity_at;
+    expect(new Date(moved).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    // Another team's conversation with the same number never shows.
+    const other = await createTeam();
+    const theirs = await createContact(other.id, { customerNumber: quiet.customerNumber, customerId: quiet.customerId });
+    await insertMessages({ team: other, number: await createNumber(other.id), contact: theirs }, [{}]);
+    expect((await api.get(`${PATH}?search=${quiet.customerId}`)).body.data[0].last_activity_at).toBeNull();
+  });
+
   it("answers 401 without or with a wrong token", async () => {
     const none = await apiClient(server.url).get(PATH);
     expect(none.status).toBe(401);
@@ -124,7 +221,14 @@ describe("createContact (service used by the admin CLI)", () => {
       ctx: ctxOf(team.id),
       input: { name: "Luis", customer_number: "+57 (300) 111-2222", customer_id: "cus_luis" },
     });
-    expect(created).toEqual({ id: expect.any(Number), name: "Luis", customer_number: "573001112222", customer_id: "cus_luis", labels: [] });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      name: "Luis",
+      customer_number: "573001112222",
+      customer_id: "cus_luis",
+      labels: [],
+      last_activity_at: null,
+    });
     const noName = await createContactService({ ctx: ctxOf(team.id), input: { customer_number: "0057 300 111 3333" } });
     expect(noName).toMatchObject({ name: "", customer_number: "573001113333", customer_id: null });
     const list = await apiClient(server.url, team.token).get(PATH);

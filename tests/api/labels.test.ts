@@ -18,9 +18,12 @@ const dto = (l: { id: number; title: string; description: string | null; bgColor
   bg_color: l.bgColor,
   text_color: l.textColor,
 });
+/** A label as the list shows it: the 2.2 record and how many contacts hold it. */
+const listed = (l: Parameters<typeof dto>[0], contactsCount = 0) => ({ ...dto(l), contacts_count: contactsCount });
+const counted = (l: object) => ({ ...l, contacts_count: 0 });
 
 describe("GET /api/v1/contacts/labels", () => {
-  it("lists only the caller's labels, ordered by id, in the 2.2 shape, 20 per page by default", async () => {
+  it("lists only the caller's labels, ordered by id, in the 2.2 shape plus contacts_count, 20 per page by default", async () => {
     const team = await createTeam();
     const other = await createTeam();
     const mine = [];
@@ -31,12 +34,12 @@ describe("GET /api/v1/contacts/labels", () => {
     const first = await api.get(PATH);
     expect(first.status).toBe(200);
     expect(typeof first.body.message).toBe("string");
-    expect(first.body.data).toEqual(mine.slice(0, 20).map(dto));
-    expect(Object.keys(first.body.data[0]).sort()).toEqual(["bg_color", "description", "id", "text_color", "title"]);
+    expect(first.body.data).toEqual(mine.slice(0, 20).map((l) => listed(l)));
+    expect(Object.keys(first.body.data[0]).sort()).toEqual(["bg_color", "contacts_count", "description", "id", "text_color", "title"]);
     expect(first.body.pagination).toEqual({ total_items: 22, items_per_page: 20, current_page: 1, total_pages: 2 });
 
     const second = await api.get(`${PATH}?page=2&per_page=20`);
-    expect(second.body.data).toEqual(mine.slice(20).map(dto));
+    expect(second.body.data).toEqual(mine.slice(20).map((l) => listed(l)));
     expect(second.body.pagination).toEqual({ total_items: 22, items_per_page: 20, current_page: 2, total_pages: 2 });
 
     const small = await api.get(`${PATH}?per_page=5&page=3`);
@@ -46,6 +49,33 @@ describe("GET /api/v1/contacts/labels", () => {
     const beyond = await api.get(`${PATH}?page=9`);
     expect(beyond.status).toBe(200);
     expect(beyond.body.data).toEqual([]);
+  });
+
+  it("counts the contacts holding each label, per team and per page", async () => {
+    const team = await createTeam();
+    const other = await createTeam();
+    const [a, b, none] = [await createLabel(team.id), await createLabel(team.id), await createLabel(team.id)];
+    await createContact(team.id, { labelIds: [a.id, b.id] });
+    await createContact(team.id, { labelIds: [a.id] });
+    await createContact(team.id, { labelIds: [a.id] });
+    await createContact(team.id);
+    // Another team's contacts and labels never count.
+    const theirs = await createLabel(other.id);
+    await createContact(other.id, { labelIds: [theirs.id] });
+    const api = apiClient(server.url, team.token);
+
+    const res = await api.get(PATH);
+    expect(res.body.data).toEqual([listed(a, 3), listed(b, 1), listed(none, 0)]);
+    expect((await apiClient(server.url, other.token).get(PATH)).body.data).toEqual([listed(theirs, 1)]);
+
+    // The count follows assignments made and undone through the API.
+    const contact = await createContact(team.id);
+    expect((await api.post(`/api/v1/contacts/${contact.id}/labels`, { label_ids: [none.id, b.id] })).status).toBe(200);
+    expect((await api.get(PATH)).body.data.map((l: any) => l.contacts_count)).toEqual([3, 2, 1]);
+    expect((await api.put(`/api/v1/contacts/${contact.id}/labels`, { label_ids: [b.id] })).status).toBe(200);
+    expect((await api.get(PATH)).body.data.map((l: any) => l.contacts_count)).toEqual([3, 1, 1]);
+    // Paged: each page counts its own labels.
+    expect((await api.get(`${PATH}?per_page=1&page=2`)).body.data).toEqual([listed(b, 1)]);
   });
 
   it("answers the contract's exact 422 messages for non-numeric page/per_page and per_page above 20", async () => {
@@ -92,7 +122,7 @@ describe("POST /api/v1/contacts/labels", () => {
     expect(noDescription.status).toBe(201);
     expect(noDescription.body.data.description).toBeNull();
     const list = await api.get(PATH);
-    expect(list.body.data).toEqual([res.body.data, noDescription.body.data]);
+    expect(list.body.data).toEqual([res.body.data, noDescription.body.data].map(counted));
   });
 
   it("refuses a title already used in the team (any case), but not one used by another team", async () => {
@@ -167,7 +197,7 @@ describe("PATCH and DELETE /api/v1/contacts/labels/{labelId}", () => {
     expect(renamed.body.data).toEqual({ ...dto(label), title: "Después" });
     const recoloured = await api.patch(`${PATH}/${label.id}`, { bg_color: "#ABCDEF", description: null });
     expect(recoloured.body.data).toEqual({ ...dto(label), title: "Después", bg_color: "#abcdef", description: null });
-    expect((await api.get(PATH)).body.data).toEqual([recoloured.body.data]);
+    expect((await api.get(PATH)).body.data).toEqual([counted(recoloured.body.data)]);
     // Its own title again (another case) is not a duplicate.
     expect((await api.patch(`${PATH}/${label.id}`, { title: "DESPUÉS" })).status).toBe(200);
   });
@@ -186,7 +216,7 @@ describe("PATCH and DELETE /api/v1/contacts/labels/{labelId}", () => {
     const color = await api.patch(`${PATH}/${a.id}`, { text_color: "blue" });
     expect(color.status).toBe(422);
     expect(color.body.errors.text_color).toEqual(["El campo text_color debe ser un color hexadecimal con el formato #rrggbb."]);
-    expect((await api.get(PATH)).body.data[0]).toEqual(dto(a));
+    expect((await api.get(PATH)).body.data[0]).toEqual(listed(a));
   });
 
   it("deletes a label and its assignments", async () => {
@@ -198,7 +228,7 @@ describe("PATCH and DELETE /api/v1/contacts/labels/{labelId}", () => {
     const res = await api.delete(`${PATH}/${gone.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: "Etiqueta eliminada correctamente." });
-    expect((await api.get(PATH)).body.data).toEqual([dto(keep)]);
+    expect((await api.get(PATH)).body.data).toEqual([listed(keep, 1)]);
     const contacts = await api.get(`/api/v1/contacts?search=${contact.customerId}`);
     expect(contacts.body.data[0].labels).toEqual([dto(keep)]);
     expect((await api.delete(`${PATH}/${gone.id}`)).status).toBe(404);
@@ -216,7 +246,7 @@ describe("PATCH and DELETE /api/v1/contacts/labels/{labelId}", () => {
       expect((await api.delete(`${PATH}/${id}`)).status, id).toBe(404);
     }
     const theirs = await apiClient(server.url, other.token).get(PATH);
-    expect(theirs.body.data).toEqual([dto(foreign)]);
+    expect(theirs.body.data).toEqual([listed(foreign)]);
   });
 
   it("answers 401 without a token", async () => {
@@ -225,7 +255,7 @@ describe("PATCH and DELETE /api/v1/contacts/labels/{labelId}", () => {
     const anon = apiClient(server.url);
     expect((await anon.patch(`${PATH}/${label.id}`, { title: "x" })).status).toBe(401);
     expect((await anon.delete(`${PATH}/${label.id}`)).status).toBe(401);
-    expect((await apiClient(server.url, team.token).get(PATH)).body.data).toEqual([dto(label)]);
+    expect((await apiClient(server.url, team.token).get(PATH)).body.data).toEqual([listed(label)]);
   });
 });
 
@@ -241,6 +271,6 @@ describe("createLabel (service used by the admin CLI)", () => {
     await expect(createLabelService({ ctx, input: { title: "cli", bg_color: "#000000", text_color: "#ffffff" } })).rejects.toThrow(
       "Ya existe una etiqueta con ese título.",
     );
-    expect((await apiClient(server.url, team.token).get(PATH)).body.data).toEqual([made]);
+    expect((await apiClient(server.url, team.token).get(PATH)).body.data).toEqual([counted(made)]);
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "conversations_contact_activity_idx" ON "conversations" USING btree ("team_id","contact_id","last_message_at" DESC NULLS LAST);
