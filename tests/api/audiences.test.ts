@@ -6,6 +6,7 @@ import { transaction } from "@/db/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createLabel, createTeam } from "../helpers/factories";
+import { audienceSizeResponse } from "@/lib/audiences/schemas";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -82,6 +83,7 @@ describe("GET /api/v1/audiences/size", () => {
         message: "Tamaño de la audiencia obtenido correctamente.",
         data: { size: expected },
       });
+      expect(audienceSizeResponse.parse(res.body)).toEqual(res.body);
       if (expected > 0) nonEmpty++;
     }
     // The combinations exercised the arithmetic, not just empty sets.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createContact, createLabel, createTeam, uniqueNumber } from "../helpers/factories";
+import { importResponse, importStreamLine } from "@/lib/contacts/import-schemas";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -72,6 +73,7 @@ describe("POST /api/v1/contacts/import", () => {
         warnings: [{ line: 3, reason: "La etiqueta «Inexistente» no existe; se omitió." }],
       },
     });
+    expect(importResponse.parse(res.body)).toEqual(res.body);
     let stored = await contactsOf(team.token);
     expect(stored.size).toBe(3);
     expect(stored.get(n1)).toEqual({ name: "Ana", customer_id: "c-1", labels: ["VIP", "Bogotá"] });
@@ -208,6 +210,7 @@ describe("POST /api/v1/contacts/import", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
+    for (const l of lines) expect(importStreamLine.parse(l)).toEqual(l);
     expect(lines.slice(0, -1)).toEqual([
       { type: "progress", processed: 2000 },
       { type: "progress", processed: 4000 },

@@ -5,6 +5,7 @@ import { messages } from "@/db/schema";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createContact, createNumber, createTeam } from "../helpers/factories";
+import { messageStatsResponse } from "@/lib/messages/stats-schemas";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -143,6 +144,7 @@ describe("GET /api/v1/messages/stats", () => {
       expect(res.status, res.text).toBe(200);
       const expected = await bruteForce(team.id, f, numberIds);
       expect(res.body, JSON.stringify(f)).toEqual({ message: "Estadísticas de mensajes obtenidas correctamente.", data: expected });
+      expect(messageStatsResponse.parse(res.body)).toEqual(res.body);
       counted += expected.total;
     }
     expect(counted).toBeGreaterThan(500);
