@@ -35,6 +35,10 @@ import {
   listConversationsResponse,
   updateConversationBody,
 } from "@/lib/conversations/schemas";
+import { importResponse, importStreamLine, IMPORT_TOO_LARGE, IMPORT_CONTENT_TYPE } from "@/lib/contacts/import-schemas";
+import { audienceSizeQuery, audienceSizeResponse } from "@/lib/audiences/schemas";
+import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-schemas";
+import { errorSchema } from "@/lib/http/list-query";
 import { contactLabelsEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 
 const contactPath = z.object({ contactId: z.string().meta({ description: "Id entero del contacto" }) });
@@ -164,6 +168,55 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "recibido en cualquiera de sus conversaciones (null si no tiene).",
       requestParams: { query: listContactsQuery },
       responses: { ...ok(listContactsResponse), ...errors("422") },
+    },
+  },
+  "/api/v1/contacts/import": {
+    post: {
+      tags: ["Contactos"],
+      summary: "Importar contactos desde un CSV",
+      description:
+        "El cuerpo es el CSV (UTF-8 con o sin BOM; separador `,` o `;`, detectado en la primera línea). Encabezado obligatorio con " +
+        "`number` (o `customer_number`, `número`, `teléfono`, `phone`, `celular`, `whatsapp`), y opcionales `name` (`nombre`), " +
+        "`customer_id` y `labels` (`etiquetas`: títulos separados por `|`). Números normalizados como en los envíos. Reimportar actualiza " +
+        "(nombre no vacío, customer_id, etiquetas añadidas; nunca se quitan ni se duplican contactos). Cada fila rechazada se informa con " +
+        "su línea (el encabezado es la línea 1) y el motivo; un número repetido en el archivo: vale la primera fila y las siguientes se " +
+        "rechazan. Etiquetas desconocidas o por encima de 5 por contacto: aviso en la fila. Con `Accept: application/x-ndjson` responde " +
+        'una línea `{"type":"progress","processed":N}` por lote de 2.000 filas y al final `{"type":"done",message,data}`.',
+      requestBody: {
+        content: { "text/csv": { schema: z.string().meta({ example: "number;name;labels\n+57 300 123 4567;Ana;VIP|Bogotá\n" }) } },
+      },
+      responses: {
+        "200": {
+          description: "Importación terminada (o flujo NDJSON de progreso)",
+          content: { ...jsonContent(importResponse), "application/x-ndjson": { schema: importStreamLine } },
+        },
+        ...errors("422"),
+        "413": { description: `Archivo de más de 10 MB: \`${IMPORT_TOO_LARGE}\``, content: jsonContent(errorSchema) },
+        "415": { description: `\`${IMPORT_CONTENT_TYPE}\``, content: jsonContent(errorSchema) },
+      },
+    },
+  },
+  "/api/v1/audiences/size": {
+    get: {
+      tags: ["Contactos"],
+      summary: "Tamaño de una audiencia por etiquetas",
+      description:
+        "Contactos con número que tienen al menos una etiqueta de `any` (si se indica) y todas las de `all` (si se indica), menos los que " +
+        "tienen alguna de `exclude`. Debe indicarse `any` o `all`. Una etiqueta de otro equipo responde 422 como una inexistente.",
+      requestParams: { query: audienceSizeQuery },
+      responses: { ...ok(audienceSizeResponse), ...errors("422") },
+    },
+  },
+  "/api/v1/messages/stats": {
+    get: {
+      tags: ["Mensajes"],
+      summary: "Estadísticas de envíos (mensajes OUTBOUND) por estado y código de error",
+      description:
+        "Filtros opcionales y combinables: `sent_group`, `template` (nombre), `wa_number` (número de la empresa del equipo; otro → 422) " +
+        "y días UTC `from`/`to` (incluidos). Se responde desde un resumen diario mantenido por triggers en la misma transacción que " +
+        "cada mensaje y cambio de estado, por lo que es exacto.",
+      requestParams: { query: messageStatsQuery },
+      responses: { ...ok(messageStatsResponse), ...errors("422") },
     },
   },
   "/api/v1/messages/{channel}/history": {
