@@ -66,7 +66,9 @@ export async function broadcastScenario(ctx: ScenarioCtx): Promise<Measure[]> {
   await poller;
   const answer = (await res.json().catch(() => ({}))) as { message?: string; data?: { id: number } };
   if (res.status !== 201 || !answer.data) return [unavailable(scenario, "app", 1, `answered ${res.status}: ${answer.message ?? ""}`)];
-  const [rows] = await q(`select count(*)::int as n from messages where team_id = ${team} and broadcast_id = ${answer.data.id} and status = 'QUEUED'`);
+  const [rows] = await q(
+    `select count(*)::int as n from messages where team_id = ${team} and broadcast_id = ${answer.data.id} and status = 'QUEUED'`,
+  );
   const committed = Number(rows.n);
   return [
     {

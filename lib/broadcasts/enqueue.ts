@@ -146,7 +146,11 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       const more = contacts.length === batchSize;
       if (more && Date.now() - lastAnnounce >= PROGRESS_EVERY_MS) {
         lastAnnounce = Date.now();
-        await announce(tx, { ...row, recipients: row.recipients + rows.length + rejections.length, rejected: row.rejected + rejections.length });
+        await announce(tx, {
+          ...row,
+          recipients: row.recipients + rows.length + rejections.length,
+          rejected: row.rejected + rejections.length,
+        });
       }
       return { more };
     });

@@ -113,7 +113,10 @@ export async function listBroadcastRows(teamId: number, limit: number, offset: n
   const db = await getDb();
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(broadcasts).where(eq(broadcasts.teamId, teamId)).orderBy(desc(broadcasts.id)).limit(limit).offset(offset),
-    db.select({ total: sql<number>`count(*)::int` }).from(broadcasts).where(eq(broadcasts.teamId, teamId)),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(broadcasts)
+      .where(eq(broadcasts.teamId, teamId)),
   ]);
   return { rows, total: Number(total) };
 }
@@ -122,7 +125,8 @@ export async function listBroadcastRows(teamId: number, limit: number, offset: n
 export async function namesOf(db: DbOrTx, teamId: number, rows: BroadcastRow[]) {
   const numberIds = [...new Set(rows.map((r) => r.waNumberId))];
   const templateIds = [...new Set(rows.map((r) => r.templateId))];
-  if (!rows.length) return { numbers: new Map<number, string>(), templates: new Map<number, { id: number; name: string; language: string }>() };
+  if (!rows.length)
+    return { numbers: new Map<number, string>(), templates: new Map<number, { id: number; name: string; language: string }>() };
   const [nums, tpls] = await Promise.all([
     db
       .select({ id: waNumbers.id, number: waNumbers.number })
@@ -183,8 +187,10 @@ export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, r
   if (!rows.length) return;
   const c = common;
   let payload = sql`${JSON.stringify(c.payload)}::jsonb`;
-  if (c.headerAt !== null) payload = sql`jsonb_set(${payload}, ${`{components,${c.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${c.headerAt},text}`}::text[]))`;
-  if (c.bodyAt !== null) payload = sql`jsonb_set(${payload}, ${`{components,${c.bodyAt},text}`}::text[], coalesce(to_jsonb(r.b), ${payload} #> ${`{components,${c.bodyAt},text}`}::text[]))`;
+  if (c.headerAt !== null)
+    payload = sql`jsonb_set(${payload}, ${`{components,${c.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${c.headerAt},text}`}::text[]))`;
+  if (c.bodyAt !== null)
+    payload = sql`jsonb_set(${payload}, ${`{components,${c.bodyAt},text}`}::text[], coalesce(to_jsonb(r.b), ${payload} #> ${`{components,${c.bodyAt},text}`}::text[]))`;
   await tx.execute(sql`
     INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
       direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
@@ -256,7 +262,12 @@ export async function statusCounts(db: DbOrTx, teamId: number, broadcastIds: num
     SELECT m.broadcast_id, m.status, (m.status = 'FAILED' AND ${IS_CANCELLED}) AS cancelled, count(*)::int AS n
     FROM messages m WHERE m.team_id = ${teamId} AND m.broadcast_id IN (${ids(broadcastIds)})
     GROUP BY 1, 2, 3`);
-  return rowsOf<StatusCount>(res).map((r) => ({ ...r, broadcast_id: Number(r.broadcast_id), cancelled: Boolean(r.cancelled), n: Number(r.n) }));
+  return rowsOf<StatusCount>(res).map((r) => ({
+    ...r,
+    broadcast_id: Number(r.broadcast_id),
+    cancelled: Boolean(r.cancelled),
+    n: Number(r.n),
+  }));
 }
 
 export async function repliedCounts(db: DbOrTx, teamId: number, broadcastIds: number[]): Promise<Map<number, number>> {
@@ -310,7 +321,12 @@ function recipientFilter(status: RecipientStatusFilter | undefined): { messages:
   return { messages: sql`m.status = ${status}`, rejections: false };
 }
 
-function recipientsUnion(teamId: number, broadcastId: number, status: RecipientStatusFilter | undefined, after?: { kind: "m" | "r"; id: number }) {
+function recipientsUnion(
+  teamId: number,
+  broadcastId: number,
+  status: RecipientStatusFilter | undefined,
+  after?: { kind: "m" | "r"; id: number },
+) {
   const f = recipientFilter(status);
   const parts: SQL[] = [];
   if (f.messages && after?.kind !== "r") {
@@ -332,7 +348,12 @@ function recipientsUnion(teamId: number, broadcastId: number, status: RecipientS
   return parts;
 }
 
-const toRecipientRow = (r: RecipientRow): RecipientRow => ({ ...r, id: Number(r.id), contact_id: Number(r.contact_id), replied: Boolean(r.replied) });
+const toRecipientRow = (r: RecipientRow): RecipientRow => ({
+  ...r,
+  id: Number(r.id),
+  contact_id: Number(r.contact_id),
+  replied: Boolean(r.replied),
+});
 
 /** A page of a broadcast's recipients: its messages in id order, then its rejected contacts. */
 export async function listRecipientRows(

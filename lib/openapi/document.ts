@@ -116,7 +116,10 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "(`GET …/recipients?status=REJECTED`). `sent_group` por defecto es el nombre. Con `scheduled_at` futuro los mensajes se encolan ya, " +
         "con `next_attempt_at = scheduled_at`, y la difusión queda SCHEDULED hasta esa hora. Emite `broadcast.updated`.",
       requestBody: { content: jsonContent(createBroadcastRequest) },
-      responses: { "201": { description: "Creada", content: jsonContent(broadcastResponse) }, ...errors("400", "403", "413", "415", "422") },
+      responses: {
+        "201": { description: "Creada", content: jsonContent(broadcastResponse) },
+        ...errors("400", "403", "413", "415", "422"),
+      },
     },
     get: {
       tags: ["Difusiones"],
@@ -407,7 +410,9 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       responses: {
         "200": {
           description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
-          content: { "text/event-stream": { schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, broadcastUpdatedEvent]) } },
+          content: {
+            "text/event-stream": { schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, broadcastUpdatedEvent]) },
+          },
         },
         ...errors("422"),
       },
