@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import { getDb, rowsOf } from "@/db/client";
 import { messages } from "@/db/schema";
 import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
 import { missingBodyKey } from "@/lib/messages/send-params";
@@ -78,6 +78,20 @@ describe("POST /api/v1/broadcasts", () => {
     const components = (ana.payload as { components: { type: string; text?: string }[] }).components;
     expect(components.find((x) => x.type === "HEADER")?.text).toBe("Hola Ana");
     expect(components.find((x) => x.type === "BODY")?.text).toBe(`Tu pedido BF-${w.c.vipOnly.customerId} llega el viernes.`);
+
+    // Conversations are kept as for any message; the live stream gets one broadcast.updated, not a
+    // message.created per recipient.
+    const db = await getDb();
+    const kinds = await db.execute(
+      sql`SELECT type, count(*)::int AS n FROM events WHERE team_id = ${w.team.id} GROUP BY type ORDER BY type`,
+    );
+    const byType = Object.fromEntries(rowsOf<{ type: string; n: number }>(kinds).map((r) => [r.type, r.n]));
+    expect(byType["message.created"]).toBeUndefined();
+    expect(byType["broadcast.updated"]).toBeGreaterThanOrEqual(1);
+    const convs = await db.execute(
+      sql`SELECT contact_id, last_message_id FROM conversations WHERE team_id = ${w.team.id} ORDER BY contact_id`,
+    );
+    expect(rowsOf<{ contact_id: number }>(convs).map((r) => r.contact_id)).toEqual([w.c.vipOnly.id, w.c.vipPromo.id].sort((x, y) => x - y));
 
     const rejected = await rejectionsOf(w.team.id, b.id);
     expect(rejected).toHaveLength(1);
