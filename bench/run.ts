@@ -20,6 +20,7 @@ import { clusterScenarios } from "./cluster-scenario";
 import { workerScenarios } from "./worker-scenario";
 import { conversationsLoad, eventsScenario } from "./inbox-scenarios";
 import { importScenario, statsLoad } from "./audience-scenarios";
+import { broadcastScenario } from "./broadcast-scenario";
 
 const args = new Set(process.argv.slice(2));
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -142,6 +143,7 @@ async function main() {
     if (want("events")) record(await eventsScenario(ctx));
     if (want("stats")) for (const c of [1, 16]) record(await statsLoad(ctx, c));
     if (want("import")) for (const m of await importScenario(ctx)) record(m);
+    if (want("broadcast")) for (const m of await broadcastScenario(ctx)) record(m);
 
     await stopChild(app.child);
     procs.splice(procs.indexOf(app), 1);

@@ -65,6 +65,21 @@ const CASES: Case[] = [
     ...id((b) => b.labels[1].id),
     request: (_a, v) => ({ path: `/api/v1/contacts/labels/${v}` }),
   },
+  ...(["labels_any", "labels_all", "labels_exclude"] as const).map((list): Case => ({
+    endpoint: "broadcast create",
+    param: `audience.${list}[]`,
+    ...id((b) => b.labels[0].id),
+    request: withBody("broadcast create", (a, v) => ({
+      audience: list === "labels_any" ? { labels_any: [a.labels[0].id, v] } : { labels_any: [a.labels[0].id], [list]: [v] },
+    })),
+  })),
+  {
+    endpoint: "broadcast create",
+    param: "wa_number",
+    foreign: (b) => b.number.number,
+    missing: () => "573999999999",
+    request: withBody("broadcast create", (_a, v) => ({ wa_number: v })),
+  },
   ...(["send", "send bulk"] as const).flatMap((name): Case[] => {
     const body = (patch: (a: World, v: string | number) => Record<string, unknown>) =>
       name === "send"
@@ -202,6 +217,7 @@ describe("tenancy matrix: another team's id answers exactly like a missing one",
       "update media",
       "media get",
       "sandbox inbound",
+      "broadcast create",
     ]) {
       expect(covered, name).toContain(name);
     }

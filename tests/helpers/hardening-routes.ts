@@ -136,6 +136,27 @@ export const ENDPOINTS: Endpoint[] = [
       return { wa_number, template_name, recipients: [one] };
     },
   },
+  { name: "broadcasts", method: "GET", path: () => "/api/v1/broadcasts", input: "query", auth: "token", valid: page },
+  {
+    name: "broadcast create",
+    method: "POST",
+    path: () => "/api/v1/broadcasts",
+    input: "json",
+    auth: "token",
+    writes: true,
+    maxBytes: 256 * KB,
+    valid: (w) => ({
+      name: "Difusión",
+      wa_number: w.number.number,
+      template_name: w.template.name,
+      header_param: { key: "1", value: "{{name}}" },
+      body_params: [
+        { key: "1", value: "A-{{customer_id}}" },
+        { key: "2", value: "lunes" },
+      ],
+      audience: { labels_any: [w.labels[0].id] },
+    }),
+  },
   {
     name: "history",
     method: "GET",

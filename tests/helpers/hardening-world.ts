@@ -52,7 +52,9 @@ export async function teamDigest(teamId: number): Promise<string> {
       (SELECT count(*) FROM message_events WHERE team_id = ${teamId}),
       (SELECT count(*) FROM templates WHERE team_id = ${teamId}),
       (SELECT count(*) FROM bots WHERE team_id = ${teamId}),
-      (SELECT count(*) FROM campaigns WHERE team_id = ${teamId})
+      (SELECT count(*) FROM campaigns WHERE team_id = ${teamId}),
+      (SELECT count(*) || ':' || coalesce(md5(string_agg(id || status, ',' ORDER BY id)), '') FROM broadcasts WHERE team_id = ${teamId}),
+      (SELECT count(*) FROM broadcast_rejections WHERE team_id = ${teamId})
     ) AS digest`);
   return rowsOf<{ digest: string }>(res)[0].digest;
 }
