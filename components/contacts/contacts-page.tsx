@@ -1,5 +1,6 @@
 "use client";
 import { useDeferredValue, useState } from "react";
+import Link from "next/link";
 import { useContacts, useLabels } from "@/lib/api-client/hooks";
 import { useT } from "@/lib/i18n";
 import { Button, EmptyState, ErrorBox, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
@@ -17,7 +18,15 @@ export function ContactsPage() {
 
   return (
     <>
-      <PageTitle>{t("contacts.title")}</PageTitle>
+      <PageTitle
+        actions={
+          <Link href="/contacts/import" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100">
+            {t("import.link")}
+          </Link>
+        }
+      >
+        {t("contacts.title")}
+      </PageTitle>
       <div className="mb-4">
         <label htmlFor="contact-search" className="mb-1 block text-sm font-medium">
           {t("contacts.search")}
