@@ -1,0 +1,282 @@
+import { z } from "@/lib/http/zod-es";
+import { listResponse, pageQuery } from "@/lib/http/list-query";
+import { checkHandler, paramValueFormat, sharedSendFields } from "@/lib/messages/send-schemas";
+
+/**
+ * The broadcast API (issue 13; shapes agreed in BROADCAST-API.md). One schema per request and
+ * response shape, shared by the route handlers, the dashboard wizard and the OpenAPI document.
+ */
+
+export const BROADCAST_STATUSES = ["SCHEDULED", "SENDING", "PAUSED", "CANCELLED", "DONE"] as const;
+export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
+
+/** The contact columns a parameter value may use; anything else inside `{{…}}` is refused. */
+export const CONTACT_COLUMNS = ["name", "customer_id", "number"] as const;
+export type ContactColumn = (typeof CONTACT_COLUMNS)[number];
+/** `{{ name }}` etc. inside a parameter value (spaces allowed, as in templates). */
+export const COLUMN_RE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
+
+export const unknownColumn = (column: string) =>
+  `La columna {{${column}}} no existe: un parámetro solo puede usar {{name}}, {{customer_id}} o {{number}} del contacto.`;
+export const LANGUAGE_MISMATCH = (template: string, language: string) =>
+  `La plantilla ${template} no está disponible en el idioma ${language}.`;
+export const SCHEDULED_AT_INVALID =
+  "El campo scheduled_at debe ser una fecha y hora ISO 8601 con zona horaria (p. ej. 2026-01-31T09:00:00Z).";
+export const BROADCAST_NAME_REQUIRED = "El campo name es obligatorio.";
+
+// ---- The audience rule (the same object as lib/audiences; kept here until that branch lands) ----
+
+export const AUDIENCE_LABELS_REQUIRED = "La audiencia debe indicar al menos una etiqueta en labels_any o labels_all.";
+export const AUDIENCE_LABEL_INVALID = "Cada etiqueta debe indicarse con un número entero positivo.";
+const labelIds = z
+  .array(z.number({ error: AUDIENCE_LABEL_INVALID }).int(AUDIENCE_LABEL_INVALID).positive(AUDIENCE_LABEL_INVALID).max(2147483647), {
+    error: AUDIENCE_LABEL_INVALID,
+  })
+  .max(100, "No puede indicar más de 100 etiquetas por lista.")
+  .optional()
+  .default([])
+  .transform((ids) => [...new Set(ids)]);
+
+/** Contacts holding any of `labels_any` AND all of `labels_all`, minus those holding any of `labels_exclude`. */
+export const broadcastAudience = z
+  .object({ labels_any: labelIds, labels_all: labelIds, labels_exclude: labelIds })
+  .superRefine((a, ctx) => {
+    if (!a.labels_any.length && !a.labels_all.length)
+      ctx.addIssue({ code: "custom", path: ["labels_any"], message: AUDIENCE_LABELS_REQUIRED });
+  })
+  .meta({ id: "BroadcastAudience" });
+export type BroadcastAudience = z.output<typeof broadcastAudience>;
+
+// ---- POST /api/v1/broadcasts ----
+
+/**
+ * A parameter of the broadcast: `key` is the template's placeholder (`1` for `{{1}}`), as in the
+ * single send (4.1). `index` is accepted for `key` (the first draft of BROADCAST-API.md). The
+ * value may hold contact columns: `Hola {{name}}` is filled per recipient.
+ */
+const paramKey = z.union([z.string().trim().min(1).max(32), z.number().int().min(0).transform(String)]);
+export const broadcastParam = z
+  .preprocess(
+    (v) => (v && typeof v === "object" && !("key" in v) && "index" in v ? { ...(v as object), key: (v as { index: unknown }).index } : v),
+    z.object({
+      key: paramKey,
+      value: z
+        .string()
+        .min(1, { error: (iss) => `El campo ${(iss.path ?? []).map(String).join(".")} es obligatorio.` })
+        .max(1024, { error: (iss) => `El campo ${(iss.path ?? []).map(String).join(".")} no puede tener más de 1024 caracteres.` }),
+    }),
+  )
+  .meta({ id: "BroadcastParam" });
+export type BroadcastParam = z.output<typeof broadcastParam>;
+
+// Same refusal as a single send (the channel rejects these), checked on the value as written;
+// each recipient's filled value is checked again (lib/broadcasts/recipient.ts).
+const BAD_PARAM_TEXT = /[\n\t]| {5,}/;
+
+export const createBroadcastRequest = z
+  .object({
+    name: z
+      .string({ error: BROADCAST_NAME_REQUIRED })
+      .trim()
+      .min(1, BROADCAST_NAME_REQUIRED)
+      .max(255, "El campo name no puede tener más de 255 caracteres."),
+    wa_number: sharedSendFields.wa_number,
+    template_name: sharedSendFields.template_name,
+    language: z.string().trim().max(16).nullish(),
+    header_param: broadcastParam.nullish(),
+    body_params: z
+      .array(broadcastParam)
+      .max(100)
+      .nullish()
+      .transform((v) => v ?? []),
+    media_path: sharedSendFields.media_path,
+    audience: broadcastAudience,
+    response_handler: sharedSendFields.response_handler,
+    campaign_id: sharedSendFields.campaign_id,
+    bot_id: sharedSendFields.bot_id,
+    // Blank means "not given": the broadcast's name.
+    sent_group: sharedSendFields.sent_group.transform((v) => v || null),
+    scheduled_at: z
+      .string()
+      .trim()
+      .nullish()
+      .transform((v, ctx) => {
+        if (!v) return null;
+        const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
+        if (!ok) {
+          ctx.addIssue({ code: "custom", message: SCHEDULED_AT_INVALID });
+          return z.NEVER;
+        }
+        return new Date(v);
+      }),
+  })
+  .superRefine((v, ctx) => {
+    checkHandler(v, ctx);
+    const seen = new Set<string>();
+    v.body_params.forEach((p, i) => {
+      if (seen.has(p.key))
+        ctx.addIssue({
+          code: "custom",
+          path: ["body_params", i, "key"],
+          message: `El parámetro {{${p.key}}} está repetido en body_params.`,
+        });
+      seen.add(p.key);
+    });
+    const params: [string, BroadcastParam][] = [
+      ...(v.header_param ? [["header_param", v.header_param] as [string, BroadcastParam]] : []),
+      ...v.body_params.map((p, i) => [`body_params.${i}`, p] as [string, BroadcastParam]),
+    ];
+    for (const [path, p] of params) {
+      if (BAD_PARAM_TEXT.test(p.value))
+        ctx.addIssue({ code: "custom", path: [...path.split("."), "value"], message: paramValueFormat(p.key) });
+      for (const m of p.value.matchAll(COLUMN_RE)) {
+        if (!(CONTACT_COLUMNS as readonly string[]).includes(m[1])) {
+          ctx.addIssue({ code: "custom", path: [...path.split("."), "value"], message: unknownColumn(m[1]) });
+        }
+      }
+    }
+  })
+  .meta({ id: "CreateBroadcastRequest" });
+export type CreateBroadcastInput = z.output<typeof createBroadcastRequest>;
+export type CreateBroadcastRequest = z.input<typeof createBroadcastRequest>;
+
+// ---- The broadcast object ----
+
+export const broadcastCounts = z
+  .object({
+    recipients: z.number().int().meta({ description: "Contactos de la audiencia procesados: mensajes en cola + rechazados." }),
+    rejected: z.number().int().meta({ description: "Destinatarios rechazados por validación (sin mensaje)." }),
+    queued: z.number().int(),
+    sended: z.number().int(),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    readed: z.number().int(),
+    failed: z.number().int().meta({ description: "FAILED por el canal o la entrega (sin contar los cancelados)." }),
+    cancelled: z
+      .number()
+      .int()
+      .meta({ description: "No enviados porque la difusión se canceló (status FAILED, error «Difusión cancelada»)." }),
+    replied: z.number().int().meta({ description: "Destinatarios enviados que escribieron después del envío (ver README)." }),
+  })
+  .meta({
+    id: "BroadcastCounts",
+    description: "Cada mensaje cuenta una vez, en su estado actual (queued … readed, failed, cancelled); replied se cuenta aparte.",
+  });
+export type BroadcastCounts = z.infer<typeof broadcastCounts>;
+
+export const failureByCode = z
+  .object({ code: z.number().int().nullable(), title: z.string(), count: z.number().int() })
+  .meta({ id: "BroadcastFailureByCode" });
+
+export const broadcastSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    wa_number: z.string(),
+    template: z.object({ id: z.number().int(), name: z.string(), language: z.string() }),
+    status: z.enum(BROADCAST_STATUSES),
+    audience: z.object({
+      labels_any: z.array(z.number().int()),
+      labels_all: z.array(z.number().int()),
+      labels_exclude: z.array(z.number().int()),
+    }),
+    sent_group: z.string(),
+    scheduled_at: z.string().nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    created_by: z.object({ agent_id: z.number().int(), agent_name: z.string().nullable() }).nullable(),
+    counts: broadcastCounts,
+    failures_by_code: z.array(failureByCode),
+  })
+  .meta({ id: "Broadcast" });
+export type BroadcastDto = z.infer<typeof broadcastSchema>;
+
+export const broadcastResponse = z.object({ message: z.string(), data: broadcastSchema }).meta({ id: "BroadcastResponse" });
+export type BroadcastResponse = z.infer<typeof broadcastResponse>;
+
+export const listBroadcastsQuery = pageQuery({ max: 100, fallback: 20 }).meta({ id: "ListBroadcastsQuery" });
+export type ListBroadcastsQuery = z.output<typeof listBroadcastsQuery>;
+export const listBroadcastsResponse = listResponse(broadcastSchema).meta({ id: "ListBroadcastsResponse" });
+
+/** `{id}` of the broadcast routes: digits only, else 404 like a missing one. */
+export const broadcastIdParam = z.string().regex(/^\d{1,9}$/);
+
+// ---- Recipients ----
+
+export const RECIPIENT_STATUSES = ["QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED", "CANCELLED", "REJECTED"] as const;
+export type RecipientStatusFilter = (typeof RECIPIENT_STATUSES)[number];
+
+export const recipientsQuery = pageQuery({ max: 100, fallback: 50 })
+  .extend({
+    status: z
+      .enum(RECIPIENT_STATUSES, { error: `El campo status solo admite: ${RECIPIENT_STATUSES.join(", ")}.` })
+      .optional()
+      .meta({ description: "CANCELLED: los FAILED por cancelación; REJECTED: los rechazados al crear la difusión." }),
+    format: z.enum(["json", "csv"], { error: "El campo format debe ser json o csv." }).optional(),
+  })
+  .meta({ id: "BroadcastRecipientsQuery" });
+export type RecipientsQuery = z.output<typeof recipientsQuery>;
+
+export const recipientSchema = z
+  .object({
+    contact: z.object({ id: z.number().int(), name: z.string(), customer_number: z.string().nullable() }),
+    update_id: z.string().nullable(),
+    status: z.enum(["QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED", "REJECTED"]),
+    error: z.object({ code: z.number().int().nullable(), title: z.string() }).nullable(),
+    replied: z.boolean(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "BroadcastRecipient" });
+export type RecipientDto = z.infer<typeof recipientSchema>;
+export const recipientsResponse = listResponse(recipientSchema).meta({ id: "BroadcastRecipientsResponse" });
+
+export const RECIPIENTS_CSV_HEADER = ["number", "name", "status", "error_code", "error_title", "replied", "update_id"] as const;
+
+// ---- Timeline ----
+
+export const timelineQuery = z
+  .object({ bucket: z.enum(["minute", "hour"], { error: "El campo bucket debe ser minute u hour." }).optional().default("minute") })
+  .meta({ id: "BroadcastTimelineQuery" });
+export type TimelineQuery = z.output<typeof timelineQuery>;
+export const timelinePoint = z
+  .object({ at: z.string(), sent: z.number().int(), delivered: z.number().int(), read: z.number().int(), failed: z.number().int() })
+  .meta({
+    id: "BroadcastTimelinePoint",
+    description: "Cambios de estado de los mensajes de la difusión en ese intervalo (sent = aceptados por el canal).",
+  });
+export const timelineResponse = z.object({ message: z.string(), data: z.array(timelinePoint) }).meta({ id: "BroadcastTimelineResponse" });
+
+// ---- Event ----
+
+export const broadcastUpdatedEvent = z
+  .object({ id: z.number().int(), status: z.enum(BROADCAST_STATUSES), counts: broadcastCounts })
+  .meta({ id: "BroadcastUpdatedEvent" });
+export type BroadcastUpdatedEvent = z.infer<typeof broadcastUpdatedEvent>;
+
+// ---- Messages ----
+
+export const broadcastCreated = (queued: number, rejected: number) =>
+  `Difusión creada: ${queued} destinatarios en cola, ${rejected} rechazados.`;
+export const BROADCAST_NOT_FOUND = "La difusión no existe.";
+export const BROADCAST_FOUND = "Difusión obtenida correctamente.";
+export const BROADCASTS_FOUND = "Difusiones obtenidas correctamente.";
+export const BROADCAST_PAUSED = "Difusión pausada.";
+export const BROADCAST_RESUMED = "Difusión reanudada.";
+export const BROADCAST_CANCELLED = "Difusión cancelada.";
+export const RECIPIENTS_FOUND = "Destinatarios obtenidos correctamente.";
+export const TIMELINE_FOUND = "Evolución de la difusión obtenida correctamente.";
+/** The error title of a message left unsent by a cancel (status FAILED, code null). */
+export const CANCELLED_TITLE = "Difusión cancelada";
+
+const STATUS_ES: Record<BroadcastStatus, string> = {
+  SCHEDULED: "programada",
+  SENDING: "en envío",
+  PAUSED: "pausada",
+  CANCELLED: "cancelada",
+  DONE: "terminada",
+};
+export const cannotPause = (s: BroadcastStatus) => `No se puede pausar una difusión ${STATUS_ES[s]}: solo una programada o en envío.`;
+export const cannotResume = (s: BroadcastStatus) => `No se puede reanudar una difusión ${STATUS_ES[s]}: solo una pausada.`;
+export const cannotCancel = (s: BroadcastStatus) =>
+  s === "CANCELLED" ? "La difusión ya está cancelada." : `No se puede cancelar una difusión ${STATUS_ES[s]}: ya terminó.`;
