@@ -2,7 +2,7 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useBroadcasts, useBroadcastsLive } from "@/lib/api-client/broadcasts";
-import type { Broadcast } from "@/lib/api-client/broadcast-types";
+import type { Broadcast } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { Button, EmptyState, ErrorBox, PageTitle, SkeletonRows } from "@/components/ui";
 import { BroadcastStatusBadge } from "./status-badge";
@@ -66,7 +66,10 @@ export function BroadcastsList() {
             </table>
           </div>
           {pg && pg.total_pages > 1 && (
-            <nav className="mt-4 flex items-center justify-center gap-3" aria-label={t("common.page", { page: pg.current_page, total: pg.total_pages })}>
+            <nav
+              className="mt-4 flex items-center justify-center gap-3"
+              aria-label={t("common.page", { page: pg.current_page, total: pg.total_pages })}
+            >
               <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
                 {t("common.previous")}
               </Button>

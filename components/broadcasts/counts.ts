@@ -1,4 +1,4 @@
-import type { BroadcastCounts } from "@/lib/api-client/broadcast-types";
+import type { BroadcastCounts } from "@/lib/api-client/types";
 
 /**
  * What the pages read from a broadcast's counts. Each count is a recipient's current status

@@ -1,5 +1,5 @@
 "use client";
-import type { BroadcastStatus } from "@/lib/api-client/broadcast-types";
+import type { BroadcastStatus } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { cx } from "@/components/ui";
 
@@ -14,7 +14,11 @@ const STYLES: Record<BroadcastStatus, string> = {
 export function BroadcastStatusBadge({ status }: { status: BroadcastStatus }) {
   const t = useT();
   return (
-    <span className={cx("inline-block rounded-full px-2 py-0.5 text-xs font-semibold", STYLES[status])} data-testid="broadcast-status" data-status={status}>
+    <span
+      className={cx("inline-block rounded-full px-2 py-0.5 text-xs font-semibold", STYLES[status])}
+      data-testid="broadcast-status"
+      data-status={status}
+    >
       {t(`bc.status.${status}`)}
     </span>
   );

@@ -111,7 +111,17 @@ function ImportReportView({ report }: { report: ImportReport }) {
 // A file of many bad rows would be a table too long to draw at once: it grows by pages.
 const SHOWN_STEP = 500;
 
-function RowTable({ title, rows, empty, testId }: { title: string; rows: { line: number; reason: string }[]; empty?: string; testId: string }) {
+function RowTable({
+  title,
+  rows,
+  empty,
+  testId,
+}: {
+  title: string;
+  rows: { line: number; reason: string }[];
+  empty?: string;
+  testId: string;
+}) {
   const t = useT();
   const [shown, setShown] = useState(SHOWN_STEP);
   if (rows.length === 0) return empty ? <p className="text-sm text-slate-700">{empty}</p> : null;

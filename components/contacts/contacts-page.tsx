@@ -20,7 +20,10 @@ export function ContactsPage() {
     <>
       <PageTitle
         actions={
-          <Link href="/contacts/import" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100">
+          <Link
+            href="/contacts/import"
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
+          >
             {t("import.link")}
           </Link>
         }

@@ -3,19 +3,18 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
 import { useEventStream, type StreamState } from "./inbox";
+import type { AudienceSizeResponse } from "./broadcast-types";
 import type {
   AudienceRule,
-  AudienceSizeResponse,
   Broadcast,
-  BroadcastCounts,
   BroadcastList,
   BroadcastResponse,
-  BroadcastStatus,
+  BroadcastUpdatedEvent,
   CreateBroadcastInput,
   RecipientList,
   RecipientStatus,
   TimelineResponse,
-} from "./broadcast-types";
+} from "./types";
 
 /**
  * The broadcast pages' data: the list, one broadcast, its recipients and timeline, the lifecycle
@@ -73,9 +72,7 @@ export function recipientsCsvUrl(id: number, status: RecipientStatus | "") {
   return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status })}`;
 }
 
-type BroadcastEvent = { id: number; status: BroadcastStatus; counts: BroadcastCounts };
-
-function patchBroadcast(qc: QueryClient, ev: BroadcastEvent) {
+function patchBroadcast(qc: QueryClient, ev: BroadcastUpdatedEvent) {
   const apply = (b: Broadcast) => (b.id === ev.id ? { ...b, status: ev.status, counts: { ...b.counts, ...ev.counts } } : b);
   qc.setQueryData<Broadcast>(broadcastKeys.one(ev.id), (old) => (old ? apply(old) : old));
   qc.setQueriesData<BroadcastList>({ queryKey: ["broadcasts", "list"] }, (old) => (old ? { ...old, data: old.data.map(apply) } : old));
@@ -117,7 +114,7 @@ export function useBroadcastsLive(openId?: number): StreamState {
   const onEvent = useCallback(
     (type: string, data: unknown) => {
       if (type === "broadcast.updated") {
-        const ev = data as BroadcastEvent;
+        const ev = data as BroadcastUpdatedEvent;
         patchBroadcast(qc, ev);
         if (ev.id === openId) refetch();
       } else if (type === "message.status" && openId !== undefined) {
@@ -177,7 +174,7 @@ export function audienceIsEmpty(rule: AudienceRule) {
 /** The audience's size, asked 300 ms after the last change of its labels. */
 export function useAudienceSize(rule: AudienceRule) {
   const settled = useDebounced(rule, 300);
-  const query = useQuery({
+  const query = useQuery<number>({
     queryKey: broadcastKeys.audienceSize(settled),
     enabled: !audienceIsEmpty(settled),
     queryFn: ({ signal }) =>
@@ -192,5 +189,5 @@ export function useAudienceSize(rule: AudienceRule) {
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });
-  return { ...query, settling: settled !== rule };
+  return { size: query, settling: settled !== rule };
 }
