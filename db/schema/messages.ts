@@ -5,6 +5,7 @@ import { waNumbers } from "./wa-numbers";
 import { contacts } from "./contacts";
 import { templates } from "./templates";
 import { bots, campaigns } from "./routing";
+import { broadcasts } from "./broadcasts";
 
 export const MESSAGE_STATUSES = ["RECEIVED", "QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -56,6 +57,8 @@ export const messages = pgTable(
     responseHandler: text("response_handler").$type<"CAMPAIGN" | "CHATBOT">(),
     campaignId: integer("campaign_id"),
     botId: integer("bot_id"),
+    // The broadcast that enqueued it (issue 13), if any.
+    broadcastId: integer("broadcast_id"),
     // Provider side
     providerMessageId: text("provider_message_id"),
     replyToMessageId: integer("reply_to_message_id"),
@@ -93,6 +96,15 @@ export const messages = pgTable(
       columns: [t.replyToMessageId, t.teamId],
       foreignColumns: [t.id, t.teamId],
     }),
+    foreignKey({ name: "messages_broadcast_fk", columns: [t.teamId, t.broadcastId], foreignColumns: [broadcasts.teamId, broadcasts.id] }),
+    // A broadcast's recipients in order, and its counts per status (pause, cancel and the progress
+    // sweep touch only its QUEUED rows through the second). Partial: most messages are no broadcast's.
+    index("messages_broadcast_idx")
+      .on(t.teamId, t.broadcastId, t.id)
+      .where(sql`broadcast_id IS NOT NULL`),
+    index("messages_broadcast_status_idx")
+      .on(t.teamId, t.broadcastId, t.status)
+      .where(sql`broadcast_id IS NOT NULL`),
     // For the delete side of messages_reply_to_fk (a deleted message's replies are looked up by
     // it); partial: only inbound replies carry one.
     index("messages_reply_to_idx")

@@ -11,6 +11,8 @@ import { createPacer } from "./pacing";
 import { runReadReceipts } from "./read-receipts";
 import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, type MessageRow } from "./repo";
 import { createSettler } from "./settle";
+import { broadcastMaySend, parkClaim } from "@/lib/broadcasts/repo";
+import { PROGRESS_EVERY_MS, sweepBroadcasts } from "@/lib/broadcasts/progress";
 
 export type WorkerOptions = {
   /** Idle wait between polls (WORKER_POLL_MS, default 1000). */
@@ -143,6 +145,9 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const turn = await pacer.waitTurn(ready, slotAt, stopping.signal, state);
     if (turn === "stopping") return release(c);
     if (turn !== "send") return;
+    // A broadcast paused or cancelled since the claim: the message goes back parked, unsent. Checked
+    // at the last moment (after the slot wait), so only a send already leaving can outrun the change.
+    if (m.broadcastId != null && !(await broadcastMaySend(c.id, c.attempts))) return parkClaim(c.id, c.attempts);
     const outcome = isFreeForm(message) ? await adapter.sendMessage(number, message) : await adapter.sendTemplate(number, message);
     // Killed between the provider's accept and our commit: the send's status webhook will tell
     // (status.ts adopts its wamid), and the claim waits the uncertain grace for it.
@@ -204,6 +209,19 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       .finally(() => (receipts = null));
   }
 
+  // Broadcasts' due transitions and progress events (lib/broadcasts/progress.ts): about once a
+  // second, started from the poll without holding it up.
+  let broadcastSweep: Promise<void> | null = null;
+  let nextBroadcastSweep = 0;
+  function pollBroadcasts() {
+    if (broadcastSweep || !running || Date.now() < nextBroadcastSweep) return;
+    nextBroadcastSweep = Date.now() + PROGRESS_EVERY_MS;
+    broadcastSweep = sweepBroadcasts(options.teamIds)
+      .then(() => undefined)
+      .catch((err) => console.error("[worker] broadcasts sweep", err))
+      .finally(() => (broadcastSweep = null));
+  }
+
   let nextWalkSweep = 0;
   const loop = createClaimLoop({
     pollMs: o.pollMs,
@@ -232,6 +250,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     // Status walks a restart stopped (the sandbox's): taken over at start, then every walkSweepMs.
     beforePoll: async () => {
       pollReceipts();
+      pollBroadcasts();
       if (Date.now() < nextWalkSweep) return;
       nextWalkSweep = Date.now() + o.walkSweepMs;
       await settler.resumeWalks(options.teamIds);
@@ -249,6 +268,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       stopping.abort();
       await loop.stop();
       await receipts;
+      await broadcastSweep;
     },
     kill() {
       killed = true;

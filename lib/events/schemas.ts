@@ -37,7 +37,14 @@ export const contactLabelsEvent = z
   })
   .meta({ id: "ContactLabelsEvent" });
 
-export const EVENT_TYPES = ["message.created", "message.status", "contact.labels", "conversation.read", "conversation.updated"] as const;
+export const EVENT_TYPES = [
+  "message.created",
+  "message.status",
+  "contact.labels",
+  "conversation.read",
+  "conversation.updated",
+  "broadcast.updated",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** An event as written: the caller's team and what the stream filters on. */

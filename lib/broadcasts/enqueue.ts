@@ -1,0 +1,112 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
+import { transaction } from "@/db/client";
+import type { AuthContext } from "@/lib/auth/context";
+import type { ResolvedMedia } from "@/lib/messages/send-media";
+import { insertMessages } from "@/lib/messages/send-bulk-repo";
+import { queuedMessage } from "@/lib/messages/send-service";
+import { buildTemplatePayload } from "@/lib/messages/template-payload";
+import type { TemplateRow } from "@/lib/templates/repo";
+import { toTemplateDto } from "@/lib/templates/service";
+import { PROGRESS_EVERY_MS, announce } from "./progress";
+import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
+import { audienceContactsAfter, insertRejections, lockBroadcast, recordBatch, updateBroadcast, type BroadcastRow } from "./repo";
+
+/**
+ * Contacts per transaction. Each batch is one transaction of a few statements (its messages in one
+ * INSERT … SELECT from a jsonb parameter, its rejections, the counters), committed before the
+ * next: the worker starts sending the first batch while later ones are written, a pause or cancel
+ * waits for at most one batch, and counts.recipients grows as batches land.
+ */
+export const ENQUEUE_BATCH = 5000;
+
+type Target = { number: { id: number }; template: TemplateRow; media: ResolvedMedia };
+
+const toMap = (params: { key: string; value: string }[]) => {
+  const out: Record<string, string> = Object.create(null);
+  for (const p of params) out[p.key] = p.value;
+  return out;
+};
+
+/** When the broadcast's messages are due: now, at the scheduled time, or never while paused. */
+function dueAt(row: BroadcastRow): SQL {
+  if (row.status === "PAUSED") return sql`NULL::timestamptz`;
+  if (row.scheduledAt && row.scheduledAt.getTime() > Date.now()) return sql`${row.scheduledAt.toISOString()}::timestamptz`;
+  return sql`now()`;
+}
+
+/**
+ * Enqueues the broadcast's audience from its cursor on, batch by batch, each recipient through the
+ * checks of a single send (recipient.ts): one QUEUED message per accepted contact, one rejection
+ * with its reasons per refused one. Stops early when the broadcast was cancelled meanwhile.
+ * Returns the totals of this run.
+ */
+export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow, target: Target, batchSize = ENQUEUE_BATCH) {
+  const dto = toTemplateDto(target.template);
+  const send = broadcast.send;
+  const shared = {
+    wa_number: "",
+    template_name: target.template.name,
+    media_path: send.media_path,
+    response_handler: send.response_handler,
+    campaign_id: send.campaign_id,
+    bot_id: send.bot_id,
+    sent_group: broadcast.sentGroup,
+  };
+  const mediaUrl = target.media?.url ?? null;
+  const same = !usesColumns(send);
+  const payloadOf = (p: FilledParams) => buildTemplatePayload(dto, { header: toMap(p.header_param ? [p.header_param] : []), body: toMap(p.body_params), mediaUrl });
+  const samePayload = same ? payloadOf(send) : null;
+
+  let cursor = broadcast.enqueueCursor;
+  let queued = 0;
+  let rejected = 0;
+  let lastAnnounce = Date.now();
+  for (;;) {
+    const step = await transaction(async (tx) => {
+      const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
+      if (!row || row.status === "CANCELLED") return { more: false };
+      const contacts = await audienceContactsAfter(tx, broadcast.teamId, row.audience, cursor, batchSize);
+      if (!contacts.length) return { more: false };
+      const next = dueAt(row);
+      const messages = [];
+      const rejections = [];
+      for (const contact of contacts) {
+        const checked = fillRecipient(contact, send);
+        if ("errors" in checked) {
+          rejections.push({ teamId: row.teamId, broadcastId: row.id, contactId: contact.id, errors: checked.errors });
+          continue;
+        }
+        const message = queuedMessage(
+          ctx,
+          { ...target, shared },
+          { id: contact.id, customerNumber: contact.customer_number, customerId: contact.customer_id },
+          { updateId: randomUUID(), payload: samePayload ?? payloadOf(checked.params), params: checked.params },
+        );
+        messages.push({ ...message, broadcastId: row.id, nextAttemptAt: next });
+      }
+      await insertMessages(tx, messages);
+      await insertRejections(tx, rejections);
+      const last = contacts[contacts.length - 1].id;
+      await recordBatch(tx, row.teamId, row.id, messages.length, rejections.length, last);
+      cursor = last;
+      queued += messages.length;
+      rejected += rejections.length;
+      // Progress while a long enqueue runs, no more than once a second.
+      const more = contacts.length === batchSize;
+      if (more && Date.now() - lastAnnounce >= PROGRESS_EVERY_MS) {
+        lastAnnounce = Date.now();
+        await announce(tx, { ...row, recipients: row.recipients + messages.length + rejections.length, rejected: row.rejected + rejections.length });
+      }
+      return { more };
+    });
+    if (!step.more) break;
+  }
+  // The whole audience is in: from now on the broadcast is DONE once nothing is QUEUED.
+  await transaction(async (tx) => {
+    const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
+    if (row && !row.enqueuedAt) await updateBroadcast(tx, row.teamId, row.id, { enqueuedAt: sql`now()` });
+  });
+  return { queued, rejected };
+}

@@ -1,0 +1,93 @@
+import "server-only";
+import type { AuthContext } from "@/lib/auth/context";
+import { offsetOf, paginationMeta } from "@/lib/http/pagination";
+import { firstReason } from "./recipient";
+import { listRecipientRows, recipientRowsAfter, timelineRows, type RecipientRow } from "./repo";
+import { RECIPIENTS_CSV_HEADER, type RecipientDto, type RecipientsQuery, type TimelineQuery } from "./schemas";
+import { requireBroadcast } from "./service";
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function toRecipient(r: RecipientRow): RecipientDto {
+  const error =
+    r.status === "REJECTED"
+      ? { code: null, title: firstReason(r.rejected_errors ?? {}) }
+      : r.error
+        ? { code: typeof r.error.code === "number" ? r.error.code : null, title: String(r.error.title ?? "") }
+        : null;
+  return {
+    contact: { id: r.contact_id, name: r.name ?? "", customer_number: r.customer_number },
+    update_id: r.update_id,
+    status: r.status as RecipientDto["status"],
+    error,
+    replied: r.replied,
+    updated_at: iso(r.updated_at),
+  };
+}
+
+/** GET /api/v1/broadcasts/{id}/recipients: its messages (id order), then its rejected contacts. */
+export async function listRecipients({ ctx, input }: { ctx: AuthContext; input: RecipientsQuery & { id: number } }) {
+  await requireBroadcast(ctx.teamId, input.id);
+  const { rows, total } = await listRecipientRows(ctx.teamId, input.id, input.status, input.per_page, offsetOf(input.page, input.per_page));
+  return { data: rows.map(toRecipient), pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+/**
+ * A CSV cell: quoted when needed, and a value a spreadsheet would read as a formula (starting with
+ * = + - @, a tab or a carriage return) is prefixed with an apostrophe (OWASP "CSV injection").
+ */
+export function csvCell(value: string | number | boolean | null): string {
+  let s = value === null ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const CSV_PAGE = 2000;
+
+/** The whole recipients list as CSV, written page by page (keyset), never whole in memory. */
+export async function recipientsCsv({
+  ctx,
+  input,
+}: {
+  ctx: AuthContext;
+  input: { id: number; status?: RecipientsQuery["status"] };
+}): Promise<ReadableStream<Uint8Array>> {
+  await requireBroadcast(ctx.teamId, input.id);
+  const enc = new TextEncoder();
+  let after: { kind: "m" | "r"; id: number } | undefined;
+  let first: RecipientRow[] | null = await recipientRowsAfter(ctx.teamId, input.id, input.status, undefined, CSV_PAGE);
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        // A BOM so spreadsheet programs read UTF-8 names right.
+        controller.enqueue(enc.encode(`\uFEFF${RECIPIENTS_CSV_HEADER.join(",")}\r\n`));
+      }
+      const rows = first ?? (after ? await recipientRowsAfter(ctx.teamId, input.id, input.status, after, CSV_PAGE) : []);
+      first = null;
+      if (!rows.length) return controller.close();
+      const text = rows
+        .map((row) => {
+          const r = toRecipient(row);
+          return [r.contact.customer_number, r.contact.name, r.status, r.error?.code ?? null, r.error?.title ?? null, r.replied, r.update_id]
+            .map(csvCell)
+            .join(",");
+        })
+        .join("\r\n");
+      controller.enqueue(enc.encode(`${text}\r\n`));
+      const last = rows[rows.length - 1];
+      if (rows.length < CSV_PAGE && last.kind === "r") return controller.close();
+      after = { kind: last.kind, id: last.id };
+      // A short page of messages is followed by the rejections (the keyset moves on to them).
+      if (rows.length < CSV_PAGE && last.kind === "m") after = { kind: "r", id: 0 };
+    },
+  });
+}
+
+/** GET /api/v1/broadcasts/{id}/timeline: sends, deliveries, reads and failures per minute or hour. */
+export async function broadcastTimeline({ ctx, input }: { ctx: AuthContext; input: TimelineQuery & { id: number } }) {
+  await requireBroadcast(ctx.teamId, input.id);
+  const rows = await timelineRows(ctx.teamId, input.id, input.bucket);
+  return rows.map((r) => ({ at: iso(r.at), sent: Number(r.sent), delivered: Number(r.delivered), read: Number(r.read), failed: Number(r.failed) }));
+}

@@ -1,0 +1,175 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, transaction } from "@/db/client";
+import type { AuthContext } from "@/lib/auth/context";
+import { ApiError, type FieldErrors } from "@/lib/http/errors";
+import { offsetOf, paginationMeta } from "@/lib/http/pagination";
+import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
+import { resolveMedia } from "@/lib/messages/send-media";
+import { resolveParams } from "@/lib/messages/send-params";
+import { resolveSendTarget } from "@/lib/messages/send-service";
+import { enqueueAudience } from "./enqueue";
+import { announce, readFresh, toDtos } from "./progress";
+import {
+  failQueued,
+  findBroadcast,
+  insertBroadcast,
+  listBroadcastRows,
+  lockBroadcast,
+  parkQueued,
+  teamLabelIds,
+  unparkQueued,
+  updateBroadcast,
+  type BroadcastRow,
+} from "./repo";
+import {
+  BROADCAST_CANCELLED,
+  BROADCAST_NOT_FOUND,
+  BROADCAST_PAUSED,
+  BROADCAST_RESUMED,
+  LANGUAGE_MISMATCH,
+  broadcastCreated,
+  cannotCancel,
+  cannotPause,
+  cannotResume,
+  type BroadcastAudience,
+  type BroadcastDto,
+  type CreateBroadcastInput,
+  type ListBroadcastsQuery,
+} from "./schemas";
+
+/** Every audience id must be a label of the caller's team (another team's id reads as missing). */
+async function checkAudience(teamId: number, audience: BroadcastAudience) {
+  const lists = ["labels_any", "labels_all", "labels_exclude"] as const;
+  const mine = await teamLabelIds(teamId, [...new Set(lists.flatMap((l) => audience[l]))]);
+  const errors: FieldErrors = {};
+  for (const l of lists) if (audience[l].some((id) => !mine.has(id))) errors[`audience.${l}`] = [LABEL_NOT_FOUND];
+  const first = Object.values(errors)[0];
+  if (first) throw new ApiError(422, first[0], errors);
+}
+
+/**
+ * POST /api/v1/broadcasts. The shared fields are checked once, in the order and with the texts of
+ * a single send (4.1: number, template, bot, campaign, parameters, media), then the audience; the
+ * broadcast is created and its audience enqueued batch by batch (enqueue.ts), each recipient
+ * checked on its own. Answers once every recipient is queued or rejected.
+ */
+export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input: CreateBroadcastInput }) {
+  const shared = { ...input, sent_group: input.sent_group ?? input.name };
+  const { number, template } = await resolveSendTarget(ctx, shared);
+  if (input.language && input.language !== template.language) {
+    throw ApiError.invalid("language", LANGUAGE_MISMATCH(template.name, input.language));
+  }
+  // The keys against the template (values may hold columns: filled and checked per recipient).
+  resolveParams(template.components, { header_param: input.header_param, body_params: input.body_params });
+  const media = await resolveMedia(ctx.teamId, template, input.media_path);
+  await checkAudience(ctx.teamId, input.audience);
+
+  const scheduled = input.scheduled_at && input.scheduled_at.getTime() > Date.now() ? input.scheduled_at : null;
+  const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
+  const row = await insertBroadcast({
+    teamId: ctx.teamId,
+    waNumberId: number.id,
+    templateId: template.id,
+    name: input.name,
+    status: scheduled ? "SCHEDULED" : "SENDING",
+    audience: input.audience,
+    send: {
+      header_param: input.header_param ?? null,
+      body_params: input.body_params,
+      media_path: media?.path ?? null,
+      response_handler: input.response_handler,
+      campaign_id: input.campaign_id ?? null,
+      bot_id: input.bot_id ?? null,
+    },
+    sentGroup: shared.sent_group,
+    scheduledAt: scheduled,
+    startedAt: scheduled ? null : new Date(),
+    createdByAgentId: agent?.agentId ?? null,
+    createdByAgentName: agent?.agentName ?? null,
+  });
+  await transaction((tx) => announce(tx, row));
+  const { queued, rejected } = await enqueueAudience(ctx, row, { number, template, media });
+  const data = await getOne(ctx.teamId, row.id);
+  return { message: broadcastCreated(queued, rejected), data };
+}
+
+async function getOne(teamId: number, id: number): Promise<BroadcastDto> {
+  const row = await findBroadcast(await getDb(), teamId, id);
+  if (!row) throw ApiError.notFound(BROADCAST_NOT_FOUND);
+  const fresh = await readFresh(row);
+  const [dto] = await toDtos(await getDb(), teamId, [fresh]);
+  return dto;
+}
+
+export async function getBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<BroadcastDto> {
+  return getOne(ctx.teamId, input.id);
+}
+
+export async function listBroadcasts({ ctx, input }: { ctx: AuthContext; input: ListBroadcastsQuery }) {
+  const { rows, total } = await listBroadcastRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const fresh = await Promise.all(rows.map(readFresh));
+  return { data: await toDtos(await getDb(), ctx.teamId, fresh), pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+/**
+ * One lifecycle change: the broadcast row is locked first, then its messages are touched (the
+ * enqueue batches take the same lock first, so a change waits for at most one batch), and the
+ * change is announced in the same transaction.
+ */
+async function change(
+  ctx: AuthContext,
+  id: number,
+  apply: (tx: Parameters<Parameters<typeof transaction>[0]>[0], row: BroadcastRow) => Promise<BroadcastRow>,
+) {
+  await transaction(async (tx) => {
+    const locked = await lockBroadcast(tx, ctx.teamId, id);
+    if (!locked) throw ApiError.notFound(BROADCAST_NOT_FOUND);
+    // A scheduled broadcast whose time has come is SENDING, for the rules below too.
+    const row = locked.status === "SCHEDULED" && locked.scheduledAt && locked.scheduledAt.getTime() <= Date.now() ? { ...locked, status: "SENDING" as const } : locked;
+    const after = await apply(tx, row);
+    await announce(tx, after);
+  });
+  return getOne(ctx.teamId, id);
+}
+
+/** SCHEDULED or SENDING → PAUSED: its queued messages leave the queue; the worker sends none of them. */
+export async function pauseBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }) {
+  const data = await change(ctx, input.id, async (tx, row) => {
+    if (row.status !== "SCHEDULED" && row.status !== "SENDING") throw ApiError.conflict(cannotPause(row.status));
+    await parkQueued(tx, ctx.teamId, row.id);
+    return updateBroadcast(tx, ctx.teamId, row.id, { status: "PAUSED" });
+  });
+  return { message: BROADCAST_PAUSED, data };
+}
+
+/** PAUSED → SENDING (or SCHEDULED if its time has not come): its messages are due again, paced as always. */
+export async function resumeBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }) {
+  const data = await change(ctx, input.id, async (tx, row) => {
+    if (row.status !== "PAUSED") throw ApiError.conflict(cannotResume(row.status));
+    const future = row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
+    await unparkQueued(tx, ctx.teamId, row.id, future ?? new Date());
+    return updateBroadcast(tx, ctx.teamId, row.id, {
+      status: future ? "SCHEDULED" : "SENDING",
+      startedAt: future ? null : (row.startedAt ?? new Date()),
+    });
+  });
+  return { message: BROADCAST_RESUMED, data };
+}
+
+/** SCHEDULED, SENDING or PAUSED → CANCELLED: what is not sent yet is never sent (FAILED "Difusión cancelada"). */
+export async function cancelBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }) {
+  const data = await change(ctx, input.id, async (tx, row) => {
+    if (row.status === "CANCELLED" || row.status === "DONE") throw ApiError.conflict(cannotCancel(row.status));
+    await failQueued(tx, ctx.teamId, row.id);
+    return updateBroadcast(tx, ctx.teamId, row.id, { status: "CANCELLED", finishedAt: sql`now()` });
+  });
+  return { message: BROADCAST_CANCELLED, data };
+}
+
+/** The broadcast of the team, or 404 (another team's id reads as missing). */
+export async function requireBroadcast(teamId: number, id: number): Promise<BroadcastRow> {
+  const row = await findBroadcast(await getDb(), teamId, id);
+  if (!row) throw ApiError.notFound(BROADCAST_NOT_FOUND);
+  return row;
+}
