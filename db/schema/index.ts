@@ -16,3 +16,4 @@ export * from "./conversations";
 export * from "./wa-number-secrets-version";
 export * from "./webhook-dead-letters";
 export * from "./read-receipts";
+export * from "./message-stats";

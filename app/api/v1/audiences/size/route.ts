@@ -1,0 +1,11 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { parseQuery } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
+import { audienceSizeQuery } from "@/lib/audiences/schemas";
+import { sizeAudience } from "@/lib/audiences/service";
+
+export const GET = withAuth(async ({ req, ctx }) => {
+  const q = parseQuery(req, audienceSizeQuery);
+  const data = await sizeAudience({ ctx, input: { labels_any: q.any, labels_all: q.all, labels_exclude: q.exclude } });
+  return json({ message: "Tamaño de la audiencia obtenido correctamente.", data });
+});

@@ -1,0 +1,18 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { json } from "@/lib/http/respond";
+import { importContacts } from "@/lib/contacts/import-service";
+
+/**
+ * The body is the CSV itself. With `Accept: application/x-ndjson` the answer is a stream of
+ * progress lines and a final `done` line; otherwise one JSON body when the import is over.
+ */
+export const POST = withAuth(async ({ req, ctx }) => {
+  const ndjson = (req.headers.get("accept") ?? "").toLowerCase().includes("application/x-ndjson");
+  const result = await importContacts({ ctx, input: { req, ndjson } });
+  if ("stream" in result) {
+    return new Response(result.stream, {
+      headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+    });
+  }
+  return json(result.body);
+});

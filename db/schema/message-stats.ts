@@ -1,0 +1,38 @@
+import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+/**
+ * Outbound messages counted per team, UTC day, company number, template name, sent_group,
+ * status and (for FAILED) provider error code and title: what GET /api/v1/messages/stats sums
+ * instead of counting `messages` (a team's year of sends is a few thousand rows here, against
+ * millions of messages). A missing template name or sent_group is stored as '' and a missing
+ * error code as 0 (key columns cannot be null).
+ *
+ * Kept exact by statement-level triggers on `messages` (migration 0016), in the writing
+ * statement's transaction: INSERT adds the new rows' counts, DELETE (cascades included) takes
+ * them away, and UPDATE takes the old rows' keys away and adds the new ones' (a status change
+ * moves one count from one row to another; an UPDATE that changes no key, such as a claim or a
+ * lease, nets to nothing and writes nothing). Rows whose count falls to 0 are kept (they are
+ * few and will likely be counted into again). No foreign keys: it is derived data.
+ */
+export const messageStats = pgTable(
+  "message_stats",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    templateName: text("template_name").notNull(),
+    sentGroup: text("sent_group").notNull(),
+    status: text("status").notNull(),
+    errorCode: bigint("error_code", { mode: "number" }).notNull(),
+    errorTitle: text("error_title").notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "message_stats_pk",
+      columns: [t.teamId, t.day, t.waNumberId, t.templateName, t.sentGroup, t.status, t.errorCode, t.errorTitle],
+    }),
+    // A sent_group filter without dates (one broadcast's results) reads only that group's rows.
+    index("message_stats_team_group_idx").on(t.teamId, t.sentGroup),
+  ],
+);
