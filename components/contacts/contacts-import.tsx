@@ -2,7 +2,8 @@
 import { useId, useState } from "react";
 import Link from "next/link";
 import { countCsvRows, useImportContacts } from "@/lib/api-client/contacts-import";
-import type { ImportReport } from "@/lib/api-client/broadcast-types";
+import { ApiRequestError } from "@/lib/api-client/fetch";
+import type { ImportReport } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { Button, Card, ErrorBox, Field, inputClass, PageTitle } from "@/components/ui";
 import { ProgressBar } from "@/components/broadcasts/progress-bar";
@@ -19,6 +20,8 @@ export function ContactsImport() {
   const [rows, setRows] = useState(0);
   const [processed, setProcessed] = useState(0);
   const [report, setReport] = useState<ImportReport | null>(null);
+  // A whole-file refusal (not UTF-8, empty, no number column) is keyed `file`: it belongs beside the picker.
+  const fileError = importer.error instanceof ApiRequestError ? importer.error.errors.file?.[0] : undefined;
 
   async function choose(f: File | null) {
     setFile(f);
@@ -48,13 +51,19 @@ export function ContactsImport() {
       </PageTitle>
       <Card className="space-y-4">
         <p className="text-sm text-slate-700">{t("import.intro")}</p>
-        <Field id={`${id}-file`} label={t("import.file")} hint={file ? t("import.fileChosen", { name: file.name, rows }) : undefined}>
+        <Field
+          id={`${id}-file`}
+          label={t("import.file")}
+          hint={file ? t("import.fileChosen", { name: file.name, rows }) : undefined}
+          error={fileError}
+        >
           <input
             id={`${id}-file`}
             type="file"
             accept=".csv,text/csv"
             className={inputClass}
-            aria-describedby={file ? `${id}-file-hint` : undefined}
+            aria-invalid={!!fileError}
+            aria-describedby={fileError ? `${id}-file-error` : file ? `${id}-file-hint` : undefined}
             onChange={(e) => void choose(e.target.files?.[0] ?? null)}
             disabled={importer.isPending}
             data-testid="import-file"
@@ -72,7 +81,7 @@ export function ContactsImport() {
             testId="import-progress"
           />
         )}
-        {importer.isError && <ErrorBox error={importer.error} onRetry={start} />}
+        {importer.isError && !fileError && <ErrorBox error={importer.error} onRetry={start} />}
       </Card>
       {report && <ImportReportView report={report} />}
     </>

@@ -3,9 +3,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
 import { useEventStream, type StreamState } from "./inbox";
-import type { AudienceSizeResponse } from "./broadcast-types";
 import type {
   AudienceRule,
+  AudienceSizeResponse,
   Broadcast,
   BroadcastList,
   BroadcastResponse,

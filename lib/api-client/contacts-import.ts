@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./fetch";
 import { keys } from "./hooks";
-import type { ImportLine, ImportReport } from "./broadcast-types";
+import type { ImportLine, ImportReport } from "./types";
 
 /**
  * Rows in a CSV file, counted by its line breaks (the header and a last empty line left out): the
@@ -48,13 +48,13 @@ export async function importContactsCsv(file: File, onProgress: (processed: numb
   let report: ImportReport | null = null;
   const take = (line: string) => {
     if (!line.trim()) return;
-    const parsed = JSON.parse(line) as ImportLine | { type: "error"; message?: string };
+    const parsed = JSON.parse(line) as ImportLine;
     if (parsed.type === "progress") onProgress(parsed.processed);
-    else if (parsed.type === "error") throw new ApiRequestError(500, parsed.message ?? "");
+    // The stream had started (status 200) when the import stopped: its message says why.
+    else if (parsed.type === "error") throw new ApiRequestError(500, parsed.message);
     else if (parsed.type === "done") {
-      const { type: _type, ...rest } = parsed;
-      report = rest;
-      onProgress(rest.processed);
+      report = parsed.data;
+      onProgress(parsed.data.processed);
     }
   };
   for (;;) {

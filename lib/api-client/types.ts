@@ -26,6 +26,8 @@ import type {
   timelinePoint,
   timelineResponse,
 } from "@/lib/broadcasts/schemas";
+import type { audienceSizeResponse } from "@/lib/audiences/schemas";
+import type { importResultSchema, importStreamLine } from "@/lib/contacts/import-schemas";
 
 /**
  * Shapes of /api/v1 answers as the dashboard reads them: inferred from the server's own zod
@@ -82,3 +84,8 @@ export type RecipientList = z.infer<typeof recipientsResponse>;
 export type RecipientStatus = RecipientStatusFilter;
 export type TimelinePoint = z.infer<typeof timelinePoint>;
 export type TimelineResponse = z.infer<typeof timelineResponse>;
+export type AudienceSizeResponse = z.infer<typeof audienceSizeResponse>;
+/** The contacts import's report: counts, and the rejected rows and warnings with their lines. */
+export type ImportReport = z.infer<typeof importResultSchema>;
+/** One NDJSON line of a streamed contacts import (progress, done or error). */
+export type ImportLine = z.infer<typeof importStreamLine>;
