@@ -19,6 +19,7 @@ import { emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoa
 import { clusterScenarios } from "./cluster-scenario";
 import { workerScenarios } from "./worker-scenario";
 import { conversationsLoad, eventsScenario } from "./inbox-scenarios";
+import { broadcastScenario } from "./broadcast-scenario";
 
 const args = new Set(process.argv.slice(2));
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -139,6 +140,7 @@ async function main() {
     if (want("conversations"))
       for (const c of [1, 16]) for (const v of ["all", "needs_reply"] as const) record(await conversationsLoad(ctx, c, v));
     if (want("events")) record(await eventsScenario(ctx));
+    if (want("broadcast")) for (const m of await broadcastScenario(ctx)) record(m);
 
     await stopChild(app.child);
     procs.splice(procs.indexOf(app), 1);

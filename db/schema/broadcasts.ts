@@ -53,9 +53,11 @@ export const broadcasts = pgTable(
   (t) => [
     // The target of the composite references below and the team's list order (newest first).
     unique("broadcasts_team_id_id_uq").on(t.teamId, t.id),
-    foreignKey({ name: "broadcasts_wa_number_fk", columns: [t.teamId, t.waNumberId], foreignColumns: [waNumbers.teamId, waNumbers.id] }).onDelete(
-      "cascade",
-    ),
+    foreignKey({
+      name: "broadcasts_wa_number_fk",
+      columns: [t.teamId, t.waNumberId],
+      foreignColumns: [waNumbers.teamId, waNumbers.id],
+    }).onDelete("cascade"),
     foreignKey({ name: "broadcasts_template_fk", columns: [t.teamId, t.templateId], foreignColumns: [templates.teamId, templates.id] }),
     // The progress sweep reads the broadcasts still moving.
     index("broadcasts_active_idx").on(t.status, t.finishedAt),

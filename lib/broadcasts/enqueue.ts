@@ -4,18 +4,27 @@ import { sql, type SQL } from "drizzle-orm";
 import { transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import type { ResolvedMedia } from "@/lib/messages/send-media";
-import { insertMessages } from "@/lib/messages/send-bulk-repo";
 import { queuedMessage } from "@/lib/messages/send-service";
 import { buildTemplatePayload } from "@/lib/messages/template-payload";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { toTemplateDto } from "@/lib/templates/service";
+import { fillPlaceholders } from "@/lib/templates/schemas";
 import { PROGRESS_EVERY_MS, announce } from "./progress";
 import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
-import { audienceContactsAfter, insertRejections, lockBroadcast, recordBatch, updateBroadcast, type BroadcastRow } from "./repo";
+import {
+  audienceContactsAfter,
+  insertBroadcastMessages,
+  insertRejections,
+  lockBroadcast,
+  recordBatch,
+  updateBroadcast,
+  type BatchRow,
+  type BroadcastRow,
+} from "./repo";
 
 /**
  * Contacts per transaction. Each batch is one transaction of a few statements (its messages in one
- * INSERT … SELECT from a jsonb parameter, its rejections, the counters), committed before the
+ * INSERT … SELECT from a jsonb parameter of their own values (repo.insertBroadcastMessages), its rejections, the counters), committed before the
  * next: the worker starts sending the first batch while later ones are written, a pause or cancel
  * waits for at most one batch, and counts.recipients grows as batches land.
  */
@@ -55,9 +64,24 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
     sent_group: broadcast.sentGroup,
   };
   const mediaUrl = target.media?.url ?? null;
-  const same = !usesColumns(send);
-  const payloadOf = (p: FilledParams) => buildTemplatePayload(dto, { header: toMap(p.header_param ? [p.header_param] : []), body: toMap(p.body_params), mediaUrl });
-  const samePayload = same ? payloadOf(send) : null;
+  const perContact = usesColumns(send);
+  const payloadOf = (p: FilledParams) =>
+    buildTemplatePayload(dto, { header: toMap(p.header_param ? [p.header_param] : []), body: toMap(p.body_params), mediaUrl });
+  // The columns every message shares, exactly as a single send writes them (queuedMessage), once.
+  const base = queuedMessage(
+    ctx,
+    { ...target, shared },
+    { id: 0, customerNumber: null, customerId: null },
+    { updateId: "", payload: perContact ? payloadOf({ header_param: null, body_params: [] }) : payloadOf(send), params: send },
+  );
+  const headerAt = dto.components.findIndex((c) => c.type === "HEADER" && c.format === "TEXT" && c.text !== undefined);
+  const bodyAt = dto.components.findIndex((c) => c.type === "BODY");
+  const textAt = (i: number) => {
+    const c = i >= 0 ? dto.components[i] : undefined;
+    return c && (c.type === "HEADER" || c.type === "BODY") ? c.text : undefined;
+  };
+  const headerText = textAt(headerAt);
+  const bodyText = textAt(bodyAt);
 
   let cursor = broadcast.enqueueCursor;
   let queued = 0;
@@ -69,8 +93,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       if (!row || row.status === "CANCELLED") return { more: false };
       const contacts = await audienceContactsAfter(tx, broadcast.teamId, row.audience, cursor, batchSize);
       if (!contacts.length) return { more: false };
-      const next = dueAt(row);
-      const messages = [];
+      const rows: BatchRow[] = [];
       const rejections = [];
       for (const contact of contacts) {
         const checked = fillRecipient(contact, send);
@@ -78,26 +101,56 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
           rejections.push({ teamId: row.teamId, broadcastId: row.id, contactId: contact.id, errors: checked.errors });
           continue;
         }
-        const message = queuedMessage(
-          ctx,
-          { ...target, shared },
-          { id: contact.id, customerNumber: contact.customer_number, customerId: contact.customer_id },
-          { updateId: randomUUID(), payload: samePayload ?? payloadOf(checked.params), params: checked.params },
-        );
-        messages.push({ ...message, broadcastId: row.id, nextAttemptAt: next });
+        const p = checked.params;
+        rows.push({
+          c: contact.id,
+          u: randomUUID(),
+          n: contact.customer_number,
+          i: contact.customer_id,
+          h: perContact && headerText !== undefined ? fillPlaceholders(headerText, toMap(p.header_param ? [p.header_param] : [])) : null,
+          b: perContact && bodyText !== undefined ? fillPlaceholders(bodyText, toMap(p.body_params)) : null,
+          s: { header_param: p.header_param, body_params: p.body_params },
+        });
       }
-      await insertMessages(tx, messages);
+      await insertBroadcastMessages(
+        tx,
+        {
+          teamId: row.teamId,
+          waNumberId: target.number.id,
+          broadcastId: row.id,
+          sender: base.sender as string,
+          agentId: base.agentId as number,
+          agentName: (base.agentName as string | null) ?? null,
+          templateId: target.template.id,
+          templateName: target.template.name,
+          templateLanguage: target.template.language,
+          mediaPath: (base.mediaPath as string | null) ?? null,
+          sentGroup: (base.sentGroup as string | null) ?? null,
+          responseHandler: (base.responseHandler as string | null) ?? null,
+          campaignId: (base.campaignId as number | null) ?? null,
+          botId: (base.botId as number | null) ?? null,
+          payload: base.payload,
+          headerAt: perContact && headerAt >= 0 ? headerAt : null,
+          bodyAt: perContact && bodyAt >= 0 ? bodyAt : null,
+          nextAttemptAt: dueAt(row),
+        },
+        rows,
+      );
       await insertRejections(tx, rejections);
       const last = contacts[contacts.length - 1].id;
-      await recordBatch(tx, row.teamId, row.id, messages.length, rejections.length, last);
+      await recordBatch(tx, row.teamId, row.id, rows.length, rejections.length, last);
       cursor = last;
-      queued += messages.length;
+      queued += rows.length;
       rejected += rejections.length;
       // Progress while a long enqueue runs, no more than once a second.
       const more = contacts.length === batchSize;
       if (more && Date.now() - lastAnnounce >= PROGRESS_EVERY_MS) {
         lastAnnounce = Date.now();
-        await announce(tx, { ...row, recipients: row.recipients + messages.length + rejections.length, rejected: row.rejected + rejections.length });
+        await announce(tx, {
+          ...row,
+          recipients: row.recipients + rows.length + rejections.length,
+          rejected: row.rejected + rejections.length,
+        });
       }
       return { more };
     });

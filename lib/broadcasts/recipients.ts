@@ -70,7 +70,15 @@ export async function recipientsCsv({
       const text = rows
         .map((row) => {
           const r = toRecipient(row);
-          return [r.contact.customer_number, r.contact.name, r.status, r.error?.code ?? null, r.error?.title ?? null, r.replied, r.update_id]
+          return [
+            r.contact.customer_number,
+            r.contact.name,
+            r.status,
+            r.error?.code ?? null,
+            r.error?.title ?? null,
+            r.replied,
+            r.update_id,
+          ]
             .map(csvCell)
             .join(",");
         })
@@ -89,5 +97,11 @@ export async function recipientsCsv({
 export async function broadcastTimeline({ ctx, input }: { ctx: AuthContext; input: TimelineQuery & { id: number } }) {
   await requireBroadcast(ctx.teamId, input.id);
   const rows = await timelineRows(ctx.teamId, input.id, input.bucket);
-  return rows.map((r) => ({ at: iso(r.at), sent: Number(r.sent), delivered: Number(r.delivered), read: Number(r.read), failed: Number(r.failed) }));
+  return rows.map((r) => ({
+    at: iso(r.at),
+    sent: Number(r.sent),
+    delivered: Number(r.delivered),
+    read: Number(r.read),
+    failed: Number(r.failed),
+  }));
 }

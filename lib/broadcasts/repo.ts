@@ -113,7 +113,10 @@ export async function listBroadcastRows(teamId: number, limit: number, offset: n
   const db = await getDb();
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(broadcasts).where(eq(broadcasts.teamId, teamId)).orderBy(desc(broadcasts.id)).limit(limit).offset(offset),
-    db.select({ total: sql<number>`count(*)::int` }).from(broadcasts).where(eq(broadcasts.teamId, teamId)),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(broadcasts)
+      .where(eq(broadcasts.teamId, teamId)),
   ]);
   return { rows, total: Number(total) };
 }
@@ -122,7 +125,8 @@ export async function listBroadcastRows(teamId: number, limit: number, offset: n
 export async function namesOf(db: DbOrTx, teamId: number, rows: BroadcastRow[]) {
   const numberIds = [...new Set(rows.map((r) => r.waNumberId))];
   const templateIds = [...new Set(rows.map((r) => r.templateId))];
-  if (!rows.length) return { numbers: new Map<number, string>(), templates: new Map<number, { id: number; name: string; language: string }>() };
+  if (!rows.length)
+    return { numbers: new Map<number, string>(), templates: new Map<number, { id: number; name: string; language: string }>() };
   const [nums, tpls] = await Promise.all([
     db
       .select({ id: waNumbers.id, number: waNumbers.number })
@@ -146,6 +150,56 @@ export async function recordBatch(tx: DbOrTx, teamId: number, id: number, queued
       enqueueCursor: cursor,
     })
     .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.id, id)));
+}
+
+/** What every message of a broadcast batch shares (as queuedMessage builds it for a single send). */
+export type BatchCommon = {
+  teamId: number;
+  waNumberId: number;
+  broadcastId: number;
+  sender: string;
+  agentId: number;
+  agentName: string | null;
+  templateId: number;
+  templateName: string;
+  templateLanguage: string;
+  mediaPath: string | null;
+  sentGroup: string | null;
+  responseHandler: string | null;
+  campaignId: number | null;
+  botId: number | null;
+  /** The template payload with its placeholders; each row's filled texts are written in at `headerAt` / `bodyAt`. */
+  payload: unknown;
+  headerAt: number | null;
+  bodyAt: number | null;
+  nextAttemptAt: SQL;
+};
+/** One recipient's own values: contact, update_id, filled header/body texts (null: the payload's as is), send_params. */
+export type BatchRow = { c: number; u: string; n: string; i: string | null; h: string | null; b: string | null; s: unknown };
+
+/**
+ * A batch of a broadcast's QUEUED messages in one INSERT … SELECT: only what differs per recipient
+ * travels (one jsonb parameter of small records); the shared columns are parameters once, and
+ * each payload is the template's with the recipient's texts set in SQL (a fifth of the bytes of
+ * shipping whole rows, measured on the bench's 100,000-recipient broadcast).
+ */
+export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, rows: BatchRow[]) {
+  if (!rows.length) return;
+  const c = common;
+  let payload = sql`${JSON.stringify(c.payload)}::jsonb`;
+  if (c.headerAt !== null)
+    payload = sql`jsonb_set(${payload}, ${`{components,${c.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${c.headerAt},text}`}::text[]))`;
+  if (c.bodyAt !== null)
+    payload = sql`jsonb_set(${payload}, ${`{components,${c.bodyAt},text}`}::text[], coalesce(to_jsonb(r.b), ${payload} #> ${`{components,${c.bodyAt},text}`}::text[]))`;
+  await tx.execute(sql`
+    INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
+      direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
+      response_handler, campaign_id, bot_id, next_attempt_at, broadcast_id)
+    SELECT ${c.teamId}::int, ${c.waNumberId}::int, r.c, r.u, r.n, r.i, ${c.sender}, ${c.agentId}::int, ${c.agentName},
+      'OUTBOUND', 'template', 'QUEUED', ${payload}, ${c.templateId}::int, ${c.templateName}, ${c.templateLanguage}, r.s, ${c.mediaPath},
+      ${c.sentGroup}, ${c.responseHandler}, ${c.campaignId}::int, ${c.botId}::int, ${c.nextAttemptAt}, ${c.broadcastId}::int
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, s jsonb)
+    ORDER BY r.c`);
 }
 
 export async function insertRejections(tx: DbOrTx, rows: (typeof broadcastRejections.$inferInsert)[]) {
@@ -208,7 +262,12 @@ export async function statusCounts(db: DbOrTx, teamId: number, broadcastIds: num
     SELECT m.broadcast_id, m.status, (m.status = 'FAILED' AND ${IS_CANCELLED}) AS cancelled, count(*)::int AS n
     FROM messages m WHERE m.team_id = ${teamId} AND m.broadcast_id IN (${ids(broadcastIds)})
     GROUP BY 1, 2, 3`);
-  return rowsOf<StatusCount>(res).map((r) => ({ ...r, broadcast_id: Number(r.broadcast_id), cancelled: Boolean(r.cancelled), n: Number(r.n) }));
+  return rowsOf<StatusCount>(res).map((r) => ({
+    ...r,
+    broadcast_id: Number(r.broadcast_id),
+    cancelled: Boolean(r.cancelled),
+    n: Number(r.n),
+  }));
 }
 
 export async function repliedCounts(db: DbOrTx, teamId: number, broadcastIds: number[]): Promise<Map<number, number>> {
@@ -262,7 +321,12 @@ function recipientFilter(status: RecipientStatusFilter | undefined): { messages:
   return { messages: sql`m.status = ${status}`, rejections: false };
 }
 
-function recipientsUnion(teamId: number, broadcastId: number, status: RecipientStatusFilter | undefined, after?: { kind: "m" | "r"; id: number }) {
+function recipientsUnion(
+  teamId: number,
+  broadcastId: number,
+  status: RecipientStatusFilter | undefined,
+  after?: { kind: "m" | "r"; id: number },
+) {
   const f = recipientFilter(status);
   const parts: SQL[] = [];
   if (f.messages && after?.kind !== "r") {
@@ -284,7 +348,12 @@ function recipientsUnion(teamId: number, broadcastId: number, status: RecipientS
   return parts;
 }
 
-const toRecipientRow = (r: RecipientRow): RecipientRow => ({ ...r, id: Number(r.id), contact_id: Number(r.contact_id), replied: Boolean(r.replied) });
+const toRecipientRow = (r: RecipientRow): RecipientRow => ({
+  ...r,
+  id: Number(r.id),
+  contact_id: Number(r.contact_id),
+  replied: Boolean(r.replied),
+});
 
 /** A page of a broadcast's recipients: its messages in id order, then its rejected contacts. */
 export async function listRecipientRows(

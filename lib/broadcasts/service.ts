@@ -126,7 +126,10 @@ async function change(
     const locked = await lockBroadcast(tx, ctx.teamId, id);
     if (!locked) throw ApiError.notFound(BROADCAST_NOT_FOUND);
     // A scheduled broadcast whose time has come is SENDING, for the rules below too.
-    const row = locked.status === "SCHEDULED" && locked.scheduledAt && locked.scheduledAt.getTime() <= Date.now() ? { ...locked, status: "SENDING" as const } : locked;
+    const row =
+      locked.status === "SCHEDULED" && locked.scheduledAt && locked.scheduledAt.getTime() <= Date.now()
+        ? { ...locked, status: "SENDING" as const }
+        : locked;
     const after = await apply(tx, row);
     await announce(tx, after);
   });

@@ -36,10 +36,29 @@ import {
   updateConversationBody,
 } from "@/lib/conversations/schemas";
 import { contactLabelsEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
+import {
+  broadcastResponse,
+  broadcastUpdatedEvent,
+  createBroadcastRequest,
+  listBroadcastsQuery,
+  listBroadcastsResponse,
+  recipientsQuery,
+  recipientsResponse,
+  timelineQuery,
+  timelineResponse,
+} from "@/lib/broadcasts/schemas";
 
 const contactPath = z.object({ contactId: z.string().meta({ description: "Id entero del contacto" }) });
 const labelPath = z.object({ labelId: z.string().meta({ description: "Id entero de la etiqueta" }) });
 const conversationPath = z.object({ conversationId: z.string().meta({ description: "Id entero de la conversación" }) });
+const broadcastPath = z.object({ broadcastId: z.string().meta({ description: "Id entero de la difusión" }) });
+const broadcastChange = (summary: string, description: string): Operation => ({
+  tags: ["Difusiones"],
+  summary,
+  description,
+  requestParams: { path: broadcastPath },
+  responses: { ...ok(broadcastResponse), ...errors("404", "409") },
+});
 const channelPath = z.object({ channel: z.literal("whatsapp") });
 const updatePath = z.object({ update_id: z.string().meta({ description: "update_id devuelto por el envío" }) });
 const mediaPath = z.object({ path: z.string().meta({ description: "media_path, p. ej. uploads/team1/<uuid>.pdf" }) });
@@ -82,6 +101,85 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       requestParams: { header: idempotencyHeader },
       requestBody: { content: jsonContent(sendBulkRequest) },
       responses: { ...ok(sendBulkResponse), ...errors("400", "403", "413", "415", "422") },
+    },
+  },
+  "/api/v1/broadcasts": {
+    post: {
+      tags: ["Difusiones"],
+      summary: "Crear una difusión: una plantilla a los contactos de una audiencia por etiquetas",
+      description:
+        "Los campos comunes se validan una vez, en el orden y con los textos de 4.1 (número, plantilla, bot, campaña, parámetros, media_path); " +
+        "cada etiqueta de `audience` debe ser del equipo (422 en `audience.labels_any` etc.). Un valor de parámetro puede usar columnas del contacto " +
+        "(`{{name}}`, `{{customer_id}}`, `{{number}}`). Encola un mensaje QUEUED por contacto de la audiencia, por lotes de 5.000 que se confirman " +
+        "uno a uno (el worker empieza a enviar con el primero; `counts.recipients` crece mientras tanto), y responde 201 cuando todos están en cola: " +
+        "un destinatario que no pasa las validaciones (número inválido, parámetro vacío para ese contacto…) queda rechazado con su motivo " +
+        "(`GET …/recipients?status=REJECTED`). `sent_group` por defecto es el nombre. Con `scheduled_at` futuro los mensajes se encolan ya, " +
+        "con `next_attempt_at = scheduled_at`, y la difusión queda SCHEDULED hasta esa hora. Emite `broadcast.updated`.",
+      requestBody: { content: jsonContent(createBroadcastRequest) },
+      responses: {
+        "201": { description: "Creada", content: jsonContent(broadcastResponse) },
+        ...errors("400", "403", "413", "415", "422"),
+      },
+    },
+    get: {
+      tags: ["Difusiones"],
+      summary: "Listar las difusiones del equipo (más recientes primero)",
+      requestParams: { query: listBroadcastsQuery },
+      responses: { ...ok(listBroadcastsResponse), ...errors("422") },
+    },
+  },
+  "/api/v1/broadcasts/{broadcastId}": {
+    get: {
+      tags: ["Difusiones"],
+      summary: "Una difusión con sus conteos por estado, respuestas y fallos por código",
+      description:
+        "`counts` cuenta cada mensaje una vez, en su estado actual. `replied`: destinatarios cuyo mensaje salió (SENDED o posterior) y " +
+        "cuya conversación recibió un mensaje del cliente después de encolado el envío (o de su hora programada). De otro equipo → 404.",
+      requestParams: { path: broadcastPath },
+      responses: { ...ok(broadcastResponse), ...errors("404") },
+    },
+  },
+  "/api/v1/broadcasts/{broadcastId}/pause": {
+    post: broadcastChange(
+      "Pausar (SCHEDULED o SENDING → PAUSED)",
+      "Sus mensajes en cola salen de la cola: el worker no envía ninguno más (lo comprueba justo antes de cada envío). Otro estado → 409.",
+    ),
+  },
+  "/api/v1/broadcasts/{broadcastId}/resume": {
+    post: broadcastChange(
+      "Reanudar (PAUSED → SENDING, o SCHEDULED si su hora no llegó)",
+      "Sus mensajes vuelven a la cola con el ritmo del número. Otro estado → 409.",
+    ),
+  },
+  "/api/v1/broadcasts/{broadcastId}/cancel": {
+    post: broadcastChange(
+      "Cancelar (→ CANCELLED)",
+      "Lo que no se envió no se envía: sus mensajes en cola pasan a FAILED con el error «Difusión cancelada» (contados en `cancelled`). DONE o CANCELLED → 409.",
+    ),
+  },
+  "/api/v1/broadcasts/{broadcastId}/recipients": {
+    get: {
+      tags: ["Difusiones"],
+      summary: "Destinatarios: sus mensajes y los contactos rechazados, paginados y filtrables por estado",
+      description:
+        "Con `format=csv` o `Accept: text/csv`, la lista entera en CSV (transmitida por partes; cabecera " +
+        "`number,name,status,error_code,error_title,replied,update_id`; un valor que empieza por = + - @ lleva un apóstrofo delante).",
+      requestParams: { path: broadcastPath, query: recipientsQuery },
+      responses: {
+        "200": {
+          description: "OK",
+          content: { ...jsonContent(recipientsResponse), "text/csv": { schema: z.string() } },
+        },
+        ...errors("404", "422"),
+      },
+    },
+  },
+  "/api/v1/broadcasts/{broadcastId}/timeline": {
+    get: {
+      tags: ["Difusiones"],
+      summary: "Envíos en el tiempo (por minuto u hora)",
+      requestParams: { path: broadcastPath, query: timelineQuery },
+      responses: { ...ok(timelineResponse), ...errors("404", "422") },
     },
   },
   "/api/v1/message_templates": {
@@ -303,7 +401,8 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       tags: ["Eventos"],
       summary: "Eventos del equipo en vivo (Server-Sent Events)",
       description:
-        "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels` " +
+        "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels`, " +
+        "`broadcast.updated` (en cada cambio de estado de una difusión y, como mucho una vez por segundo, mientras cambian sus conteos) " +
         "(cada uno con `id:`, `event:` y `data:` JSON). Tras una reconexión, `Last-Event-ID` (cabecera, o `last_event_id` en la primera conexión) " +
         "reenvía lo perdido desde el registro de eventos (≥ 24 h); si ya no puede completarse llega `event: reset` y el cliente debe recargar. " +
         "Un comentario `: ping` cada 15 s mantiene viva la conexión. Filtros opcionales: `wa_number`, `contact_id`.",
@@ -311,7 +410,9 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       responses: {
         "200": {
           description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
-          content: { "text/event-stream": { schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent]) } },
+          content: {
+            "text/event-stream": { schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, broadcastUpdatedEvent]) },
+          },
         },
         ...errors("422"),
       },

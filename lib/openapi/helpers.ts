@@ -16,6 +16,7 @@ const errorDescriptions: Record<string, string> = {
   "401": 'Token ausente, inválido o revocado: `{"message":"Unauthenticated."}`',
   "403": "Recurso de otro equipo (media_path)",
   "404": "Recurso inexistente (o de otro equipo)",
+  "409": "Cambio no válido en el estado actual (p. ej. reanudar una difusión que no está pausada)",
   "413": "Cuerpo demasiado grande",
   "415": "Content-Type distinto de application/json",
   "422": "Parámetros inválidos: `{message, errors: {campo: [mensajes]}}`; `message` es el texto exacto del primer error",

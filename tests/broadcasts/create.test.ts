@@ -66,7 +66,13 @@ describe("POST /api/v1/broadcasts", () => {
       sentGroup: "Black Friday",
       responseHandler: "CAMPAIGN",
       customerNumber: w.c.vipOnly.customerNumber,
-      sendParams: { header_param: { key: "1", value: "Ana" }, body_params: [{ key: "1", value: `BF-${w.c.vipOnly.customerId}` }, { key: "2", value: "viernes" }] },
+      sendParams: {
+        header_param: { key: "1", value: "Ana" },
+        body_params: [
+          { key: "1", value: `BF-${w.c.vipOnly.customerId}` },
+          { key: "2", value: "viernes" },
+        ],
+      },
     });
     expect(ana.nextAttemptAt).not.toBeNull();
     const components = (ana.payload as { components: { type: string; text?: string }[] }).components;
@@ -121,11 +127,23 @@ describe("POST /api/v1/broadcasts", () => {
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual({ body_params: [missingBodyKey("2")] });
 
-    const column = await w.api.post(B, body({ ...base, body_params: [{ key: "1", value: "{{email}}" }, { key: "2", value: "x" }] }));
+    const column = await w.api.post(
+      B,
+      body({
+        ...base,
+        body_params: [
+          { key: "1", value: "{{email}}" },
+          { key: "2", value: "x" },
+        ],
+      }),
+    );
     expect(column.status).toBe(422);
     expect(column.body.errors).toEqual({ "body_params.0.value": [unknownColumn("email")] });
 
-    const foreign = await w.api.post(B, body({ ...base, audience: { labels_any: [w.labels.vip.id], labels_exclude: [other.labels.vip.id] } }));
+    const foreign = await w.api.post(
+      B,
+      body({ ...base, audience: { labels_any: [w.labels.vip.id], labels_exclude: [other.labels.vip.id] } }),
+    );
     expect(foreign.status).toBe(422);
     expect(foreign.body.errors).toEqual({ "audience.labels_exclude": [LABEL_NOT_FOUND] });
 
@@ -134,7 +152,10 @@ describe("POST /api/v1/broadcasts", () => {
     expect(Object.keys(empty.body.errors)).toEqual(["audience.labels_any"]);
 
     const db = await getDb();
-    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(messages).where(eq(messages.teamId, w.team.id));
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(messages)
+      .where(eq(messages.teamId, w.team.id));
     expect(n).toBe(0);
   });
 
@@ -161,7 +182,10 @@ describe("POST /api/v1/broadcasts", () => {
 describe("tenancy", () => {
   it("answers 404 for another team's broadcast on every route", async () => {
     const w = await world();
-    const created = await w.api.post(B, body({ wa_number: w.number.number, template_name: w.template.name, audience: { labels_any: [w.labels.vip.id] } }));
+    const created = await w.api.post(
+      B,
+      body({ wa_number: w.number.number, template_name: w.template.name, audience: { labels_any: [w.labels.vip.id] } }),
+    );
     const id = created.body.data.id;
     const stranger = apiClient(server.url, (await broadcastTeam()).team.token);
     for (const [method, path] of [
@@ -186,8 +210,13 @@ describe("tenancy", () => {
 describe("counts and recipients", () => {
   it("counts per status, replies and failures by code as a brute-force count over the rows does", async () => {
     const w = await world();
-    const extra = await Promise.all(Array.from({ length: 14 }, (_, i) => createContact(w.team.id, { name: `P${i}`, labelIds: [w.labels.promo.id] })));
-    const created = await w.api.post(B, body({ wa_number: w.number.number, template_name: w.template.name, audience: { labels_any: [w.labels.promo.id] } }));
+    const extra = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => createContact(w.team.id, { name: `P${i}`, labelIds: [w.labels.promo.id] })),
+    );
+    const created = await w.api.post(
+      B,
+      body({ wa_number: w.number.number, template_name: w.template.name, audience: { labels_any: [w.labels.promo.id] } }),
+    );
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     const rows = (await broadcastMessages(w.team.id, id)).sort((a, b) => a.id - b.id);
@@ -255,16 +284,25 @@ describe("counts and recipients", () => {
     const codes = new Map<number, number>();
     for (const m of fresh.filter((x) => x.status === "FAILED")) codes.set(m.error!.code!, (codes.get(m.error!.code!) ?? 0) + 1);
     expect(got.failures_by_code).toEqual(
-      [...codes].map(([code, count]) => ({ code, title: code === 131026 ? "Message undeliverable" : "Re-engagement message", count })).sort((a, b) => b.count - a.count),
+      [...codes]
+        .map(([code, count]) => ({ code, title: code === 131026 ? "Message undeliverable" : "Re-engagement message", count }))
+        .sort((a, b) => b.count - a.count),
     );
 
     // The recipients list: filtered by status, paginated, with its replied flag.
     const failedPage = await w.api.get(`${B}/${id}/recipients?status=FAILED&per_page=2&page=1`);
-    expect(failedPage.body.pagination).toEqual({ total_items: by("FAILED"), items_per_page: 2, current_page: 1, total_pages: Math.ceil(by("FAILED") / 2) });
+    expect(failedPage.body.pagination).toEqual({
+      total_items: by("FAILED"),
+      items_per_page: 2,
+      current_page: 1,
+      total_pages: Math.ceil(by("FAILED") / 2),
+    });
     expect(failedPage.body.data.every((r: { status: string; error: unknown }) => r.status === "FAILED" && r.error)).toBe(true);
     const all = await w.api.get(`${B}/${id}/recipients?per_page=100`);
     expect(all.body.data).toHaveLength(rows.length);
-    expect(all.body.data.filter((r: { replied: boolean }) => r.replied).map((r: { contact: { id: number } }) => r.contact.id)).toEqual([rows[2].contactId]);
+    expect(all.body.data.filter((r: { replied: boolean }) => r.replied).map((r: { contact: { id: number } }) => r.contact.id)).toEqual([
+      rows[2].contactId,
+    ]);
     const bad = await w.api.get(`${B}/${id}/recipients?status=LOST`);
     expect(bad.status).toBe(422);
   });
@@ -275,19 +313,29 @@ describe("counts and recipients", () => {
     const plus = await createContact(w.team.id, { name: "+Pedro, hijo", labelIds: [w.labels.baja.id] });
     const created = await w.api.post(
       B,
-      body({ wa_number: w.number.number, template_name: w.template.name, header_param: { key: "1", value: "Hola" }, audience: { labels_any: [w.labels.baja.id] } }),
+      body({
+        wa_number: w.number.number,
+        template_name: w.template.name,
+        header_param: { key: "1", value: "Hola" },
+        audience: { labels_any: [w.labels.baja.id] },
+      }),
     );
     const id = created.body.data.id;
     const res = await w.api.get(`${B}/${id}/recipients?format=csv`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    const lines = res.text.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = res.text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("number,name,status,error_code,error_title,replied,update_id");
     expect(lines).toHaveLength(4); // header + Dani + the two above
     const byNumber = new Map(lines.slice(1).map((l) => [l.split(",")[0], l]));
     const rows = await broadcastMessages(w.team.id, id);
     const evilRow = rows.find((r) => r.contactId === evil.id)!;
-    expect(byNumber.get(evil.customerNumber!)).toBe(`${evil.customerNumber},"'=HYPERLINK(""http://x"",""ver"")",QUEUED,,,false,${evilRow.updateId}`);
+    expect(byNumber.get(evil.customerNumber!)).toBe(
+      `${evil.customerNumber},"'=HYPERLINK(""http://x"",""ver"")",QUEUED,,,false,${evilRow.updateId}`,
+    );
     expect(byNumber.get(plus.customerNumber!)).toMatch(new RegExp(`^${plus.customerNumber},"'\\+Pedro, hijo",QUEUED,,,false,`));
     // Accept: text/csv works too.
     const viaAccept = await w.api.get(`${B}/${id}/recipients`, { accept: "text/csv" });
