@@ -139,13 +139,15 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     for (let lo = 1; lo <= N; lo += CHUNK) {
       const hi = Math.min(N, lo + CHUNK - 1);
       await exec(`insert into messages (team_id, wa_number_id, contact_id, customer_number, customer_id, sender, direction,
-            type, status, payload, agent_id, agent_name, created_at, status_updated_at, template_name)
+            type, status, payload, agent_id, agent_name, created_at, status_updated_at, template_name, sent_group)
         select c.team_id,
                case when c.team_id = ${teamB} then ${n3} when c.k % 2 = 1 then ${n1} else ${n2} end,
                c.id, c.customer_number, c.customer_id, s.sender, s.direction, s.type, s.status, s.payload,
                case when s.sender = 'AGENT' then 1 else 0 end,
                case when s.sender = 'AGENT' then 'Laura Pérez' end,
-               t.at, t.at, s.template_name
+               t.at, t.at, s.template_name,
+               -- Outbound sends grouped by week, as campaigns would be (the stats scenario filters by one).
+               case when s.direction = 'OUTBOUND' then 'campana_' || floor((${N} - i) * ${spacing} / 604800)::int end
         from generate_series(${lo}, ${hi}) i
         cross join lateral (select now() - make_interval(secs => (${N} - i) * ${spacing})) as t(at)
         join bench_samples s on s.k = i % ${P}
@@ -163,6 +165,13 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
       exec(`insert into conversation_days (team_id, wa_number_id, contact_id, day, messages)
         select team_id, wa_number_id, contact_id, (created_at at time zone 'UTC')::date, count(*)
         from messages where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4`),
+    );
+    // Likewise the message_stats rollup of GET /api/v1/messages/stats (migration 0016's backfill).
+    await timed(timings, "stats rollup", () =>
+      exec(`insert into message_stats (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
+        select team_id, (created_at at time zone 'UTC')::date, wa_number_id, coalesce(template_name, ''), coalesce(sent_group, ''), status,
+          message_stats_error_code(status, error), message_stats_error_title(status, error), count(*)
+        from messages where team_id in (${teamA}, ${teamB}) and direction = 'OUTBOUND' group by 1, 2, 3, 4, 5, 6, 7, 8`),
     );
     // Likewise the conversations the inbox lists (migration 0010's backfill, for these teams).
     await timed(timings, "conversations", () =>
@@ -186,6 +195,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     await exec("analyze contacts");
     await exec("vacuum analyze conversation_days");
     await exec("vacuum analyze conversations");
+    await exec("vacuum analyze message_stats");
   });
 
   const heavy = await exec(`select id, customer_number from bench_contacts where k = 1`);

@@ -20,6 +20,7 @@ import { clusterScenarios } from "./cluster-scenario";
 import { workerScenarios } from "./worker-scenario";
 import { conversationsLoad, eventsScenario } from "./inbox-scenarios";
 import { broadcastScenario } from "./broadcast-scenario";
+import { importScenario, statsLoad } from "./audience-scenarios";
 
 const args = new Set(process.argv.slice(2));
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -141,6 +142,8 @@ async function main() {
       for (const c of [1, 16]) for (const v of ["all", "needs_reply"] as const) record(await conversationsLoad(ctx, c, v));
     if (want("events")) record(await eventsScenario(ctx));
     if (want("broadcast")) for (const m of await broadcastScenario(ctx)) record(m);
+    if (want("stats")) for (const c of [1, 16]) record(await statsLoad(ctx, c));
+    if (want("import")) for (const m of await importScenario(ctx)) record(m);
 
     await stopChild(app.child);
     procs.splice(procs.indexOf(app), 1);

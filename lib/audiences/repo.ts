@@ -3,9 +3,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import type { Audience, AudienceContact } from "./schemas";
 
-/** `ARRAY[...]::int[]` of label ids (one parameter). */
-const ids = (list: number[]) =>
-  sql`(SELECT coalesce(array_agg(x::int), '{}') FROM jsonb_array_elements_text(${JSON.stringify(list)}::jsonb) x)`;
+/** An int[] of label ids shipped as one jsonb parameter. */
+const ids = (list: number[]) => sql`ARRAY(SELECT x::int FROM jsonb_array_elements_text(${JSON.stringify(list)}::jsonb) x)`;
 
 /**
  * The ids of the team's contacts in `audience`, as a subquery. It starts from the label

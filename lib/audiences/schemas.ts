@@ -7,14 +7,16 @@ export const AUDIENCE_LABELS_TOO_MANY = "No puede indicar más de 100 etiquetas 
 export { LABEL_NOT_FOUND as AUDIENCE_LABEL_NOT_FOUND };
 
 const MAX_IDS = 100;
-const labelId = z.number({ error: AUDIENCE_LABEL_INVALID }).int(AUDIENCE_LABEL_INVALID).positive(AUDIENCE_LABEL_INVALID);
+const isLabelId = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 2147483647;
+// Checked as a whole list, so a bad id is reported on the list (`labels_any`), not on `labels_any.3`.
 const labelIds = z
-  .array(labelId, { error: AUDIENCE_LABEL_INVALID })
+  .array(z.unknown(), { error: AUDIENCE_LABEL_INVALID })
   .max(MAX_IDS, AUDIENCE_LABELS_TOO_MANY)
-  .optional()
-  .default([])
+  .refine((ids) => ids.every(isLabelId), AUDIENCE_LABEL_INVALID)
   // Repeats change nothing in the arithmetic: they are dropped, not refused.
-  .transform((ids) => [...new Set(ids)]);
+  .transform((ids) => [...new Set(ids as number[])])
+  .optional()
+  .default([]);
 
 /**
  * The audience rule used everywhere (broadcasts, the size endpoint, the wizard): contacts holding
@@ -36,9 +38,9 @@ export type AudienceInput = z.input<typeof audienceSchema>;
 const idList = z
   .string()
   .trim()
-  .regex(/^(\s*\d{1,10}\s*)(,\s*\d{1,10}\s*)*$|^$/, AUDIENCE_LABEL_INVALID)
-  .transform((s) => (s ? s.split(",").map((x) => Number(x.trim())) : []))
-  .pipe(z.array(labelId.max(2147483647, AUDIENCE_LABEL_INVALID)).max(MAX_IDS, AUDIENCE_LABELS_TOO_MANY))
+  .refine((s) => !s || s.split(",").every((x) => /^\s*\d{1,10}\s*$/.test(x) && isLabelId(Number(x))), AUDIENCE_LABEL_INVALID)
+  .transform((s) => (s ? [...new Set(s.split(",").map((x) => Number(x)))] : []))
+  .refine((ids) => ids.length <= MAX_IDS, AUDIENCE_LABELS_TOO_MANY)
   .optional()
   .default([])
   .meta({ description: "Ids de etiquetas separados por comas, p. ej. 1,2" });

@@ -1,4 +1,4 @@
-import { parse, type Parser } from "csv-parse";
+import { parse, type Options, type Parser } from "csv-parse";
 
 /**
  * The CSV side of the contacts import, without the database: separator detection, header
@@ -68,28 +68,54 @@ export type CsvRecord = { fields: string[]; line: number };
 export type CsvEvent = CsvRecord | { unreadable: number };
 
 /**
- * Records of the file with the 1-based line each starts on. A record csv-parse cannot read (a
- * quote never closed) is reported as `{unreadable: line}` and the reading goes on where the
- * parser can. No record size cap here: the caller rejects long rows itself, so one huge line
- * never costs its neighbours.
+ * Records of the file with the 1-based line each starts on (a quoted field may span lines). A
+ * record csv-parse cannot read (a quote never closed, which takes the rest of the file with it)
+ * is reported as `{unreadable: line}`, after the header. No record size cap here: the caller
+ * rejects long rows itself, so one huge line never costs its neighbours.
+ *
+ * Lines are counted here from the bytes (csv-parse's own count takes a CRLF inside quotes for
+ * two lines): `on_record` runs in the parser, in file order, with the bytes consumed so far.
  */
 export async function* readCsv(bytes: Uint8Array, separator: string, chunkBytes = 64 * 1024): AsyncGenerator<CsvEvent> {
+  let scan = 0;
+  let line = 1;
+  /** Counts the line breaks (CRLF, LF or CR: one each) from `scan` up to `to`. */
+  const advance = (to: number, blanksOnly = false) => {
+    while (scan < to) {
+      const b = bytes[scan];
+      if (b === 0x0d) {
+        line++;
+        scan += bytes[scan + 1] === 0x0a ? 2 : 1;
+      } else if (b === 0x0a) {
+        line++;
+        scan++;
+      } else if (blanksOnly) break;
+      else scan++;
+    }
+  };
   const skipped: number[] = [];
-  let lastLine = 0;
-  const parser: Parser = parse({
+  const options: Options<CsvRecord, string[]> = {
     bom: true,
     delimiter: separator,
     record_delimiter: ["\r\n", "\n", "\r"],
     relax_column_count: true,
     relax_quotes: true,
     skip_empty_lines: true,
-    info: true,
     skip_records_with_error: true,
-    on_skip: () => {
-      skipped.push(lastLine + 1);
+    on_record: (fields, context) => {
+      advance(bytes.length, true);
+      const start = line;
+      advance(context.bytes);
+      return { fields, line: start };
     },
-  });
-  // Fed from the buffer chunk by chunk as the consumer pulls records (backpressure by write()).
+    on_skip: () => {
+      advance(bytes.length, true);
+      skipped.push(line);
+    },
+  };
+  // on_record turns each record into a CsvRecord, which the plain overload does not model.
+  const parser: Parser = parse(options as unknown as Options);
+  // Fed from the buffer chunk by chunk as the consumer pulls records (write() gives backpressure).
   const feed = (async () => {
     for (let at = 0; at < bytes.length; at += chunkBytes) {
       if (!parser.write(Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(chunkBytes, bytes.length - at)))) {
@@ -98,18 +124,20 @@ export async function* readCsv(bytes: Uint8Array, separator: string, chunkBytes 
     }
     parser.end();
   })();
+  let header = false;
   try {
-    for await (const r of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const r of parser as AsyncIterable<CsvRecord>) {
+      yield r;
+      header = true;
       while (skipped.length) yield { unreadable: skipped.shift()! };
-      const inner = r.record.reduce((n, f) => n + (f.match(/\r\n|\n|\r/g)?.length ?? 0), 0);
-      const line = r.info.lines - inner;
-      lastLine = r.info.lines;
-      yield { fields: r.record, line };
     }
   } catch {
     // An error the parser cannot skip ends the reading; what came before stands.
-    skipped.push(lastLine + 1);
+    advance(bytes.length, true);
+    skipped.push(line);
+  } finally {
+    parser.destroy();
   }
   await feed.catch(() => {});
-  while (skipped.length) yield { unreadable: skipped.shift()! };
+  if (header) while (skipped.length) yield { unreadable: skipped.shift()! };
 }

@@ -101,9 +101,8 @@ async function prepareImport(teamId: number, req: Request) {
     throw ApiError.invalid("file", IMPORT_NOT_UTF8);
   }
   const events = readCsv(bytes, detectSeparator(bytes));
-  let first = await events.next();
-  // Lines before the header that csv-parse could not read count as an empty file.
-  while (!first.done && "unreadable" in first.value) first = await events.next();
+  // The first event is the header record (unreadable lines are only reported after it).
+  const first = await events.next();
   if (first.done) throw ApiError.invalid("file", IMPORT_EMPTY);
   const columns = mapHeader((first.value as { fields: string[] }).fields);
   if (columns.number === undefined) throw ApiError.invalid("file", IMPORT_NO_NUMBER_COLUMN);

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { getDb, rowsOf } from "@/db/client";
+import { messages } from "@/db/schema";
+import { startServer, type TestServer } from "../helpers/server";
+import { apiClient } from "../helpers/client";
+import { createContact, createNumber, createTeam } from "../helpers/factories";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+type Msg = typeof messages.$inferInsert;
+const STATUSES = ["QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED"] as const;
+const ERRORS = [
+  { code: 131047, title: "Re-engagement message" },
+  { code: 131026, title: "Message undeliverable" },
+  { code: null, title: "Sin código" },
+];
+
+function rng(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+/**
+ * A team with two numbers and several contacts, and ~600 messages over 10 days (both directions,
+ * every status, three templates, three sent_groups, several error codes), then written to the way
+ * the service does: status moves (single and many rows at once), claims that change no key, and a
+ * contact deleted with its messages. The rollup must follow every one of those writes.
+ */
+async function buildTeam(seed: number) {
+  const rand = rng(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
+  const team = await createTeam();
+  const numbers = [await createNumber(team.id), await createNumber(team.id)];
+  const contacts = [];
+  for (let i = 0; i < 6; i++) contacts.push(await createContact(team.id));
+  const rows: Msg[] = [];
+  for (let i = 0; i < 600; i++) {
+    const contact = pick(contacts);
+    const outbound = rand() < 0.8;
+    const status = outbound ? pick(STATUSES) : "RECEIVED";
+    const err = status === "FAILED" ? pick(ERRORS) : null;
+    rows.push({
+      teamId: team.id,
+      waNumberId: pick(numbers).id,
+      contactId: contact.id,
+      customerNumber: contact.customerNumber,
+      direction: outbound ? "OUTBOUND" : "INBOUND",
+      sender: outbound ? "AGENT" : "CUSTOMER",
+      type: outbound ? "template" : "text",
+      status,
+      templateName: outbound ? pick(["pedido", "promo", null]) : null,
+      sentGroup: outbound ? pick(["black-friday", "navidad", null]) : null,
+      error: err,
+      // Days 2026-03-01 … 2026-03-10, at varied hours (UTC days decide).
+      createdAt: new Date(Date.UTC(2026, 2, 1 + Math.floor(rand() * 10), Math.floor(rand() * 24), Math.floor(rand() * 60))),
+    });
+  }
+  const db = await getDb();
+  const inserted = await db.insert(messages).values(rows).returning({ id: messages.id });
+  const ids = inserted.map((r) => r.id);
+  // Status moves of one message at a time and of many at once, some failing with an error.
+  for (const id of ids.slice(0, 30)) {
+    await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(pick(ERRORS))}::jsonb
+      WHERE id = ${id} AND direction = 'OUTBOUND'`);
+  }
+  await db.execute(
+    sql`UPDATE messages SET status = 'READED', error = NULL WHERE team_id = ${team.id} AND id % 7 = 0 AND direction = 'OUTBOUND'`,
+  );
+  // A claim and a lease: no key changes.
+  await db.execute(sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id} AND status = 'QUEUED'`);
+  // A deleted contact takes its messages with it (cascade).
+  await db.execute(sql`DELETE FROM contacts WHERE id = ${contacts[5].id}`);
+  return { team, numbers };
+}
+
+type Filter = { sent_group?: string; template?: string; wa_number?: string; from?: string; to?: string };
+
+/** The answer, counted by brute force over `messages`. */
+async function bruteForce(teamId: number, f: Filter, numberIds: Map<string, number>) {
+  const db = await getDb();
+  const all = rowsOf<{
+    status: string;
+    template_name: string | null;
+    sent_group: string | null;
+    wa_number_id: number;
+    day: string;
+    error: any;
+  }>(
+    await db.execute(sql`SELECT status, template_name, sent_group, wa_number_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, error
+      FROM messages WHERE team_id = ${teamId} AND direction = 'OUTBOUND'`),
+  ).filter(
+    (m) =>
+      (f.sent_group === undefined || m.sent_group === f.sent_group) &&
+      (f.template === undefined || m.template_name === f.template) &&
+      (f.wa_number === undefined || m.wa_number_id === numberIds.get(f.wa_number)) &&
+      (f.from === undefined || m.day >= f.from) &&
+      (f.to === undefined || m.day <= f.to),
+  );
+  const by_status = Object.fromEntries(STATUSES.map((s) => [s, all.filter((m) => m.status === s).length]));
+  const codes = new Map<number | null, { code: number | null; title: string; count: number }>();
+  for (const m of all.filter((x) => x.status === "FAILED")) {
+    const code = m.error?.code ?? null;
+    const entry = codes.get(code) ?? { code, title: m.error?.title ?? "", count: 0 };
+    entry.count++;
+    codes.set(code, entry);
+  }
+  return {
+    total: all.length,
+    by_status,
+    failures_by_code: [...codes.values()].sort((a, b) => b.count - a.count || (a.code ?? 0) - (b.code ?? 0)),
+  };
+}
+
+describe("GET /api/v1/messages/stats", () => {
+  it("equals a brute-force count over messages for every filter combination", async () => {
+    const { team, numbers } = await buildTeam(5);
+    await buildTeam(6); // another team's sends, same groups and templates, never counted
+    const api = apiClient(server.url, team.token);
+    const numberIds = new Map(numbers.map((n) => [n.number, n.id]));
+    const filters: Filter[] = [
+      {},
+      { sent_group: "black-friday" },
+      { sent_group: "navidad", template: "promo" },
+      { template: "pedido" },
+      { wa_number: numbers[1].number },
+      { wa_number: numbers[0].number, sent_group: "black-friday", from: "2026-03-03" },
+      { from: "2026-03-02", to: "2026-03-04" },
+      { to: "2026-03-01" },
+      { from: "2026-03-05", to: "2026-03-05", template: "promo" },
+      { sent_group: "no-existe" },
+    ];
+    let counted = 0;
+    for (const f of filters) {
+      const res = await api.get(`/api/v1/messages/stats?${new URLSearchParams(f as Record<string, string>)}`);
+      expect(res.status, res.text).toBe(200);
+      const expected = await bruteForce(team.id, f, numberIds);
+      expect(res.body, JSON.stringify(f)).toEqual({ message: "Estadísticas de mensajes obtenidas correctamente.", data: expected });
+      counted += expected.total;
+    }
+    expect(counted).toBeGreaterThan(500);
+  });
+
+  it("takes a number as the contract writes it (+57 …) and refuses another team's number like an unknown one", async () => {
+    const a = await buildTeam(7);
+    const b = await buildTeam(8);
+    const api = apiClient(server.url, a.team.token);
+    const n = a.numbers[0].number;
+    const plus = await api.get(`/api/v1/messages/stats?wa_number=${encodeURIComponent(`+${n}`)}`);
+    expect(plus.body.data).toEqual(await bruteForce(a.team.id, { wa_number: n }, new Map(a.numbers.map((x) => [x.number, x.id]))));
+    const foreign = await api.get(`/api/v1/messages/stats?wa_number=${b.numbers[0].number}`);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body).toEqual({
+      message: "El número de WhatsApp no está registrado.",
+      errors: { wa_number: ["El número de WhatsApp no está registrado."] },
+    });
+    expect((await apiClient(server.url).get("/api/v1/messages/stats")).status).toBe(401);
+  });
+
+  it("validates dates with exact texts", async () => {
+    const team = await createTeam();
+    const api = apiClient(server.url, team.token);
+    const bad = await api.get("/api/v1/messages/stats?from=2026-02-30");
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ from: ["El campo from debe ser una fecha válida con el formato YYYY-MM-DD."] });
+    const reversed = await api.get("/api/v1/messages/stats?from=2026-03-05&to=2026-03-01");
+    expect(reversed.body.errors).toEqual({ to: ["El campo to debe ser una fecha igual o posterior a from."] });
+    const empty = await api.get("/api/v1/messages/stats?sent_group=");
+    expect(empty.body.data).toEqual({
+      total: 0,
+      by_status: { QUEUED: 0, SENDED: 0, SENT: 0, DELIVERED: 0, READED: 0, FAILED: 0 },
+      failures_by_code: [],
+    });
+  });
+});
