@@ -1,5 +1,6 @@
 "use client";
 import { useDeferredValue, useMemo, useState } from "react";
+import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useContacts, useLabels } from "@/lib/api-client/hooks";
 import { useT } from "@/lib/i18n";
@@ -36,7 +37,18 @@ export function ContactsPage() {
 
   return (
     <>
-      <PageTitle>{t("contacts.title")}</PageTitle>
+      <PageTitle
+        actions={
+          <Link
+            href="/contacts/import"
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
+          >
+            {t("import.link")}
+          </Link>
+        }
+      >
+        {t("contacts.title")}
+      </PageTitle>
       <div className="mb-4 grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] md:items-start">
         <div>
           <label htmlFor="contact-search" className="mb-1 block text-sm font-medium">

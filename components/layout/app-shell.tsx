@@ -11,6 +11,7 @@ import { LanguageSwitch } from "./language-switch";
 const NAV: { href: string; key: MessageKey }[] = [
   { href: "/inbox", key: "nav.inbox" },
   { href: "/send", key: "nav.send" },
+  { href: "/broadcasts", key: "nav.broadcasts" },
   { href: "/contacts", key: "nav.contacts" },
   { href: "/labels", key: "nav.labels" },
   { href: "/conversations", key: "nav.conversations" },

@@ -377,11 +377,15 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       })),
     );
 
+    // Applied by the broadcast pages through onEvent (lib/api-client/broadcasts.ts).
+    on("broadcast.updated", () => undefined);
+
     es.addEventListener("reset", () => {
       qc.invalidateQueries({ queryKey: inboxKeys.listsAll });
       qc.invalidateQueries({ queryKey: ["conversation"] });
       qc.invalidateQueries({ queryKey: inboxKeys.threadAll });
       qc.invalidateQueries({ queryKey: keys.historyAll });
+      qc.invalidateQueries({ queryKey: ["broadcasts"] });
     });
     es.onopen = () => setState("open");
     let retry: ReturnType<typeof setTimeout> | undefined;

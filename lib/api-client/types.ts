@@ -19,6 +19,22 @@ import type { sendTemplateResponse } from "@/lib/messages/send-schemas";
 import type { uploadMediaResponse } from "@/lib/media/schemas";
 import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/webhooks/schemas";
 import type { conversationResponse, conversationSchema, listConversationsResponse } from "@/lib/conversations/schemas";
+import type {
+  broadcastAudience,
+  broadcastCounts,
+  broadcastResponse,
+  broadcastSchema,
+  broadcastUpdatedEvent,
+  createBroadcastRequest,
+  listBroadcastsResponse,
+  RecipientStatusFilter,
+  recipientSchema,
+  recipientsResponse,
+  timelinePoint,
+  timelineResponse,
+} from "@/lib/broadcasts/schemas";
+import type { audienceSizeResponse } from "@/lib/audiences/schemas";
+import type { importResultSchema, importStreamLine } from "@/lib/contacts/import-schemas";
 
 /**
  * Shapes of /api/v1 answers as the dashboard reads them: inferred from the server's own zod
@@ -62,3 +78,23 @@ export type ConversationList = z.infer<typeof listConversationsResponse>;
 export type ConversationResponse = z.infer<typeof conversationResponse>;
 /** The replies API answers like the template send: `{message, data: {update_id}}`. */
 export type SendReplyResponse = SendTemplateResponse;
+
+export type Broadcast = z.infer<typeof broadcastSchema>;
+export type BroadcastStatus = Broadcast["status"];
+export type BroadcastCounts = z.infer<typeof broadcastCounts>;
+export type AudienceRule = z.output<typeof broadcastAudience>;
+export type BroadcastResponse = z.infer<typeof broadcastResponse>;
+export type BroadcastList = z.infer<typeof listBroadcastsResponse>;
+export type BroadcastUpdatedEvent = z.infer<typeof broadcastUpdatedEvent>;
+export type CreateBroadcastInput = z.input<typeof createBroadcastRequest>;
+export type Recipient = z.infer<typeof recipientSchema>;
+export type RecipientList = z.infer<typeof recipientsResponse>;
+/** A status the recipients list filters by (CANCELLED and REJECTED beside the message statuses). */
+export type RecipientStatus = RecipientStatusFilter;
+export type TimelinePoint = z.infer<typeof timelinePoint>;
+export type TimelineResponse = z.infer<typeof timelineResponse>;
+export type AudienceSizeResponse = z.infer<typeof audienceSizeResponse>;
+/** The contacts import's report: counts, and the rejected rows and warnings with their lines. */
+export type ImportReport = z.infer<typeof importResultSchema>;
+/** One NDJSON line of a streamed contacts import (progress, done or error). */
+export type ImportLine = z.infer<typeof importStreamLine>;

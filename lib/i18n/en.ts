@@ -1,4 +1,5 @@
 import type { MessageKey } from "./es";
+import { broadcastsEn } from "./broadcasts.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -315,4 +316,5 @@ export const en: Record<MessageKey, string> = {
   "msg.kind.OTHER": "Other",
   "msg.address": "Address",
   "nav.docs": "API docs",
+  ...broadcastsEn,
 };

@@ -1,3 +1,5 @@
+import { broadcastsEs } from "./broadcasts.es";
+
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
   "app.name": "WA Mensajería",
@@ -314,6 +316,7 @@ export const es = {
   "msg.kind.OTHER": "Otro",
   "msg.address": "Dirección",
   "nav.docs": "Documentación API",
+  ...broadcastsEs,
 } as const;
 
 export type MessageKey = keyof typeof es;

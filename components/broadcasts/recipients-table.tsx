@@ -1,0 +1,121 @@
+"use client";
+import { useId, useState } from "react";
+import { recipientsCsvUrl, useRecipients } from "@/lib/api-client/broadcasts";
+import type { RecipientStatus } from "@/lib/api-client/types";
+import { RECIPIENT_STATUSES } from "@/lib/broadcasts/schemas";
+import { useI18n } from "@/lib/i18n";
+import { Button, EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+import { formatDateTime, formatNumber } from "./format";
+
+/** A broadcast's recipients, one page at a time, filtered by status, and the whole list as CSV. */
+export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
+  const { t, locale } = useI18n();
+  const id = useId();
+  const [status, setStatus] = useState<RecipientStatus | "">("");
+  const [page, setPage] = useState(1);
+  const list = useRecipients(broadcastId, status, page);
+  const pg = list.data?.pagination;
+  return (
+    <section aria-labelledby={`${id}-title`} className="space-y-3" data-testid="recipients">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id={`${id}-title`} className="text-base font-semibold">
+          {t("bc.recipients")}
+          {pg && (
+            <span className="ml-2 text-sm font-normal text-slate-600">
+              {t("bc.recipients.count", { count: formatNumber(pg.total_items, locale) })}
+            </span>
+          )}
+        </h2>
+        <div className="flex flex-wrap items-end gap-3">
+          <div>
+            <label htmlFor={`${id}-status`} className="block text-xs font-medium text-slate-700">
+              {t("bc.recipients.filter")}
+            </label>
+            <select
+              id={`${id}-status`}
+              className={inputClass}
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value as RecipientStatus | "");
+                setPage(1);
+              }}
+              data-testid="recipients-status"
+            >
+              <option value="">{t("bc.recipients.all")}</option>
+              {RECIPIENT_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`status.${s}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <a
+            href={recipientsCsvUrl(broadcastId, status)}
+            download
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
+            data-testid="recipients-export"
+          >
+            {t("bc.recipients.export")}
+          </a>
+        </div>
+      </div>
+      {list.isError ? (
+        <ErrorBox error={list.error} onRetry={() => list.refetch()} />
+      ) : list.isLoading ? (
+        <SkeletonRows rows={4} />
+      ) : !list.data?.data.length ? (
+        <EmptyState>{t("bc.recipients.empty")}</EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm" aria-busy={list.isFetching} data-testid="recipients-table">
+            <caption className="sr-only">{t("bc.recipients")}</caption>
+            <thead className="bg-slate-50 text-xs text-slate-700">
+              <tr>
+                {(["contact", "status", "error", "replied", "updated"] as const).map((c) => (
+                  <th key={c} scope="col" className="px-3 py-2 font-semibold">
+                    {t(`bc.recipients.${c}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((r, i) => (
+                <tr
+                  key={`${r.contact.id}-${r.update_id ?? i}`}
+                  className="border-t border-slate-100 align-top"
+                  data-testid="recipient-row"
+                  data-status={r.status}
+                >
+                  <td className="px-3 py-2">
+                    <span className="block font-medium">{r.contact.name || "—"}</span>
+                    <span className="block text-xs text-slate-600 tabular-nums">
+                      {r.contact.customer_number ? `+${r.contact.customer_number}` : "—"}
+                    </span>
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap">{t(`status.${r.status}`)}</td>
+                  <td className="px-3 py-2 text-xs break-words">{r.error ? `${r.error.code ?? ""} ${r.error.title}`.trim() : ""}</td>
+                  <td className="px-3 py-2">{r.replied ? t("bc.yes") : t("bc.no")}</td>
+                  <td className="px-3 py-2 text-xs whitespace-nowrap">{formatDateTime(r.updated_at, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pg && pg.total_pages > 1 && (
+        <nav
+          className="flex items-center justify-center gap-3"
+          aria-label={`${t("bc.recipients")}: ${t("common.page", { page: pg.current_page, total: pg.total_pages })}`}
+        >
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            {t("common.previous")}
+          </Button>
+          <span className="text-sm">{t("common.page", { page: pg.current_page, total: pg.total_pages })}</span>
+          <Button variant="secondary" disabled={page >= pg.total_pages} onClick={() => setPage((p) => p + 1)}>
+            {t("common.next")}
+          </Button>
+        </nav>
+      )}
+    </section>
+  );
+}

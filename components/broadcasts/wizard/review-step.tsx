@@ -1,0 +1,68 @@
+"use client";
+import type { ReactNode } from "react";
+import { useBots, useCampaigns, useLabels } from "@/lib/api-client/hooks";
+import { useI18n } from "@/lib/i18n";
+import { Button } from "@/components/ui";
+import { AudienceSize } from "./audience-step";
+import { paramValue, type Draft, type Step } from "./draft";
+
+/** Everything the broadcast will do, each line with a way back to the step that set it. */
+export function ReviewStep({ draft, goTo }: { draft: Draft; goTo: (s: Step) => void }) {
+  const { t, locale } = useI18n();
+  const labels = useLabels();
+  const bots = useBots();
+  const campaigns = useCampaigns();
+  const titles = (ids: number[]) =>
+    ids.map((id) => labels.data?.find((l) => l.id === id)?.title ?? `#${id}`).join(", ") || t("bc.review.none");
+  const params = [...(draft.header ? [draft.header] : []), ...draft.body].map((p) => `{{${p.key}}} = ${paramValue(p)}`).join(" · ");
+  const routing =
+    draft.response_handler === "CHATBOT"
+      ? `${t("send.handler.CHATBOT")}: ${bots.data?.find((b) => String(b.id) === draft.bot_id)?.name ?? t("bc.review.none")}`
+      : `${t("send.handler.CAMPAIGN")}: ${campaigns.data?.find((c) => String(c.id) === draft.campaign_id)?.name ?? t("send.campaignNone")}`;
+  const start =
+    draft.when === "later" && draft.scheduled_local
+      ? new Date(draft.scheduled_local).toLocaleString(locale === "es" ? "es-CO" : "en-US", { dateStyle: "medium", timeStyle: "short" })
+      : t("bc.review.startNow");
+  const rows: [string, ReactNode, Step][] = [
+    [
+      t("bc.review.audience"),
+      t("bc.audience.summary", {
+        any: titles(draft.audience.labels_any),
+        all: titles(draft.audience.labels_all),
+        exclude: titles(draft.audience.labels_exclude),
+      }),
+      "audience",
+    ],
+    [t("bc.review.number"), `+${draft.wa_number}`, "template"],
+    [t("bc.review.template"), `${draft.template_name} (${draft.language})`, "template"],
+    [t("bc.review.params"), params || t("bc.review.none"), "params"],
+    [t("bc.review.media"), draft.media_name ?? (draft.media_path ? draft.media_path : t("bc.review.defaultMedia")), "params"],
+    [t("bc.review.name"), draft.name, "delivery"],
+    [t("bc.review.routing"), routing, "delivery"],
+    [t("bc.review.sentGroup"), draft.sent_group.trim() || draft.name, "delivery"],
+    [t("bc.review.start"), start, "delivery"],
+  ];
+  return (
+    <div className="space-y-4">
+      <AudienceSize rule={draft.audience} />
+      <dl className="divide-y divide-slate-100 rounded-md border border-slate-200" data-testid="broadcast-review">
+        {rows.map(([label, value, step], i) => (
+          <div key={i} className="flex flex-wrap items-start gap-x-3 gap-y-1 px-3 py-2">
+            <dt className="w-36 shrink-0 text-sm font-medium text-slate-700">{label}</dt>
+            <dd className="min-w-0 flex-1 text-sm break-words">{value}</dd>
+            <dd>
+              <Button
+                variant="ghost"
+                className="px-2 py-0.5 text-xs underline"
+                onClick={() => goTo(step)}
+                aria-label={`${t("bc.review.edit")}: ${label}`}
+              >
+                {t("bc.review.edit")}
+              </Button>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+"use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { ApiRequestError } from "./fetch";
+import { keys } from "./hooks";
+import type { ImportLine, ImportReport } from "./types";
+
+/**
+ * Rows in a CSV file, counted by its line breaks (the header and a last empty line left out): the
+ * progress bar's maximum. Quoted fields with line breaks make it an upper bound, which only makes
+ * the bar jump to full at the end.
+ */
+export async function countCsvRows(file: File): Promise<number> {
+  const text = await file.text();
+  let lines = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+  if (text.length > 0 && !text.endsWith("\n")) lines++;
+  return Math.max(0, lines - 1);
+}
+
+/**
+ * Uploads a CSV to POST /api/v1/contacts/import asking for NDJSON: each `progress` line is
+ * reported as it arrives, the `done` line is the report. An error answer is the ruled JSON body.
+ */
+export async function importContactsCsv(file: File, onProgress: (processed: number) => void, signal?: AbortSignal): Promise<ImportReport> {
+  let res: Response;
+  try {
+    res = await fetch("/api/v1/contacts/import", {
+      method: "POST",
+      headers: { "content-type": "text/csv", accept: "application/x-ndjson" },
+      body: file,
+      credentials: "same-origin",
+      signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === "AbortError") throw err;
+    throw new ApiRequestError(0, (err as Error).message || "Network error");
+  }
+  if (!res.ok || !res.body) {
+    const text = await res.text();
+    let body: { message?: string; errors?: Record<string, string[]> } = {};
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    throw new ApiRequestError(res.status, body.message || `HTTP ${res.status}`, body.errors ?? {});
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  let report: ImportReport | null = null;
+  const take = (line: string) => {
+    if (!line.trim()) return;
+    const parsed = JSON.parse(line) as ImportLine;
+    if (parsed.type === "progress") onProgress(parsed.processed);
+    // The stream had started (status 200) when the import stopped: its message says why.
+    else if (parsed.type === "error") throw new ApiRequestError(500, parsed.message);
+    else if (parsed.type === "done") {
+      report = parsed.data;
+      onProgress(parsed.data.processed);
+    }
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      take(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+    }
+  }
+  take(buffered);
+  // A stream cut short (the server stopped mid-file) has no report: the page says something went wrong.
+  if (!report) throw new ApiRequestError(0, "");
+  return report;
+}
+
+export function useImportContacts() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (processed: number) => void }) => importContactsCsv(file, onProgress),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: keys.contactsAll });
+      qc.invalidateQueries({ queryKey: ["audience-size"] });
+    },
+  });
+}
