@@ -55,8 +55,10 @@ export function ParamsStep({ draft, template, onChange, errors, clearError }: Pr
         <AttachmentField
           key={template.name}
           format={mediaFormat}
+          label={t("send.attachment")}
           defaultMediaPath={template.default_media_path}
           value={draft.media_path}
+          fileName={draft.media_name}
           error={errors.media_path}
           onChange={(path, name) => {
             onChange({ media_path: path, media_name: name });
