@@ -68,7 +68,10 @@ test("sends a template with parameters and an attachment, then sees it QUEUED in
   const success = page.getByTestId("send-success");
   await expect(success).toContainText(`Mensaje en cola para +${destination}.`);
   await expect(success).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
-  await expect(success.getByRole("link", { name: "Abrir la conversación" })).toHaveAttribute("href", /^\/inbox\?c=\d+$/);
+  await expect(success.getByRole("link", { name: "Abrir la conversación" })).toHaveAttribute(
+    "href",
+    `/conversations?wa_number=${DEMO.number}&customer=${destination}`,
+  );
 
   await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${destination}`);
   const message = page.locator('article[data-type="template"]').last();
@@ -312,8 +315,8 @@ test("after a send the form starts a new send of the same template and names the
   await page.getByLabel("Language").selectOption("es");
 
   await success.getByRole("link", { name: "Abrir la conversación" }).click();
-  await expect(page).toHaveURL(/\/inbox\?c=\d+$/);
-  await expect(page.locator("body")).toContainText("Te recordamos tu cita el viernes a las 09:30.");
+  await expect(page).toHaveURL(/\/conversations\?wa_number=\d+&customer=\d+$/);
+  await expect(page.locator('article[data-type="template"]').last()).toContainText("Te recordamos tu cita el viernes a las 09:30.");
 });
 
 test("a double click or a retry of the same submit sends once: each attempt carries one Idempotency-Key", async ({ page }) => {
@@ -375,6 +378,8 @@ test("a double click or a retry of the same submit sends once: each attempt carr
 test("at phone width the preview comes before Send, the template list shows every template, and axe finds nothing serious", async ({
   page,
 }) => {
+  // Four page loads, each with a full axe scan.
+  test.setTimeout(240_000);
   for (const locale of ["es", "en"] as const) {
     await page.evaluate((l) => window.localStorage.setItem("wa_locale", l), locale);
     for (const width of [390, 1280]) {

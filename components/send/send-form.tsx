@@ -211,12 +211,11 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
       const name = conversation?.contact.name || (picked?.customer_number === number ? picked.name : "") || `+${number}`;
       setSent({
         name,
-        href: conversation
-          ? `/inbox?c=${conversation.id}`
-          : `/conversations?wa_number=${encodeURIComponent(values.wa_number)}&customer=${encodeURIComponent(number)}`,
+        // The conversation page of that customer: the message is its newest, no id needed in the link.
+        href: `/conversations?wa_number=${encodeURIComponent(values.wa_number)}&customer=${encodeURIComponent(number)}`,
       });
       // A new send of the same template: same number, template and routing, empty recipient and values.
-      reset({ ...getValues(), destination: "", media_path: null, ...blankParams(values.template_name) });
+      reset({ ...getValues(), destination: preset?.destination ?? "", media_path: null, ...blankParams(values.template_name) });
       setMediaName(null);
       setPicked(null);
       setRound((r) => r + 1);

@@ -134,10 +134,7 @@ export function useContactSuggestions(search: string) {
   });
 }
 
-/**
- * Where a send landed: the conversation of that number and customer (for the success link), and
- * the contact's name. Null when no conversation lists it yet.
- */
+/** The conversation of a number and customer, with its contact (a send's success line names it). Null when none lists it yet. */
 export async function findSentConversation(waNumber: string, destination: string) {
   const r = await apiFetch<ConversationList>(`/api/v1/conversations${qs({ wa_number: waNumber, search: destination, per_page: 10 })}`);
   return r.data.find((c) => c.contact.customer_number === destination) ?? null;

@@ -8,8 +8,16 @@ import { format } from "@/lib/i18n/format";
 import { es } from "@/lib/i18n/es";
 import { en } from "@/lib/i18n/en";
 import type { Translate } from "@/lib/i18n";
-import { BOT_ID_REQUIRED, DESTINATION_INVALID, RESPONSE_HANDLER_INVALID, botNotFound, campaignNotFound } from "@/lib/messages/send-schemas";
-import { buttonParamRequired, headerParamRequired, missingBodyKey } from "@/lib/messages/send-params";
+import {
+  BOT_ID_REQUIRED,
+  DESTINATION_INVALID,
+  RESPONSE_HANDLER_INVALID,
+  botNotFound,
+  campaignNotFound,
+  duplicateButtonIndex,
+  paramValueFormat,
+} from "@/lib/messages/send-schemas";
+import { buttonParamRequired, headerParamRequired, missingBodyKey, unknownButtonIndex } from "@/lib/messages/send-params";
 import { extensionMismatch, mediaRequired, MEDIA_MISSING } from "@/lib/messages/send-media";
 import { templateNotFound } from "@/lib/templates/service";
 import { WA_NUMBER_NOT_REGISTERED } from "@/lib/numbers/service";
@@ -111,6 +119,27 @@ describe("send form errors: the server's exact texts, placed and worded for the 
       "Attachment: the file is no longer available, upload it again",
     ],
     ["template_name", templateNotFound("x"), "template_name", "Plantilla: la plantilla no existe", "Template: the template does not exist"],
+    [
+      "button_params.0.index",
+      duplicateButtonIndex(1),
+      "button_params.0.value",
+      "Botón «Seguir pedido» {{1}}: repetido",
+      "Button “Seguir pedido” {{1}}: repeated",
+    ],
+    [
+      "button_params.0.index",
+      unknownButtonIndex(1),
+      "button_params.0.value",
+      "Botón «Seguir pedido» {{1}}: valor no válido",
+      "Button “Seguir pedido” {{1}}: not a valid value",
+    ],
+    [
+      "header_param.value",
+      paramValueFormat("1"),
+      "header_param.value",
+      "Encabezado {{1}}: sin saltos de línea, tabulaciones ni más de 4 espacios seguidos",
+      "Header {{1}}: no line breaks, tabs or more than 4 spaces in a row",
+    ],
     [
       "wa_number",
       WA_NUMBER_NOT_REGISTERED,
