@@ -128,15 +128,21 @@ async function* importRows(
   const reject = (line: number, reason: string) => result.rejected.push({ line, reason });
   const warn = (line: number, reason: string) => result.warnings.push({ line, reason });
 
-  const flush = async () => {
+  /** Writes the batch; resolves to the rows read when it was cut (what a progress line reports). */
+  const flush = async (): Promise<number> => {
     const rows = batch;
+    const processed = result.processed;
     batch = [];
     const out = await transaction((tx) => writeImportBatch(tx, teamId, rows));
     result.created += out.created;
     result.updated += out.updated;
     for (const r of out.rejected) reject(r.line, ROW_CUSTOMER_ID_TAKEN);
     for (const c of out.capped) warn(c.line, rowLabelCap(c.labelIds.map((id) => titleOf.get(id) ?? String(id))));
+    return processed;
   };
+  // One batch is written while the next is parsed (the parse is CPU here, the write waits on
+  // Postgres); never two writes at once, so batches commit in file order.
+  let writing: Promise<number> | null = null;
 
   for await (const ev of events) {
     if ("unreadable" in ev) {
@@ -201,14 +207,14 @@ async function* importRows(
     }
     batch.push({ line, number, customerId, name, labelIds });
     if (batch.length >= IMPORT_BATCH_ROWS) {
-      await flush();
-      yield { type: "progress", processed: result.processed };
+      if (writing) yield { type: "progress", processed: await writing };
+      writing = flush();
+      // Awaited at the next batch or the end; this only keeps a failure from being "unhandled" meanwhile.
+      writing.catch(() => {});
     }
   }
-  if (batch.length) {
-    await flush();
-    yield { type: "progress", processed: result.processed };
-  }
+  if (writing) yield { type: "progress", processed: await writing };
+  if (batch.length) yield { type: "progress", processed: await flush() };
   result.rejected.sort(byLine);
   result.warnings.sort(byLine);
   return { message: importDoneMessage(result.created + result.updated, result.rejected.length), data: result };
