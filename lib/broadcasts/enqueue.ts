@@ -83,7 +83,6 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   const headerText = textAt(headerAt);
   const bodyText = textAt(bodyAt);
 
-  let cursor = broadcast.enqueueCursor;
   let queued = 0;
   let rejected = 0;
   let lastAnnounce = Date.now();
@@ -91,7 +90,9 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
     const step = await transaction(async (tx) => {
       const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
       if (!row || row.status === "CANCELLED") return { more: false };
-      const contacts = await audienceContactsAfter(tx, broadcast.teamId, row.audience, cursor, batchSize);
+      // From the committed cursor, under the row lock: two runs (a resumed one beside a slow one)
+      // take turns and never enqueue a contact twice.
+      const contacts = await audienceContactsAfter(tx, broadcast.teamId, row.audience, row.enqueueCursor, batchSize);
       if (!contacts.length) return { more: false };
       const rows: BatchRow[] = [];
       const rejections = [];
@@ -139,7 +140,6 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       await insertRejections(tx, rejections);
       const last = contacts[contacts.length - 1].id;
       await recordBatch(tx, row.teamId, row.id, rows.length, rejections.length, last);
-      cursor = last;
       queued += rows.length;
       rejected += rejections.length;
       // Progress while a long enqueue runs, no more than once a second.

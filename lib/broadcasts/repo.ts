@@ -431,6 +431,38 @@ export async function parkClaim(messageId: number, attempts: number) {
     WHERE id = ${messageId} AND status = 'QUEUED' AND attempts = ${attempts}`);
 }
 
+// ---- Interrupted enqueues ----
+
+/**
+ * Broadcasts whose enqueue stopped before the end of their audience (the process died): not
+ * finished enqueuing, not cancelled, and nothing enqueued for `idleMs` (their newest message, or
+ * their creation). A slow run still going is harmless to resume beside: runs take turns on the
+ * row lock from the committed cursor.
+ */
+export async function interruptedEnqueues(idleMs: number, limit: number, teamIds?: number[]): Promise<BroadcastRow[]> {
+  const db = await getDb();
+  const teams = teamIds?.length ? sql`AND b.team_id IN (${ids(teamIds)})` : sql``;
+  const res = await db.execute(sql`
+    SELECT b.id, b.team_id FROM broadcasts b
+    WHERE b.enqueued_at IS NULL AND b.status <> 'CANCELLED' AND b.created_at < now() - ${idleMs} * interval '1 millisecond' ${teams}
+      AND coalesce((SELECT m.created_at FROM messages m WHERE m.team_id = b.team_id AND m.broadcast_id = b.id ORDER BY m.id DESC LIMIT 1), b.created_at)
+        < now() - ${idleMs} * interval '1 millisecond'
+    ORDER BY b.id LIMIT ${limit}`);
+  const found = rowsOf<{ id: number; team_id: number }>(res);
+  const rows = await Promise.all(found.map((r) => findBroadcast(db, Number(r.team_id), Number(r.id))));
+  return rows.filter((r): r is BroadcastRow => !!r);
+}
+
+export async function templateOfBroadcast(row: BroadcastRow) {
+  const db = await getDb();
+  const [t] = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.teamId, row.teamId), eq(templates.id, row.templateId)))
+    .limit(1);
+  return t;
+}
+
 // ---- The progress sweep ----
 
 /**

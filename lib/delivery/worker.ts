@@ -13,6 +13,7 @@ import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, typ
 import { createSettler } from "./settle";
 import { broadcastMaySend, parkClaim } from "@/lib/broadcasts/repo";
 import { PROGRESS_EVERY_MS, sweepBroadcasts } from "@/lib/broadcasts/progress";
+import { resumeInterrupted } from "@/lib/broadcasts/resume";
 
 export type WorkerOptions = {
   /** Idle wait between polls (WORKER_POLL_MS, default 1000). */
@@ -213,7 +214,17 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   // second, started from the poll without holding it up.
   let broadcastSweep: Promise<void> | null = null;
   let nextBroadcastSweep = 0;
+  // Enqueues a crash interrupted, finished apart from the sweep (one can take a while).
+  let resuming: Promise<void> | null = null;
+  let nextResume = 0;
   function pollBroadcasts() {
+    if (!resuming && running && Date.now() >= nextResume) {
+      nextResume = Date.now() + 10_000;
+      resuming = resumeInterrupted(options.teamIds)
+        .then(() => undefined)
+        .catch((err) => console.error("[worker] broadcast enqueue resume", err))
+        .finally(() => (resuming = null));
+    }
     if (broadcastSweep || !running || Date.now() < nextBroadcastSweep) return;
     nextBroadcastSweep = Date.now() + PROGRESS_EVERY_MS;
     broadcastSweep = sweepBroadcasts(options.teamIds)
@@ -269,6 +280,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       await loop.stop();
       await receipts;
       await broadcastSweep;
+      await resuming;
     },
     kill() {
       killed = true;

@@ -76,7 +76,7 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
     const done = await waitFor(
       async () => (await w.api.get(`${B}/${id}`)).body.data,
       (b) => b.status === "DONE",
-      20_000,
+      45_000,
       200,
     );
     expect(done.counts).toMatchObject({ recipients: 16, queued: 0, sended: 16, cancelled: 0 });
@@ -149,7 +149,7 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
     expect(w.received()).toHaveLength(0);
     expect((await w.api.get(`${B}/${id}`)).body.data.status).toBe("SCHEDULED");
 
-    await waitFor(w.received, (r) => r.length === 4, 15_000);
+    await waitFor(w.received, (r) => r.length === 4, 30_000);
     expect(graph.sends(w.number.phoneNumberId).every((r) => r.at >= at.getTime())).toBe(true);
     const done = await waitFor(
       async () => (await w.api.get(`${B}/${id}`)).body.data,
