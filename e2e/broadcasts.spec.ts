@@ -54,9 +54,9 @@ test("import a CSV, build an audience by label, send a broadcast and watch it re
 
   // 1. The import: progress, counts, the rejected row with its line and reason, the warning.
   await importCsv(page, csvFor(numbers, label));
-  await expect(page.getByTestId("import-processed")).toHaveText("4");
-  await expect(page.getByTestId("import-created")).toHaveText("3");
-  await expect(page.getByTestId("import-updated")).toHaveText("0");
+  await expect(page.getByTestId("import-count-processed")).toHaveText("4");
+  await expect(page.getByTestId("import-count-created")).toHaveText("3");
+  await expect(page.getByTestId("import-count-updated")).toHaveText("0");
   await expect(page.getByTestId("import-rejected")).toContainText("5");
   await expect(page.getByTestId("import-rejected").locator("tbody tr")).toHaveCount(1);
   await expect(page.getByTestId("import-rejected").locator("tbody tr td").first()).toHaveText("5");
@@ -68,8 +68,8 @@ test("import a CSV, build an audience by label, send a broadcast and watch it re
     .getByLabel("Archivo CSV")
     .setInputFiles({ name: "clientes.csv", mimeType: "text/csv", buffer: Buffer.from(csvFor(numbers, label)) });
   await page.getByRole("button", { name: "Importar" }).click();
-  await expect(page.getByTestId("import-updated")).toHaveText("3");
-  await expect(page.getByTestId("import-created")).toHaveText("0");
+  await expect(page.getByTestId("import-count-updated")).toHaveText("3");
+  await expect(page.getByTestId("import-count-created")).toHaveText("0");
 
   // 2. The wizard: the audience by label, with its live size.
   await page.goto("/broadcasts");

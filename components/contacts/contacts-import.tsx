@@ -105,7 +105,7 @@ function ImportReportView({ report }: { report: ImportReport }) {
         {stats.map(([label, value, key]) => (
           <div key={key} className="rounded-lg border border-slate-200 bg-white p-3">
             <dt className="text-xs text-slate-600">{label}</dt>
-            <dd className="text-2xl font-semibold tabular-nums" data-testid={`import-${key}`}>
+            <dd className="text-2xl font-semibold tabular-nums" data-testid={`import-count-${key}`}>
               {value.toLocaleString()}
             </dd>
           </div>

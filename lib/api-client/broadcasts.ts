@@ -72,8 +72,13 @@ export function recipientsCsvUrl(id: number, status: RecipientStatus | "") {
   return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status })}`;
 }
 
+/**
+ * The event's status and counts, at once. Counts of a broadcast that has recipients but an event
+ * saying none (sent as the send starts, before its counts are read) are left to the refetch.
+ */
 function patchBroadcast(qc: QueryClient, ev: BroadcastUpdatedEvent) {
-  const apply = (b: Broadcast) => (b.id === ev.id ? { ...b, status: ev.status, counts: { ...b.counts, ...ev.counts } } : b);
+  const apply = (b: Broadcast) =>
+    b.id !== ev.id ? b : { ...b, status: ev.status, counts: ev.counts.recipients === 0 && b.counts.recipients > 0 ? b.counts : ev.counts };
   qc.setQueryData<Broadcast>(broadcastKeys.one(ev.id), (old) => (old ? apply(old) : old));
   qc.setQueriesData<BroadcastList>({ queryKey: ["broadcasts", "list"] }, (old) => (old ? { ...old, data: old.data.map(apply) } : old));
 }
@@ -105,28 +110,31 @@ function useThrottle(fn: () => void, ms: number) {
  */
 export function useBroadcastsLive(openId?: number): StreamState {
   const qc = useQueryClient();
-  const refetch = useThrottle(() => {
+  const refetchOne = useThrottle(() => {
+    if (openId !== undefined) qc.invalidateQueries({ queryKey: broadcastKeys.one(openId) });
+  }, 1000);
+  // The recipients page and the timeline cost more and move less to the eye: every 5 s at most.
+  const refetchDetails = useThrottle(() => {
     if (openId === undefined) return;
-    qc.invalidateQueries({ queryKey: broadcastKeys.one(openId) });
     qc.invalidateQueries({ queryKey: broadcastKeys.recipientsAll(openId) });
     qc.invalidateQueries({ queryKey: ["broadcasts", "timeline", openId] });
-  }, 1000);
+  }, 5000);
   const onEvent = useCallback(
     (type: string, data: unknown) => {
       if (type === "broadcast.updated") {
         const ev = data as BroadcastUpdatedEvent;
         patchBroadcast(qc, ev);
-        if (ev.id === openId) refetch();
-      } else if (type === "message.status" && openId !== undefined) {
-        const b = qc.getQueryData<Broadcast>(broadcastKeys.one(openId));
-        // A finished broadcast's receipts still move (delivered → read) for a while after DONE.
-        if (b && b.status !== "CANCELLED" && b.status !== "SCHEDULED") refetch();
-      } else if (type === "message.created" && openId !== undefined) {
-        // A customer's reply to the broadcast counts in `replied`.
-        refetch();
-      }
+        if (ev.id !== openId) return;
+      } else if (type === "message.status" || type === "message.created") {
+        // Neither says its broadcast: only a broadcast still moving listens. A finished one's
+        // receipts still move (delivered → read) and replies still come for a while after DONE.
+        const b = openId === undefined ? undefined : qc.getQueryData<Broadcast>(broadcastKeys.one(openId));
+        if (!b || b.status === "CANCELLED" || b.status === "SCHEDULED") return;
+      } else return;
+      refetchOne();
+      refetchDetails();
     },
-    [qc, openId, refetch],
+    [qc, openId, refetchOne, refetchDetails],
   );
   return useEventStream(onEvent);
 }
