@@ -21,7 +21,16 @@ export function ContactsPage() {
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const deferred = useDeferredValue(search.trim());
-  const labelIds = useMemo(() => labelIdsOf(sp), [sp]);
+  const urlIds = useMemo(() => labelIdsOf(sp), [sp]);
+  // The checked labels answer a click at once; the URL follows (and a navigation, like the labels
+  // page's link or Back, sets them again).
+  const [labelIds, setLabelIds] = useState(urlIds);
+  const urlKey = urlIds.join(",");
+  const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
+  if (urlKey !== seenUrlKey) {
+    setSeenUrlKey(urlKey);
+    setLabelIds(urlIds);
+  }
   const contacts = useContacts(deferred, page, 20, labelIds);
   const labels = useLabels();
   const pg = contacts.data?.pagination;
@@ -30,6 +39,7 @@ export function ContactsPage() {
     const q = new URLSearchParams();
     for (const id of ids) q.append("label_id", String(id));
     setPage(1);
+    setLabelIds(ids);
     // The browser's own history call: Next's router follows it (useSearchParams) without asking
     // the server for the page again, so the checkbox answers at once.
     window.history.replaceState(null, "", q.size ? `${pathname}?${q}` : pathname);

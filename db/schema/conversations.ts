@@ -62,7 +62,7 @@ export const conversations = pgTable(
     uniqueIndex("conversations_key_uq").on(t.teamId, t.waNumberId, t.contactId),
     index("conversations_team_activity_idx").on(t.teamId, t.lastMessageAt.desc(), t.id.desc()),
     index("conversations_number_activity_idx").on(t.teamId, t.waNumberId, t.lastMessageAt.desc(), t.id.desc()),
-    // A contact's last activity over all its numbers (the contacts list): one index probe per contact.
+    // A contact's last activity over all its numbers (the contacts list) without reading the team's other conversations.
     index("conversations_contact_activity_idx").on(t.teamId, t.contactId, t.lastMessageAt.desc()),
     index("conversations_unread_idx")
       .on(t.teamId, t.lastMessageAt.desc())
