@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { transaction } from "@/db/client";
+import { selectAudienceContacts } from "@/lib/audiences/service";
 import type { AuthContext } from "@/lib/auth/context";
 import type { ResolvedMedia } from "@/lib/messages/send-media";
 import { queuedMessage } from "@/lib/messages/send-service";
@@ -12,7 +13,6 @@ import { fillPlaceholders } from "@/lib/templates/schemas";
 import { PROGRESS_EVERY_MS, announce } from "./progress";
 import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
 import {
-  audienceContactsAfter,
   insertBroadcastMessages,
   insertRejections,
   lockBroadcast,
@@ -92,7 +92,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       if (!row || row.status === "CANCELLED") return { more: false };
       // From the committed cursor, under the row lock: two runs (a resumed one beside a slow one)
       // take turns and never enqueue a contact twice.
-      const contacts = await audienceContactsAfter(tx, broadcast.teamId, row.audience, row.enqueueCursor, batchSize);
+      const contacts = await selectAudienceContacts(tx, broadcast.teamId, row.audience, { afterId: row.enqueueCursor, limit: batchSize });
       if (!contacts.length) return { more: false };
       const rows: BatchRow[] = [];
       const rejections = [];

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
-import { broadcastRejections, broadcasts, labels, templates, waNumbers } from "@/db/schema";
+import { broadcastRejections, broadcasts, templates, waNumbers } from "@/db/schema";
 import { CANCELLED_TITLE, type RecipientStatusFilter } from "./schemas";
 
 /** The SQL of broadcasts. Every query filters by team. */
@@ -25,52 +25,6 @@ const WENT_OUT = sql`m.status IN ('SENDED', 'SENT', 'DELIVERED', 'READED')`;
  */
 const REPLIED = sql`(${WENT_OUT} AND c.last_inbound_at > greatest(m.created_at, b.scheduled_at))`;
 const CONVERSATION = sql`LEFT JOIN conversations c ON c.team_id = m.team_id AND c.wa_number_id = m.wa_number_id AND c.contact_id = m.contact_id`;
-
-// ---- Audience ----
-
-/** The ids among `labelIds` that are labels of the team. */
-export async function teamLabelIds(teamId: number, labelIds: number[]): Promise<Set<number>> {
-  if (!labelIds.length) return new Set();
-  const db = await getDb();
-  const rows = await db
-    .select({ id: labels.id })
-    .from(labels)
-    .where(and(eq(labels.teamId, teamId), inArray(labels.id, labelIds)));
-  return new Set(rows.map((r) => r.id));
-}
-
-export type AudienceRule = { labels_any: number[]; labels_all: number[]; labels_exclude: number[] };
-export type AudienceContact = { id: number; name: string; customer_number: string; customer_id: string | null };
-
-/**
- * The next `limit` contacts of an audience after contact id `afterId`, in id order (keyset: each
- * batch is an index range, however deep). Only contacts with a number belong to an audience.
- * NOTE: a minimal stand-in with the audiences helper's signature (lib/audiences); the lead dedupes
- * at merge.
- */
-export async function audienceContactsAfter(
-  db: DbOrTx,
-  teamId: number,
-  audience: AudienceRule,
-  afterId: number,
-  limit: number,
-): Promise<AudienceContact[]> {
-  const has = (labelIds: number[]) =>
-    sql`EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = ct.id AND cl.team_id = ${teamId} AND cl.label_id IN (${ids(labelIds)}))`;
-  const conditions: SQL[] = [sql`ct.team_id = ${teamId}`, sql`ct.customer_number IS NOT NULL`, sql`ct.id > ${afterId}`];
-  if (audience.labels_any.length) conditions.push(has(audience.labels_any));
-  if (audience.labels_all.length) {
-    conditions.push(
-      sql`(SELECT count(*) FROM contact_labels cl WHERE cl.contact_id = ct.id AND cl.team_id = ${teamId} AND cl.label_id IN (${ids(audience.labels_all)})) = ${audience.labels_all.length}`,
-    );
-  }
-  if (audience.labels_exclude.length) conditions.push(sql`NOT ${has(audience.labels_exclude)}`);
-  const res = await db.execute(sql`
-    SELECT ct.id, ct.name, ct.customer_number, ct.customer_id FROM contacts ct
-    WHERE ${sql.join(conditions, sql` AND `)}
-    ORDER BY ct.id LIMIT ${limit}`);
-  return rowsOf<AudienceContact>(res).map((r) => ({ ...r, id: Number(r.id) }));
-}
 
 // ---- Broadcast rows ----
 

@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
+import { audienceSchema } from "@/lib/audiences/schemas";
 import { checkHandler, paramValueFormat, sharedSendFields } from "@/lib/messages/send-schemas";
 
 /**
@@ -23,29 +24,6 @@ export const LANGUAGE_MISMATCH = (template: string, language: string) =>
 export const SCHEDULED_AT_INVALID =
   "El campo scheduled_at debe ser una fecha y hora ISO 8601 con zona horaria (p. ej. 2026-01-31T09:00:00Z).";
 export const BROADCAST_NAME_REQUIRED = "El campo name es obligatorio.";
-
-// ---- The audience rule (the same object as lib/audiences; kept here until that branch lands) ----
-
-export const AUDIENCE_LABELS_REQUIRED = "La audiencia debe indicar al menos una etiqueta en labels_any o labels_all.";
-export const AUDIENCE_LABEL_INVALID = "Cada etiqueta debe indicarse con un número entero positivo.";
-const labelIds = z
-  .array(z.number({ error: AUDIENCE_LABEL_INVALID }).int(AUDIENCE_LABEL_INVALID).positive(AUDIENCE_LABEL_INVALID).max(2147483647), {
-    error: AUDIENCE_LABEL_INVALID,
-  })
-  .max(100, "No puede indicar más de 100 etiquetas por lista.")
-  .optional()
-  .default([])
-  .transform((ids) => [...new Set(ids)]);
-
-/** Contacts holding any of `labels_any` AND all of `labels_all`, minus those holding any of `labels_exclude`. */
-export const broadcastAudience = z
-  .object({ labels_any: labelIds, labels_all: labelIds, labels_exclude: labelIds })
-  .superRefine((a, ctx) => {
-    if (!a.labels_any.length && !a.labels_all.length)
-      ctx.addIssue({ code: "custom", path: ["labels_any"], message: AUDIENCE_LABELS_REQUIRED });
-  })
-  .meta({ id: "BroadcastAudience" });
-export type BroadcastAudience = z.output<typeof broadcastAudience>;
 
 // ---- POST /api/v1/broadcasts ----
 
@@ -90,7 +68,7 @@ export const createBroadcastRequest = z
       .nullish()
       .transform((v) => v ?? []),
     media_path: sharedSendFields.media_path,
-    audience: broadcastAudience,
+    audience: audienceSchema,
     response_handler: sharedSendFields.response_handler,
     campaign_id: sharedSendFields.campaign_id,
     bot_id: sharedSendFields.bot_id,
