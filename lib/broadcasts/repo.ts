@@ -126,10 +126,21 @@ export type BatchCommon = {
   payload: unknown;
   headerAt: number | null;
   bodyAt: number | null;
+  buttonsAt: number | null;
   nextAttemptAt: SQL;
 };
 /** One recipient's own values: contact, update_id, filled header/body texts (null: the payload's as is), send_params. */
-export type BatchRow = { c: number; u: string; n: string; i: string | null; h: string | null; b: string | null; s: unknown };
+export type BatchRow = {
+  c: number;
+  u: string;
+  n: string;
+  i: string | null;
+  h: string | null;
+  b: string | null;
+  /** The filled BUTTONS component (null: the payload's as is). */
+  k?: unknown;
+  s: unknown;
+};
 
 /**
  * A batch of a broadcast's QUEUED messages in one INSERT … SELECT: only what differs per recipient
@@ -145,6 +156,8 @@ export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, r
     payload = sql`jsonb_set(${payload}, ${`{components,${c.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${c.headerAt},text}`}::text[]))`;
   if (c.bodyAt !== null)
     payload = sql`jsonb_set(${payload}, ${`{components,${c.bodyAt},text}`}::text[], coalesce(to_jsonb(r.b), ${payload} #> ${`{components,${c.bodyAt},text}`}::text[]))`;
+  if (c.buttonsAt !== null)
+    payload = sql`jsonb_set(${payload}, ${`{components,${c.buttonsAt}}`}::text[], coalesce(r.k, ${payload} #> ${`{components,${c.buttonsAt}}`}::text[]))`;
   await tx.execute(sql`
     INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
       direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
@@ -152,7 +165,7 @@ export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, r
     SELECT ${c.teamId}::int, ${c.waNumberId}::int, r.c, r.u, r.n, r.i, ${c.sender}, ${c.agentId}::int, ${c.agentName},
       'OUTBOUND', 'template', 'QUEUED', ${payload}, ${c.templateId}::int, ${c.templateName}, ${c.templateLanguage}, r.s, ${c.mediaPath},
       ${c.sentGroup}, ${c.responseHandler}, ${c.campaignId}::int, ${c.botId}::int, ${c.nextAttemptAt}, ${c.broadcastId}::int
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, s jsonb)
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, k jsonb, s jsonb)
     ORDER BY r.c`);
 }
 

@@ -49,7 +49,11 @@ export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input:
     throw ApiError.invalid("language", LANGUAGE_MISMATCH(template.name, input.language));
   }
   // The keys against the template (values may hold columns: filled and checked per recipient).
-  resolveParams(template.components, { header_param: input.header_param, body_params: input.body_params });
+  resolveParams(template.components, {
+    header_param: input.header_param,
+    body_params: input.body_params,
+    button_params: input.button_params,
+  });
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
   await checkAudienceLabels(ctx.teamId, input.audience);
 
@@ -65,6 +69,7 @@ export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input:
     send: {
       header_param: input.header_param ?? null,
       body_params: input.body_params,
+      ...(input.button_params.length ? { button_params: input.button_params } : {}),
       media_path: media?.path ?? null,
       response_handler: input.response_handler,
       campaign_id: input.campaign_id ?? null,
