@@ -10,6 +10,8 @@ export type BroadcastAudienceValue = { labels_any: number[]; labels_all: number[
 export type BroadcastSendValue = {
   header_param: { key: string; value: string } | null;
   body_params: { key: string; value: string }[];
+  /** URL buttons with a variable (values may hold `{{name}}` etc.); absent on broadcasts made before. */
+  button_params?: { index: number; value: string }[];
   media_path: string | null;
   response_handler: "CAMPAIGN" | "CHATBOT";
   campaign_id: number | null;

@@ -20,7 +20,6 @@ import type { uploadMediaResponse } from "@/lib/media/schemas";
 import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/webhooks/schemas";
 import type { conversationResponse, conversationSchema, listConversationsResponse } from "@/lib/conversations/schemas";
 import type {
-  broadcastAudience,
   broadcastCounts,
   broadcastResponse,
   broadcastSchema,
@@ -33,7 +32,7 @@ import type {
   timelinePoint,
   timelineResponse,
 } from "@/lib/broadcasts/schemas";
-import type { audienceSizeResponse } from "@/lib/audiences/schemas";
+import type { audienceSchema, audienceSizeResponse } from "@/lib/audiences/schemas";
 import type { importResultSchema, importStreamLine } from "@/lib/contacts/import-schemas";
 
 /**
@@ -82,7 +81,7 @@ export type SendReplyResponse = SendTemplateResponse;
 export type Broadcast = z.infer<typeof broadcastSchema>;
 export type BroadcastStatus = Broadcast["status"];
 export type BroadcastCounts = z.infer<typeof broadcastCounts>;
-export type AudienceRule = z.output<typeof broadcastAudience>;
+export type AudienceRule = z.output<typeof audienceSchema>;
 export type BroadcastResponse = z.infer<typeof broadcastResponse>;
 export type BroadcastList = z.infer<typeof listBroadcastsResponse>;
 export type BroadcastUpdatedEvent = z.infer<typeof broadcastUpdatedEvent>;

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { transaction } from "@/db/client";
+import { selectAudienceContacts } from "@/lib/audiences/service";
 import type { AuthContext } from "@/lib/auth/context";
 import type { ResolvedMedia } from "@/lib/messages/send-media";
 import { queuedMessage } from "@/lib/messages/send-service";
@@ -12,7 +13,6 @@ import { fillPlaceholders } from "@/lib/templates/schemas";
 import { PROGRESS_EVERY_MS, announce } from "./progress";
 import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
 import {
-  audienceContactsAfter,
   insertBroadcastMessages,
   insertRejections,
   lockBroadcast,
@@ -66,7 +66,12 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   const mediaUrl = target.media?.url ?? null;
   const perContact = usesColumns(send);
   const payloadOf = (p: FilledParams) =>
-    buildTemplatePayload(dto, { header: toMap(p.header_param ? [p.header_param] : []), body: toMap(p.body_params), mediaUrl });
+    buildTemplatePayload(dto, {
+      header: toMap(p.header_param ? [p.header_param] : []),
+      body: toMap(p.body_params),
+      mediaUrl,
+      buttons: Object.fromEntries((p.button_params ?? []).map((b) => [b.index, b.value])),
+    });
   // The columns every message shares, exactly as a single send writes them (queuedMessage), once.
   const base = queuedMessage(
     ctx,
@@ -76,6 +81,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   );
   const headerAt = dto.components.findIndex((c) => c.type === "HEADER" && c.format === "TEXT" && c.text !== undefined);
   const bodyAt = dto.components.findIndex((c) => c.type === "BODY");
+  const buttonsAt = send.button_params?.length ? dto.components.findIndex((c) => c.type === "BUTTONS") : -1;
   const textAt = (i: number) => {
     const c = i >= 0 ? dto.components[i] : undefined;
     return c && (c.type === "HEADER" || c.type === "BODY") ? c.text : undefined;
@@ -92,7 +98,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       if (!row || row.status === "CANCELLED") return { more: false };
       // From the committed cursor, under the row lock: two runs (a resumed one beside a slow one)
       // take turns and never enqueue a contact twice.
-      const contacts = await audienceContactsAfter(tx, broadcast.teamId, row.audience, row.enqueueCursor, batchSize);
+      const contacts = await selectAudienceContacts(tx, broadcast.teamId, row.audience, { afterId: row.enqueueCursor, limit: batchSize });
       if (!contacts.length) return { more: false };
       const rows: BatchRow[] = [];
       const rejections = [];
@@ -110,7 +116,10 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
           i: contact.customer_id,
           h: perContact && headerText !== undefined ? fillPlaceholders(headerText, toMap(p.header_param ? [p.header_param] : [])) : null,
           b: perContact && bodyText !== undefined ? fillPlaceholders(bodyText, toMap(p.body_params)) : null,
-          s: { header_param: p.header_param, body_params: p.body_params },
+          // The recipient's filled BUTTONS component (its links), when a button value uses a column.
+          k: perContact && buttonsAt >= 0 ? payloadOf(p).components[buttonsAt] : null,
+          // As a single send's send_params: button_params only when given (the worker sends them).
+          s: { header_param: p.header_param, body_params: p.body_params, ...(p.button_params ? { button_params: p.button_params } : {}) },
         });
       }
       await insertBroadcastMessages(
@@ -133,6 +142,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
           payload: base.payload,
           headerAt: perContact && headerAt >= 0 ? headerAt : null,
           bodyAt: perContact && bodyAt >= 0 ? bodyAt : null,
+          buttonsAt: perContact && buttonsAt >= 0 ? buttonsAt : null,
           nextAttemptAt: dueAt(row),
         },
         rows,

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
-import { broadcastRejections, broadcasts, labels, templates, waNumbers } from "@/db/schema";
+import { broadcastRejections, broadcasts, templates, waNumbers } from "@/db/schema";
 import { CANCELLED_TITLE, type RecipientStatusFilter } from "./schemas";
 
 /** The SQL of broadcasts. Every query filters by team. */
@@ -25,52 +25,6 @@ const WENT_OUT = sql`m.status IN ('SENDED', 'SENT', 'DELIVERED', 'READED')`;
  */
 const REPLIED = sql`(${WENT_OUT} AND c.last_inbound_at > greatest(m.created_at, b.scheduled_at))`;
 const CONVERSATION = sql`LEFT JOIN conversations c ON c.team_id = m.team_id AND c.wa_number_id = m.wa_number_id AND c.contact_id = m.contact_id`;
-
-// ---- Audience ----
-
-/** The ids among `labelIds` that are labels of the team. */
-export async function teamLabelIds(teamId: number, labelIds: number[]): Promise<Set<number>> {
-  if (!labelIds.length) return new Set();
-  const db = await getDb();
-  const rows = await db
-    .select({ id: labels.id })
-    .from(labels)
-    .where(and(eq(labels.teamId, teamId), inArray(labels.id, labelIds)));
-  return new Set(rows.map((r) => r.id));
-}
-
-export type AudienceRule = { labels_any: number[]; labels_all: number[]; labels_exclude: number[] };
-export type AudienceContact = { id: number; name: string; customer_number: string; customer_id: string | null };
-
-/**
- * The next `limit` contacts of an audience after contact id `afterId`, in id order (keyset: each
- * batch is an index range, however deep). Only contacts with a number belong to an audience.
- * NOTE: a minimal stand-in with the audiences helper's signature (lib/audiences); the lead dedupes
- * at merge.
- */
-export async function audienceContactsAfter(
-  db: DbOrTx,
-  teamId: number,
-  audience: AudienceRule,
-  afterId: number,
-  limit: number,
-): Promise<AudienceContact[]> {
-  const has = (labelIds: number[]) =>
-    sql`EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = ct.id AND cl.team_id = ${teamId} AND cl.label_id IN (${ids(labelIds)}))`;
-  const conditions: SQL[] = [sql`ct.team_id = ${teamId}`, sql`ct.customer_number IS NOT NULL`, sql`ct.id > ${afterId}`];
-  if (audience.labels_any.length) conditions.push(has(audience.labels_any));
-  if (audience.labels_all.length) {
-    conditions.push(
-      sql`(SELECT count(*) FROM contact_labels cl WHERE cl.contact_id = ct.id AND cl.team_id = ${teamId} AND cl.label_id IN (${ids(audience.labels_all)})) = ${audience.labels_all.length}`,
-    );
-  }
-  if (audience.labels_exclude.length) conditions.push(sql`NOT ${has(audience.labels_exclude)}`);
-  const res = await db.execute(sql`
-    SELECT ct.id, ct.name, ct.customer_number, ct.customer_id FROM contacts ct
-    WHERE ${sql.join(conditions, sql` AND `)}
-    ORDER BY ct.id LIMIT ${limit}`);
-  return rowsOf<AudienceContact>(res).map((r) => ({ ...r, id: Number(r.id) }));
-}
 
 // ---- Broadcast rows ----
 
@@ -172,10 +126,21 @@ export type BatchCommon = {
   payload: unknown;
   headerAt: number | null;
   bodyAt: number | null;
+  buttonsAt: number | null;
   nextAttemptAt: SQL;
 };
 /** One recipient's own values: contact, update_id, filled header/body texts (null: the payload's as is), send_params. */
-export type BatchRow = { c: number; u: string; n: string; i: string | null; h: string | null; b: string | null; s: unknown };
+export type BatchRow = {
+  c: number;
+  u: string;
+  n: string;
+  i: string | null;
+  h: string | null;
+  b: string | null;
+  /** The filled BUTTONS component (null: the payload's as is). */
+  k?: unknown;
+  s: unknown;
+};
 
 /**
  * A batch of a broadcast's QUEUED messages in one INSERT … SELECT: only what differs per recipient
@@ -191,6 +156,8 @@ export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, r
     payload = sql`jsonb_set(${payload}, ${`{components,${c.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${c.headerAt},text}`}::text[]))`;
   if (c.bodyAt !== null)
     payload = sql`jsonb_set(${payload}, ${`{components,${c.bodyAt},text}`}::text[], coalesce(to_jsonb(r.b), ${payload} #> ${`{components,${c.bodyAt},text}`}::text[]))`;
+  if (c.buttonsAt !== null)
+    payload = sql`jsonb_set(${payload}, ${`{components,${c.buttonsAt}}`}::text[], coalesce(r.k, ${payload} #> ${`{components,${c.buttonsAt}}`}::text[]))`;
   await tx.execute(sql`
     INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
       direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
@@ -198,7 +165,7 @@ export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, r
     SELECT ${c.teamId}::int, ${c.waNumberId}::int, r.c, r.u, r.n, r.i, ${c.sender}, ${c.agentId}::int, ${c.agentName},
       'OUTBOUND', 'template', 'QUEUED', ${payload}, ${c.templateId}::int, ${c.templateName}, ${c.templateLanguage}, r.s, ${c.mediaPath},
       ${c.sentGroup}, ${c.responseHandler}, ${c.campaignId}::int, ${c.botId}::int, ${c.nextAttemptAt}, ${c.broadcastId}::int
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, s jsonb)
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, k jsonb, s jsonb)
     ORDER BY r.c`);
 }
 

@@ -1,6 +1,7 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
-import { checkHandler, paramValueFormat, sharedSendFields } from "@/lib/messages/send-schemas";
+import { audienceSchema } from "@/lib/audiences/schemas";
+import { buttonParamsField, checkHandler, checkParams, sharedSendFields } from "@/lib/messages/send-schemas";
 
 /**
  * The broadcast API (issue 13; shapes agreed in BROADCAST-API.md). One schema per request and
@@ -24,29 +25,6 @@ export const SCHEDULED_AT_INVALID =
   "El campo scheduled_at debe ser una fecha y hora ISO 8601 con zona horaria (p. ej. 2026-01-31T09:00:00Z).";
 export const BROADCAST_NAME_REQUIRED = "El campo name es obligatorio.";
 
-// ---- The audience rule (the same object as lib/audiences; kept here until that branch lands) ----
-
-export const AUDIENCE_LABELS_REQUIRED = "La audiencia debe indicar al menos una etiqueta en labels_any o labels_all.";
-export const AUDIENCE_LABEL_INVALID = "Cada etiqueta debe indicarse con un número entero positivo.";
-const labelIds = z
-  .array(z.number({ error: AUDIENCE_LABEL_INVALID }).int(AUDIENCE_LABEL_INVALID).positive(AUDIENCE_LABEL_INVALID).max(2147483647), {
-    error: AUDIENCE_LABEL_INVALID,
-  })
-  .max(100, "No puede indicar más de 100 etiquetas por lista.")
-  .optional()
-  .default([])
-  .transform((ids) => [...new Set(ids)]);
-
-/** Contacts holding any of `labels_any` AND all of `labels_all`, minus those holding any of `labels_exclude`. */
-export const broadcastAudience = z
-  .object({ labels_any: labelIds, labels_all: labelIds, labels_exclude: labelIds })
-  .superRefine((a, ctx) => {
-    if (!a.labels_any.length && !a.labels_all.length)
-      ctx.addIssue({ code: "custom", path: ["labels_any"], message: AUDIENCE_LABELS_REQUIRED });
-  })
-  .meta({ id: "BroadcastAudience" });
-export type BroadcastAudience = z.output<typeof broadcastAudience>;
-
 // ---- POST /api/v1/broadcasts ----
 
 /**
@@ -69,10 +47,6 @@ export const broadcastParam = z
   .meta({ id: "BroadcastParam" });
 export type BroadcastParam = z.output<typeof broadcastParam>;
 
-// Same refusal as a single send (the channel rejects these), checked on the value as written;
-// each recipient's filled value is checked again (lib/broadcasts/recipient.ts).
-const BAD_PARAM_TEXT = /[\n\t]| {5,}/;
-
 export const createBroadcastRequest = z
   .object({
     name: z
@@ -89,8 +63,9 @@ export const createBroadcastRequest = z
       .max(100)
       .nullish()
       .transform((v) => v ?? []),
+    button_params: buttonParamsField,
     media_path: sharedSendFields.media_path,
-    audience: broadcastAudience,
+    audience: audienceSchema,
     response_handler: sharedSendFields.response_handler,
     campaign_id: sharedSendFields.campaign_id,
     bot_id: sharedSendFields.bot_id,
@@ -112,23 +87,17 @@ export const createBroadcastRequest = z
   })
   .superRefine((v, ctx) => {
     checkHandler(v, ctx);
-    const seen = new Set<string>();
-    v.body_params.forEach((p, i) => {
-      if (seen.has(p.key))
-        ctx.addIssue({
-          code: "custom",
-          path: ["body_params", i, "key"],
-          message: `El parámetro {{${p.key}}} está repetido en body_params.`,
-        });
-      seen.add(p.key);
-    });
+    // The single send's checks (repeated keys or buttons, values the channel refuses); a column
+    // in a button value is checked as the word it stands for (`{{ name }}` is not whitespace).
+    checkParams({ ...v, button_params: v.button_params.map((b) => ({ ...b, value: b.value.replace(COLUMN_RE, "x") })) }, ctx);
     const params: [string, BroadcastParam][] = [
       ...(v.header_param ? [["header_param", v.header_param] as [string, BroadcastParam]] : []),
       ...v.body_params.map((p, i) => [`body_params.${i}`, p] as [string, BroadcastParam]),
     ];
-    for (const [path, p] of params) {
-      if (BAD_PARAM_TEXT.test(p.value))
-        ctx.addIssue({ code: "custom", path: [...path.split("."), "value"], message: paramValueFormat(p.key) });
+    const buttons = v.button_params.map(
+      (b, i) => [`button_params.${i}`, { key: String(b.index), value: b.value }] as [string, BroadcastParam],
+    );
+    for (const [path, p] of [...params, ...buttons]) {
       for (const m of p.value.matchAll(COLUMN_RE)) {
         if (!(CONTACT_COLUMNS as readonly string[]).includes(m[1])) {
           ctx.addIssue({ code: "custom", path: [...path.split("."), "value"], message: unknownColumn(m[1]) });

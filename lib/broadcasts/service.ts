@@ -2,9 +2,9 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
-import { ApiError, type FieldErrors } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
-import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
+import { checkAudienceLabels } from "@/lib/audiences/service";
 import { resolveMedia } from "@/lib/messages/send-media";
 import { resolveParams } from "@/lib/messages/send-params";
 import { resolveSendTarget } from "@/lib/messages/send-service";
@@ -17,7 +17,6 @@ import {
   listBroadcastRows,
   lockBroadcast,
   parkQueued,
-  teamLabelIds,
   unparkQueued,
   updateBroadcast,
   type BroadcastRow,
@@ -32,21 +31,10 @@ import {
   cannotCancel,
   cannotPause,
   cannotResume,
-  type BroadcastAudience,
   type BroadcastDto,
   type CreateBroadcastInput,
   type ListBroadcastsQuery,
 } from "./schemas";
-
-/** Every audience id must be a label of the caller's team (another team's id reads as missing). */
-async function checkAudience(teamId: number, audience: BroadcastAudience) {
-  const lists = ["labels_any", "labels_all", "labels_exclude"] as const;
-  const mine = await teamLabelIds(teamId, [...new Set(lists.flatMap((l) => audience[l]))]);
-  const errors: FieldErrors = {};
-  for (const l of lists) if (audience[l].some((id) => !mine.has(id))) errors[`audience.${l}`] = [LABEL_NOT_FOUND];
-  const first = Object.values(errors)[0];
-  if (first) throw new ApiError(422, first[0], errors);
-}
 
 /**
  * POST /api/v1/broadcasts. The shared fields are checked once, in the order and with the texts of
@@ -61,9 +49,13 @@ export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input:
     throw ApiError.invalid("language", LANGUAGE_MISMATCH(template.name, input.language));
   }
   // The keys against the template (values may hold columns: filled and checked per recipient).
-  resolveParams(template.components, { header_param: input.header_param, body_params: input.body_params });
+  resolveParams(template.components, {
+    header_param: input.header_param,
+    body_params: input.body_params,
+    button_params: input.button_params,
+  });
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
-  await checkAudience(ctx.teamId, input.audience);
+  await checkAudienceLabels(ctx.teamId, input.audience);
 
   const scheduled = input.scheduled_at && input.scheduled_at.getTime() > Date.now() ? input.scheduled_at : null;
   const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
@@ -77,6 +69,7 @@ export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input:
     send: {
       header_param: input.header_param ?? null,
       body_params: input.body_params,
+      ...(input.button_params.length ? { button_params: input.button_params } : {}),
       media_path: media?.path ?? null,
       response_handler: input.response_handler,
       campaign_id: input.campaign_id ?? null,
