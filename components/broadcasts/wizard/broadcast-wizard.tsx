@@ -101,6 +101,7 @@ export function BroadcastWizard() {
 
   const headerValues = draft.header ? { [draft.header.key]: previewValue(draft.header, t) } : {};
   const bodyValues = Object.fromEntries(draft.body.map((p) => [p.key, previewValue(p, t)]));
+  const buttonValues = Object.fromEntries(draft.buttons.map((b) => [b.index, previewValue(b, t)]).filter(([, v]) => v));
   const onlyFilled = (vals: Record<string, string>) => Object.fromEntries(Object.entries(vals).filter(([, v]) => v));
 
   if (numbers.isError) return <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />;
@@ -201,6 +202,7 @@ export function BroadcastWizard() {
             template={template}
             headerValues={onlyFilled(headerValues)}
             bodyValues={onlyFilled(bodyValues)}
+            buttonValues={buttonValues}
             mediaUrl={
               draft.media_path
                 ? `/api/v1/media/${draft.media_path}`
