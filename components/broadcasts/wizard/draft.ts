@@ -123,7 +123,8 @@ export function toRequest(d: Draft): CreateBroadcastInput {
 export function stepOfField(field: string): Step | null {
   if (field.startsWith("audience")) return "audience";
   if (["wa_number", "template_name", "language"].includes(field)) return "template";
-  if (field.startsWith("header_param") || field.startsWith("body_params") || field.startsWith("button_params") || field === "media_path") return "params";
+  if (field.startsWith("header_param") || field.startsWith("body_params") || field.startsWith("button_params") || field === "media_path")
+    return "params";
   if (["name", "response_handler", "campaign_id", "bot_id", "sent_group", "scheduled_at"].includes(field)) return "delivery";
   return null;
 }

@@ -17,7 +17,8 @@ type Props = {
 export function ParamsStep({ draft, template, onChange, errors, clearError }: Props) {
   const t = useT();
   const { mediaFormat } = templateParts(template);
-  if (!draft.header && draft.body.length === 0 && draft.buttons.length === 0 && !mediaFormat) return <p className="text-sm text-slate-700">{t("bc.param.none")}</p>;
+  if (!draft.header && draft.body.length === 0 && draft.buttons.length === 0 && !mediaFormat)
+    return <p className="text-sm text-slate-700">{t("bc.param.none")}</p>;
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-600">{t("bc.param.hint")}</p>
