@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { newIdempotencyKey } from "@/lib/api-client/idempotency";
 import Link from "next/link";
 import { useForm, useWatch, type FieldError, type FieldPath, type Resolver } from "react-hook-form";
 import { toNestErrors } from "@hookform/resolvers";
@@ -25,12 +26,6 @@ type Sent = { name: string; href: string };
 type RawError = { path: string; message: string };
 
 const emptyToNull = (v: unknown) => (v === "" ? null : v);
-
-/** A fresh Idempotency-Key (crypto.randomUUID needs a secure context; getRandomValues does not). */
-function newIdempotencyKey(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  return `send-${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
-}
 
 /** What the form holds for a template: one input per header/body variable and per dynamic URL button. */
 function templateFields(tp: Template | undefined) {
@@ -201,7 +196,7 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
     if (!values.button_params?.length) delete request.button_params;
     // Same values as the attempt that failed or is unanswered: the same key, so it is sent at most once.
     const bodyText = JSON.stringify(request);
-    if (attempt.current?.body !== bodyText) attempt.current = { key: newIdempotencyKey(), body: bodyText };
+    if (attempt.current?.body !== bodyText) attempt.current = { key: newIdempotencyKey("send"), body: bodyText };
     inFlight.current = true;
     try {
       await send.mutateAsync({ body: request, idempotencyKey: attempt.current.key });

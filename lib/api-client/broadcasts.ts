@@ -157,7 +157,8 @@ export function useBroadcastAction(id: number) {
 export function useCreateBroadcast() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateBroadcastInput) => apiFetch<BroadcastResponse>("/api/v1/broadcasts", { method: "POST", body }),
+    mutationFn: ({ body, idempotencyKey }: { body: CreateBroadcastInput; idempotencyKey: string }) =>
+      apiFetch<BroadcastResponse>("/api/v1/broadcasts", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey } }),
     onSuccess: (r) => {
       qc.setQueryData(broadcastKeys.one(r.data.id), r.data);
       qc.invalidateQueries({ queryKey: ["broadcasts", "list"] });

@@ -28,8 +28,7 @@ const CONVERSATION = sql`LEFT JOIN conversations c ON c.team_id = m.team_id AND 
 
 // ---- Broadcast rows ----
 
-export async function insertBroadcast(values: typeof broadcasts.$inferInsert): Promise<BroadcastRow> {
-  const db = await getDb();
+export async function insertBroadcast(db: DbOrTx, values: typeof broadcasts.$inferInsert): Promise<BroadcastRow> {
   const [row] = await db.insert(broadcasts).values(values).returning();
   return row;
 }

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
+import { claimOrReplay, findReplay, type Idempotency } from "@/lib/idempotency/service";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { checkAudienceLabels } from "@/lib/audiences/service";
 import { resolveMedia } from "@/lib/messages/send-media";
@@ -36,13 +37,41 @@ import {
   type ListBroadcastsQuery,
 } from "./schemas";
 
+/** What an Idempotency-Key stores for a broadcast: its id; a replay answers the broadcast as it is now. */
+type StoredCreate = { broadcast_id: number };
+
+/** The answer to a create, first or replayed: the broadcast now, and its recipients so far. */
+async function created(teamId: number, id: number, totals?: { queued: number; rejected: number }) {
+  const data = await getOne(teamId, id);
+  const { queued, rejected } = totals ?? { queued: data.counts.recipients - data.counts.rejected, rejected: data.counts.rejected };
+  return { message: broadcastCreated(queued, rejected), data };
+}
+
+/** Rolls back a create whose Idempotency-Key a concurrent request took first. */
+class KeyTaken {
+  constructor(readonly broadcastId: number) {}
+}
+
 /**
  * POST /api/v1/broadcasts. The shared fields are checked once, in the order and with the texts of
  * a single send (4.1: number, template, bot, campaign, parameters, media), then the audience; the
  * broadcast is created and its audience enqueued batch by batch (enqueue.ts), each recipient
- * checked on its own. Answers once every recipient is queued or rejected.
+ * checked on its own. Answers once every recipient is queued or rejected. With an Idempotency-Key,
+ * the key is claimed in the transaction that creates the broadcast: a retry (or a concurrent
+ * twin) answers the first broadcast and creates and enqueues nothing.
  */
-export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input: CreateBroadcastInput }) {
+export async function createBroadcast({
+  ctx,
+  input,
+  idempotency = null,
+}: {
+  ctx: AuthContext;
+  input: CreateBroadcastInput;
+  idempotency?: Idempotency | null;
+}): Promise<{ message: string; data: BroadcastDto; replayed: boolean }> {
+  const earlier = await findReplay(ctx.teamId, idempotency);
+  if (earlier) return { ...(await created(ctx.teamId, (earlier.body as StoredCreate).broadcast_id)), replayed: true };
+
   const shared = { ...input, sent_group: input.sent_group ?? input.name };
   const { number, template } = await resolveSendTarget(ctx, shared);
   if (input.language && input.language !== template.language) {
@@ -59,32 +88,45 @@ export async function createBroadcast({ ctx, input }: { ctx: AuthContext; input:
 
   const scheduled = input.scheduled_at && input.scheduled_at.getTime() > Date.now() ? input.scheduled_at : null;
   const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
-  const row = await insertBroadcast({
-    teamId: ctx.teamId,
-    waNumberId: number.id,
-    templateId: template.id,
-    name: input.name,
-    status: scheduled ? "SCHEDULED" : "SENDING",
-    audience: input.audience,
-    send: {
-      header_param: input.header_param ?? null,
-      body_params: input.body_params,
-      ...(input.button_params.length ? { button_params: input.button_params } : {}),
-      media_path: media?.path ?? null,
-      response_handler: input.response_handler,
-      campaign_id: input.campaign_id ?? null,
-      bot_id: input.bot_id ?? null,
-    },
-    sentGroup: shared.sent_group,
-    scheduledAt: scheduled,
-    startedAt: scheduled ? null : new Date(),
-    createdByAgentId: agent?.agentId ?? null,
-    createdByAgentName: agent?.agentName ?? null,
-  });
-  await transaction((tx) => announce(tx, row));
-  const { queued, rejected } = await enqueueAudience(ctx, row, { number, template, media });
-  const data = await getOne(ctx.teamId, row.id);
-  return { message: broadcastCreated(queued, rejected), data };
+  let row: BroadcastRow;
+  try {
+    row = await transaction(async (tx) => {
+      const inserted = await insertBroadcast(tx, {
+        teamId: ctx.teamId,
+        waNumberId: number.id,
+        templateId: template.id,
+        name: input.name,
+        status: scheduled ? "SCHEDULED" : "SENDING",
+        audience: input.audience,
+        send: {
+          header_param: input.header_param ?? null,
+          body_params: input.body_params,
+          ...(input.button_params.length ? { button_params: input.button_params } : {}),
+          media_path: media?.path ?? null,
+          response_handler: input.response_handler,
+          campaign_id: input.campaign_id ?? null,
+          bot_id: input.bot_id ?? null,
+        },
+        sentGroup: shared.sent_group,
+        scheduledAt: scheduled,
+        startedAt: scheduled ? null : new Date(),
+        createdByAgentId: agent?.agentId ?? null,
+        createdByAgentName: agent?.agentName ?? null,
+      });
+      if (idempotency) {
+        const stored: StoredCreate = { broadcast_id: inserted.id };
+        const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 201, body: stored });
+        if (replay) throw new KeyTaken((replay.body as StoredCreate).broadcast_id);
+      }
+      await announce(tx, inserted);
+      return inserted;
+    });
+  } catch (err) {
+    if (err instanceof KeyTaken) return { ...(await created(ctx.teamId, err.broadcastId)), replayed: true };
+    throw err;
+  }
+  const totals = await enqueueAudience(ctx, row, { number, template, media });
+  return { ...(await created(ctx.teamId, row.id, totals)), replayed: false };
 }
 
 async function getOne(teamId: number, id: number): Promise<BroadcastDto> {

@@ -114,11 +114,15 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       description:
         "Los campos comunes se validan una vez, en el orden y con los textos de 4.1 (número, plantilla, bot, campaña, parámetros, media_path); " +
         "cada etiqueta de `audience` debe ser del equipo (422 en `audience.labels_any` etc.). Un valor de parámetro puede usar columnas del contacto " +
-        "(`{{name}}`, `{{customer_id}}`, `{{number}}`). Encola un mensaje QUEUED por contacto de la audiencia, por lotes de 5.000 que se confirman " +
+        "(`{{name}}`, `{{customer_id}}`, `{{number}}`), también en `button_params` (botones URL con variable: requerido para cada uno, con el " +
+        "mismo 422 que un envío individual; el enlace guardado en el payload es el de cada contacto). Encola un mensaje QUEUED por contacto de la audiencia, por lotes de 5.000 que se confirman " +
         "uno a uno (el worker empieza a enviar con el primero; `counts.recipients` crece mientras tanto), y responde 201 cuando todos están en cola: " +
         "un destinatario que no pasa las validaciones (número inválido, parámetro vacío para ese contacto…) queda rechazado con su motivo " +
         "(`GET …/recipients?status=REJECTED`). `sent_group` por defecto es el nombre. Con `scheduled_at` futuro los mensajes se encolan ya, " +
-        "con `next_attempt_at = scheduled_at`, y la difusión queda SCHEDULED hasta esa hora. Emite `broadcast.updated`.",
+        "con `next_attempt_at = scheduled_at`, y la difusión queda SCHEDULED hasta esa hora. Emite `broadcast.updated`. " +
+        "Con `Idempotency-Key`, un reintento con la misma clave responde la primera difusión (su estado actual, cabecera " +
+        "`idempotent-replayed: true`) sin crear ni encolar nada más.",
+      requestParams: { header: idempotencyHeader },
       requestBody: { content: jsonContent(createBroadcastRequest) },
       responses: {
         "201": { description: "Creada", content: jsonContent(broadcastResponse) },

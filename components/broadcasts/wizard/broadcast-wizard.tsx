@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useTemplates, useWaNumbers } from "@/lib/api-client/hooks";
 import { useCreateBroadcast } from "@/lib/api-client/broadcasts";
+import { newIdempotencyKey } from "@/lib/api-client/idempotency";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { useT } from "@/lib/i18n";
 import { Button, Card, cx, ErrorBox, PageTitle } from "@/components/ui";
@@ -43,6 +44,7 @@ export function BroadcastWizard() {
   const router = useRouter();
   const numbers = useWaNumbers();
   const create = useCreateBroadcast();
+  const attempt = useRef<{ key: string; body: string } | null>(null);
   const [chosen, setDraft] = useState<Draft>(emptyDraft);
   // The first number stands until another is chosen: most teams have exactly one.
   const draft = chosen.wa_number || !numbers.data?.length ? chosen : { ...chosen, wa_number: numbers.data[0].number };
@@ -84,8 +86,14 @@ export function BroadcastWizard() {
       return;
     }
     setGeneral(null);
+    // Same request as the attempt that failed or went unanswered: the same key, so the broadcast
+    // is created (and its audience enqueued) at most once; changed values take a new key.
+    const request = toRequest(draft);
+    const bodyText = JSON.stringify(request);
+    if (attempt.current?.body !== bodyText) attempt.current = { key: newIdempotencyKey("broadcast"), body: bodyText };
     try {
-      const res = await create.mutateAsync(toRequest(draft));
+      const res = await create.mutateAsync({ body: request, idempotencyKey: attempt.current.key });
+      attempt.current = null;
       router.push(`/broadcasts/${res.data.id}`);
     } catch (err) {
       if (!(err instanceof ApiRequestError)) return setGeneral(String(err));
@@ -101,6 +109,7 @@ export function BroadcastWizard() {
 
   const headerValues = draft.header ? { [draft.header.key]: previewValue(draft.header, t) } : {};
   const bodyValues = Object.fromEntries(draft.body.map((p) => [p.key, previewValue(p, t)]));
+  const buttonValues = Object.fromEntries(draft.buttons.map((b) => [b.index, previewValue(b, t)]).filter(([, v]) => v));
   const onlyFilled = (vals: Record<string, string>) => Object.fromEntries(Object.entries(vals).filter(([, v]) => v));
 
   if (numbers.isError) return <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />;
@@ -201,6 +210,7 @@ export function BroadcastWizard() {
             template={template}
             headerValues={onlyFilled(headerValues)}
             bodyValues={onlyFilled(bodyValues)}
+            buttonValues={buttonValues}
             mediaUrl={
               draft.media_path
                 ? `/api/v1/media/${draft.media_path}`

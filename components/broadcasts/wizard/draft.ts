@@ -1,4 +1,5 @@
 import { placeholderKeys } from "@/lib/templates/schemas";
+import { dynamicUrlButtons } from "@/lib/templates/params";
 import type { AudienceRule, CreateBroadcastInput, Template } from "@/lib/api-client/types";
 import type { MessageKey } from "@/lib/i18n";
 
@@ -13,6 +14,8 @@ export type Step = (typeof STEPS)[number];
 export type ParamSource = "fixed" | "name" | "customer_id" | "number";
 export const PARAM_SOURCES: ParamSource[] = ["fixed", "name", "customer_id", "number"];
 export type ParamDraft = { key: string; source: ParamSource; text: string };
+/** The value of a URL button with a variable: `index` is its position in BUTTONS; `label`/`url` for the form. */
+export type ButtonDraft = ParamDraft & { index: number; label: string; url: string };
 
 export type Draft = {
   name: string;
@@ -21,6 +24,7 @@ export type Draft = {
   language: string;
   header: ParamDraft | null;
   body: ParamDraft[];
+  buttons: ButtonDraft[];
   media_path: string | null;
   media_name: string | null;
   audience: AudienceRule;
@@ -40,6 +44,7 @@ export const emptyDraft: Draft = {
   language: "",
   header: null,
   body: [],
+  buttons: [],
   media_path: null,
   media_name: null,
   audience: { labels_any: [], labels_all: [], labels_exclude: [] },
@@ -73,6 +78,14 @@ export function withTemplate(d: Draft, tp: Template | undefined): Draft {
     language: tp?.language ?? "",
     header: headerKeys.length ? { key: headerKeys[0], source: "fixed", text: "" } : null,
     body: bodyKeys.map((key) => ({ key, source: "fixed", text: "" })),
+    buttons: (tp ? dynamicUrlButtons(tp.components) : []).map((b) => ({
+      key: placeholderKeys(b.url)[0] ?? "1",
+      index: b.index,
+      label: b.text,
+      url: b.url,
+      source: "fixed",
+      text: "",
+    })),
     media_path: null,
     media_name: null,
   };
@@ -95,6 +108,7 @@ export function toRequest(d: Draft): CreateBroadcastInput {
     language: d.language || null,
     header_param: d.header ? { key: d.header.key, value: paramValue(d.header) } : null,
     body_params: d.body.map((p) => ({ key: p.key, value: paramValue(p) })),
+    ...(d.buttons.length ? { button_params: d.buttons.map((b) => ({ index: b.index, value: paramValue(b) })) } : {}),
     media_path: d.media_path,
     audience: d.audience,
     response_handler: d.response_handler,
@@ -109,7 +123,8 @@ export function toRequest(d: Draft): CreateBroadcastInput {
 export function stepOfField(field: string): Step | null {
   if (field.startsWith("audience")) return "audience";
   if (["wa_number", "template_name", "language"].includes(field)) return "template";
-  if (field.startsWith("header_param") || field.startsWith("body_params") || field === "media_path") return "params";
+  if (field.startsWith("header_param") || field.startsWith("body_params") || field.startsWith("button_params") || field === "media_path")
+    return "params";
   if (["name", "response_handler", "campaign_id", "bot_id", "sent_group", "scheduled_at"].includes(field)) return "delivery";
   return null;
 }
@@ -127,6 +142,9 @@ export function checkStep(step: Step, d: Draft, t: (k: MessageKey) => string): E
     if (d.header && d.header.source === "fixed" && !d.header.text.trim()) e["header_param.value"] = t("bc.paramRequired");
     d.body.forEach((p, i) => {
       if (p.source === "fixed" && !p.text.trim()) e[`body_params.${i}.value`] = t("bc.paramRequired");
+    });
+    d.buttons.forEach((b, i) => {
+      if (b.source === "fixed" && !b.text.trim()) e[`button_params.${i}.value`] = t("bc.paramRequired");
     });
   }
   if (step === "delivery") {

@@ -17,7 +17,8 @@ type Props = {
 export function ParamsStep({ draft, template, onChange, errors, clearError }: Props) {
   const t = useT();
   const { mediaFormat } = templateParts(template);
-  if (!draft.header && draft.body.length === 0 && !mediaFormat) return <p className="text-sm text-slate-700">{t("bc.param.none")}</p>;
+  if (!draft.header && draft.body.length === 0 && draft.buttons.length === 0 && !mediaFormat)
+    return <p className="text-sm text-slate-700">{t("bc.param.none")}</p>;
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-600">{t("bc.param.hint")}</p>
@@ -51,6 +52,25 @@ export function ParamsStep({ draft, template, onChange, errors, clearError }: Pr
           {errors.body_params}
         </p>
       )}
+      {draft.buttons.map((b, i) => (
+        <ParamField
+          key={`button-${b.index}`}
+          path={`button_params.${i}.value`}
+          field={t("send.buttonParam", { text: b.label, key: b.key })}
+          hint={t("send.buttonHint", { url: b.url })}
+          param={b}
+          error={errors[`button_params.${i}.value`] ?? errors[`button_params.${i}.index`]}
+          onChange={(next) => {
+            onChange({ buttons: draft.buttons.map((x, j) => (j === i ? { ...x, ...next } : x)) });
+            clearError(`button_params.${i}.value`);
+          }}
+        />
+      ))}
+      {errors.button_params && (
+        <p role="alert" className="text-sm text-red-700" data-field-error="button_params">
+          {errors.button_params}
+        </p>
+      )}
       {mediaFormat && template && (
         <AttachmentField
           key={template.name}
@@ -73,12 +93,14 @@ export function ParamsStep({ draft, template, onChange, errors, clearError }: Pr
 function ParamField({
   path,
   field,
+  hint,
   param,
   error,
   onChange,
 }: {
   path: string;
   field: string;
+  hint?: string;
   param: ParamDraft;
   error?: string;
   onChange: (p: ParamDraft) => void;
@@ -87,6 +109,7 @@ function ParamField({
   return (
     <fieldset className="min-w-0 space-y-2 rounded-md border border-slate-200 p-3">
       <legend className="px-1 text-sm font-semibold text-slate-800">{field}</legend>
+      {hint && <p className="break-all text-xs text-slate-600">{hint}</p>}
       <Field id={`${path}-source`} label={t("bc.param.source", { field })}>
         <select
           id={`${path}-source`}

@@ -1,13 +1,17 @@
 import { withAuth } from "@/lib/http/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/http/parse";
+import { parseQuery, readJson } from "@/lib/http/parse";
+import { idempotencyOf } from "@/lib/idempotency/service";
 import { json } from "@/lib/http/respond";
 import { BROADCASTS_FOUND, createBroadcastRequest, listBroadcastsQuery } from "@/lib/broadcasts/schemas";
 import { createBroadcast, listBroadcasts } from "@/lib/broadcasts/service";
 
 export const POST = withAuth(async ({ req, ctx }) => {
-  const input = await parseJsonBody(req, createBroadcastRequest);
-  const body = await createBroadcast({ ctx, input });
-  return json(body, 201);
+  // The raw body is kept: an Idempotency-Key stands for the request as sent, not as parsed.
+  const raw = await readJson(req);
+  const idempotency = idempotencyOf(req, "POST /api/v1/broadcasts", raw);
+  const input = createBroadcastRequest.parse(raw);
+  const { replayed, ...body } = await createBroadcast({ ctx, input, idempotency });
+  return json(body, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 
 export const GET = withAuth(async ({ req, ctx }) => {
