@@ -66,7 +66,14 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
       ) : !list.data?.data.length ? (
         <EmptyState>{t("bc.recipients.empty")}</EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        // At phone width the table scrolls sideways inside its box: a focusable region, so the
+        // keyboard can scroll it too (axe scrollable-region-focusable).
+        <div
+          className="overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-wa-green-dark"
+          role="region"
+          aria-labelledby={`${id}-title`}
+          tabIndex={0}
+        >
           <table className="w-full text-left text-sm" aria-busy={list.isFetching} data-testid="recipients-table">
             <caption className="sr-only">{t("bc.recipients")}</caption>
             <thead className="bg-slate-50 text-xs text-slate-700">

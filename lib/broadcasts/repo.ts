@@ -389,12 +389,24 @@ export async function broadcastMaySend(messageId: number, attempts: number): Pro
   return rowsOf(res).length > 0;
 }
 
-/** Gives a stopped claim back parked (out of the queue until a resume), the attempt uncounted. */
+/**
+ * Gives a stopped claim back, the attempt uncounted: parked (out of the queue until a resume) if
+ * its broadcast is still stopped, else due again. The broadcast row is read under FOR SHARE, so a
+ * resume (which locks it FOR UPDATE, then un-parks the messages) either commits first and is seen
+ * here, or waits for this and then finds the message parked. Parking blindly lost that race: a
+ * resume landing between broadcastMaySend and this park left the message parked (next_attempt_at
+ * NULL) under a SENDING broadcast, QUEUED for ever, and the broadcast never DONE.
+ */
 export async function parkClaim(messageId: number, attempts: number) {
   const db = await getDb();
   await db.execute(sql`
-    UPDATE messages SET next_attempt_at = NULL, locked_until = NULL, attempts = attempts - 1
-    WHERE id = ${messageId} AND status = 'QUEUED' AND attempts = ${attempts}`);
+    WITH b AS (
+      SELECT b.status, b.scheduled_at FROM messages m JOIN broadcasts b ON b.team_id = m.team_id AND b.id = m.broadcast_id
+      WHERE m.id = ${messageId} FOR SHARE OF b
+    )
+    UPDATE messages m SET locked_until = NULL, attempts = m.attempts - 1,
+      next_attempt_at = (SELECT CASE WHEN b.status IN ('SCHEDULED', 'SENDING') THEN greatest(now(), coalesce(b.scheduled_at, now())) END FROM b)
+    WHERE m.id = ${messageId} AND m.status = 'QUEUED' AND m.attempts = ${attempts}`);
 }
 
 // ---- Interrupted enqueues ----

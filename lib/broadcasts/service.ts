@@ -118,7 +118,8 @@ export async function createBroadcast({
         const replay = await claimOrReplay(tx, ctx.teamId, idempotency, { status: 201, body: stored });
         if (replay) throw new KeyTaken((replay.body as StoredCreate).broadcast_id);
       }
-      await announce(tx, inserted);
+      // No broadcast.updated yet: its counts would all be zero. enqueueAudience announces the real
+      // ones as batches land and once the whole audience is in.
       return inserted;
     });
   } catch (err) {

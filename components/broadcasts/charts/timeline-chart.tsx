@@ -45,29 +45,34 @@ export function TimelineChart({ points, bucket }: { points: TimelinePoint[]; buc
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <table className="sr-only" data-testid="timeline-table">
-        <caption>{t("bc.timeline")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("bc.timeline.at")}</th>
-            {SERIES.map((s) => (
-              <th key={s} scope="col">
-                {t(`bc.timeline.${s}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.at}>
-              <th scope="row">{new Date(p.at).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" })}</th>
+      {/* The chart's numbers as text. sr-only goes on a wrapper: a table ignores width: 1px and
+          keeps its content's width, so as the sr-only element itself it stuck 150 px out of a
+          390 px page; the 1 px wrapper clips it. */}
+      <div className="sr-only">
+        <table data-testid="timeline-table">
+          <caption>{t("bc.timeline")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("bc.timeline.at")}</th>
               {SERIES.map((s) => (
-                <td key={s}>{formatNumber(p[s], locale)}</td>
+                <th key={s} scope="col">
+                  {t(`bc.timeline.${s}`)}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.at}>
+                <th scope="row">{new Date(p.at).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" })}</th>
+                {SERIES.map((s) => (
+                  <td key={s}>{formatNumber(p[s], locale)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
