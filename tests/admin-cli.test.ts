@@ -261,7 +261,14 @@ describe("admin CLI, in process (same database as the test server)", () => {
     const first = await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Primera", "--customer-id", `cus_${number}`]);
     expect(first).toEqual({
       code: 0,
-      output: { id: expect.any(Number), name: "Primera", customer_number: number, customer_id: `cus_${number}`, labels: [], last_activity_at: null },
+      output: {
+        id: expect.any(Number),
+        name: "Primera",
+        customer_number: number,
+        customer_id: `cus_${number}`,
+        labels: [],
+        last_activity_at: null,
+      },
     });
     expect(await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Otra"])).toEqual({
       code: 1,
