@@ -1,5 +1,4 @@
 import { expect, test, type Page } from "@playwright/test";
-import fs from "node:fs";
 import { api, expectAccessible, PDF_MIN, PNG_1PX, shot, signIn, unique, uniquePhone } from "./helpers";
 import { DEMO } from "./fixtures";
 
@@ -27,11 +26,7 @@ async function forceOption(page: Page, selectId: string, value: string) {
 }
 
 /** Screenshots to look at (issue 12): both widths, both languages, before and after a send, with errors. */
-const SHOTS = process.env.SEND_SHOTS_DIR || "/tmp/shots-send-form";
-async function saveShot(page: Page, name: string) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
+const saveShot = (page: Page, name: string) => shot(page, `send-form-${name}`);
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
