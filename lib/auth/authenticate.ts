@@ -1,6 +1,7 @@
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "./context";
-import { findActiveTokenByHash, findSessionByHash, touchToken } from "./repo";
+import { findSessionByHash, touchToken } from "./repo";
+import { findActiveToken, noteTokenUsed } from "./token-cache";
 import { hashToken } from "./tokens";
 
 export const SESSION_COOKIE = "wa_session";
@@ -17,9 +18,11 @@ export async function authenticate(req: Request): Promise<AuthContext> {
   if (header !== null) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m || m[1].length > 200) throw ApiError.unauthenticated();
-    const token = await findActiveTokenByHash(hashToken(m[1]));
+    const hash = hashToken(m[1]);
+    const token = await findActiveToken(hash);
     if (!token) throw ApiError.unauthenticated();
     if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > 60_000) {
+      noteTokenUsed(hash, new Date());
       touchToken(token.id).catch(() => {});
     }
     return { teamId: token.teamId, actor: { kind: "token", tokenId: token.id } };

@@ -1,5 +1,6 @@
 import { randomSecret, sha256Hex } from "@/lib/crypto/hash";
 import { insertToken, revokeToken } from "./repo";
+import { forgetToken } from "./token-cache";
 
 /**
  * API tokens are 256 random bits, prefixed so leaks are recognisable (`wam_`). Only their SHA-256
@@ -28,5 +29,8 @@ export async function createToken({ input }: { input: { teamId: number; name?: s
 }
 
 export async function revokeTokenById({ input }: { input: { id: number } }) {
-  return revokeToken(input.id);
+  const row = await revokeToken(input.id);
+  // Other processes hear of it through the api_tokens trigger's NOTIFY; this one at once.
+  forgetToken(input.id);
+  return row;
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "@/lib/auth/tokens";
 import { openSse } from "../helpers/sse";
 
 /**
@@ -84,5 +85,40 @@ describe("events across processes", { timeout: 120_000 }, () => {
     // Functional bound only (the bench measures latency): it came by NOTIFY, not by a poll.
     console.log(`[events] cross-process delivery after commit: ${latencyMs} ms`);
     stream.close();
+  });
+
+  it("a token revoked through another connection is refused by a process that had cached it", async () => {
+    const app = await startApp({ EVENTS_SETUP: "1" });
+    const { token, contactId, labelId } = app.setup!;
+    const labels = () =>
+      fetch(`http://127.0.0.1:${app.port}/api/v1/contacts/${contactId}/labels`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ label_ids: [labelId] }),
+      });
+    // Twice: the first request starts the process's LISTEN, the next ones are answered from its cache.
+    expect((await labels()).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await labels()).status).toBe(200);
+    }
+
+    // Revoked by hand, as an operator would in psql: the api_tokens trigger announces it.
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = ${hashToken(token)} RETURNING id`;
+      expect(row).toBeDefined();
+    } finally {
+      await sql.end();
+    }
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 2_000) {
+      status = (await labels()).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 10));
+    }
+    // Well inside the cache's 10 s trust: the NOTIFY dropped the entry, not its age.
+    expect(status).toBe(401);
+    console.log(`[auth] revocation honoured by the caching process after ${Date.now() - revokedAt} ms`);
   });
 });

@@ -1,0 +1,17 @@
+-- Processes cache active API tokens (lib/auth/token-cache.ts). Whatever can end a token, however it
+-- is done (the admin CLI, a replica, a hand-written UPDATE), is announced to every process with
+-- NOTIFY wa_auth '<token id>', sent at commit, so each drops its copy at once. Touching
+-- last_used_at changes nothing that matters and announces nothing.
+CREATE OR REPLACE FUNCTION api_tokens_announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('wa_auth', OLD.id::text);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER api_tokens_announce_update AFTER UPDATE OF revoked_at, token_hash, team_id ON api_tokens
+  FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.token_hash IS DISTINCT FROM NEW.token_hash
+    OR OLD.team_id IS DISTINCT FROM NEW.team_id)
+  EXECUTE FUNCTION api_tokens_announce_change();
+--> statement-breakpoint
+CREATE TRIGGER api_tokens_announce_delete AFTER DELETE ON api_tokens
+  FOR EACH ROW EXECUTE FUNCTION api_tokens_announce_change();

@@ -1,0 +1,75 @@
+import { getHandle } from "@/db/client";
+import { findActiveTokenByHash } from "./repo";
+
+/**
+ * The active API tokens this process has seen, by hash, so that an authenticated request costs no
+ * database read for its token (one round trip of the two a list page makes).
+ *
+ * It stays right across replicas because every change that can end a token (revocation, a new
+ * hash or team, deletion) is announced by a trigger on api_tokens (migration 0019) with NOTIFY on
+ * `wa_auth`, and this process LISTENs on its one listening connection (the one the event bus
+ * uses): the entry is dropped within milliseconds of the commit. The cache is only consulted once
+ * that LISTEN is up, is emptied every time it (re)connects (announcements made while it was down
+ * are lost), and trusts an entry for TOKEN_CACHE_MS at most, which bounds the staleness if the
+ * connection died without anyone noticing yet. Unknown or revoked tokens are never cached.
+ */
+export const AUTH_CHANNEL = "wa_auth";
+export const TOKEN_CACHE_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+
+export type ActiveToken = { id: number; teamId: number; lastUsedAt: Date | null };
+type Entry = ActiveToken & { cachedAt: number };
+type Cache = { entries: Map<string, Entry>; listening?: Promise<void>; up: boolean };
+
+// Dev reloads modules; the cache and its one LISTEN must survive them, like the database handle.
+const g = globalThis as unknown as { __waTokenCache?: Cache };
+const cache: Cache = (g.__waTokenCache ??= { entries: new Map(), up: false });
+
+/** Drops every cached token with this id (after a revocation in this process, or its NOTIFY). */
+export function forgetToken(id: number) {
+  for (const [hash, entry] of cache.entries) if (entry.id === id) cache.entries.delete(hash);
+}
+
+function onNotify(payload: string) {
+  const id = Number(payload);
+  // Anything unexpected on the channel: forget everything rather than guess.
+  if (Number.isSafeInteger(id)) forgetToken(id);
+  else cache.entries.clear();
+}
+
+function ensureListening() {
+  cache.listening ??= (async () => {
+    const handle = await getHandle();
+    await handle.listen(AUTH_CHANNEL, onNotify, () => {
+      cache.entries.clear();
+      cache.up = true;
+    });
+  })().catch((err) => {
+    cache.listening = undefined;
+    console.error("[auth] token cache listen failed", err instanceof Error ? err.message : err);
+  });
+}
+
+/** The active token with this hash, from the cache when it may be trusted, else from the database. */
+export async function findActiveToken(tokenHash: string): Promise<ActiveToken | undefined> {
+  ensureListening();
+  const now = Date.now();
+  const hit = cache.up ? cache.entries.get(tokenHash) : undefined;
+  if (hit && now - hit.cachedAt < TOKEN_CACHE_MS) return hit;
+  const row = await findActiveTokenByHash(tokenHash);
+  if (!row) {
+    cache.entries.delete(tokenHash);
+    return undefined;
+  }
+  if (cache.up) {
+    if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
+    cache.entries.set(tokenHash, { ...row, cachedAt: now });
+  }
+  return row;
+}
+
+/** Records a touch of the token's last use in the cached copy, so each process touches once a minute. */
+export function noteTokenUsed(tokenHash: string, at: Date) {
+  const entry = cache.entries.get(tokenHash);
+  if (entry) entry.lastUsedAt = at;
+}
