@@ -26,7 +26,10 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    "/api/:path*",
+    // Only API paths holding a '%' (matched on the raw path, before Next decodes it) can be
+    // malformed; every other API request skips the proxy, which cost a third of a millisecond of
+    // CPU each (0.34 ms on the empty route, measured: bench/README.md).
+    "/api/:path(.*%.*)",
     {
       source: "/((?!api/|_next/static|_next/image|favicon\\.ico).*)",
       missing: [

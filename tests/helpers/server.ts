@@ -48,7 +48,8 @@ const routes: Route[] = Object.entries(modules)
 
 async function dispatch(req: Request): Promise<Response> {
   const { pathname } = new URL(req.url);
-  // Like Next: proxy.ts (matcher /api/:path*) runs before routing; an answer other than next() ends the request.
+  // Like Next: proxy.ts runs before routing; an answer other than next() ends the request. (Next runs it
+  // only for API paths holding a "%"; for the others it answers next() anyway.)
   if (pathname.startsWith("/api/")) {
     // Without the body: the handler still has to read it (proxy.ts never does).
     const early = await proxy(new NextRequest(req.url, { method: req.method, headers: req.headers }));
