@@ -264,3 +264,16 @@ test("finding 8: media downloads are sandboxed and never sniffed; a PDF and a re
   expect(await page.evaluate(() => document.querySelector<HTMLMediaElement>("video, audio")!.duration)).toBeCloseTo(0.5, 1);
   expect(await page.evaluate(() => document.querySelectorAll("script").length)).toBe(0);
 });
+
+test("a malformed percent-encoding in an API path answers the ruled 400 under next start, an ordinary path is untouched", async () => {
+  // Raw HTTP: a client library could normalize the path. proxy.ts runs only for API paths with a '%'.
+  const raw = async (path: string) => {
+    const res = await fetch(BASE_URL + path);
+    return { status: res.status, body: (await res.json()) as { message: string } };
+  };
+  for (const path of ["/api/v1/updates/%ZZ", "/api/v1/media/%", "/api/v1/contacts/%E0%A4%A/labels"])
+    expect(await raw(path), path).toEqual({ status: 400, body: { message: "La URL de la solicitud no es válida." } });
+  // Well-formed encodings, and paths without any, reach the routes (401 here: no token).
+  expect((await raw("/api/v1/updates/abc%20def")).status).toBe(401);
+  expect((await raw("/api/v1/wa_numbers")).status).toBe(401);
+});
