@@ -166,7 +166,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         select team_id, wa_number_id, contact_id, (created_at at time zone 'UTC')::date, count(*)
         from messages where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4`),
     );
-    // Likewise the message_stats rollup of GET /api/v1/messages/stats (migration 0016's backfill).
+    // Likewise the message_stats rollup of GET /api/v1/messages/stats (migration 0017's backfill).
     await timed(timings, "stats rollup", () =>
       exec(`insert into message_stats (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
         select team_id, (created_at at time zone 'UTC')::date, wa_number_id, coalesce(template_name, ''), coalesce(sent_group, ''), status,

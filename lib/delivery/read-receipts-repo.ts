@@ -1,34 +1,25 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb } from "@/db/client";
 import { readReceipts, type ProviderError } from "@/db/schema";
+import { claimDue } from "./claim-due";
 
 export type ReceiptClaim = { id: number; teamId: number; waNumberId: number; providerMessageId: string; attempts: number };
 
 /**
- * Claims due read receipts with a lease, like messages (repo.ts claimMessages): `attempts` is
- * bumped by the claim and fences every later write, so a worker whose lease ran out cannot settle
- * a receipt another worker took.
+ * Claims due read receipts with a lease and a fence (claim-due.ts: a worker whose lease ran out
+ * cannot settle a receipt another worker took).
  */
 export async function claimReadReceipts(limit: number, leaseMs: number, teamIds?: number[]): Promise<ReceiptClaim[]> {
-  const db = await getDb();
-  const teams = teamIds?.length
-    ? sql`AND team_id IN (${sql.join(
-        teamIds.map((t) => sql`${t}`),
-        sql`, `,
-      )})`
-    : sql``;
-  const res = await db.execute(sql`
-    UPDATE read_receipts r
-    SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = r.attempts + 1
-    WHERE r.id IN (
-      SELECT id FROM read_receipts
-      WHERE status = 'PENDING' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now()) ${teams}
-      ORDER BY next_attempt_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING r.id, r.team_id, r.wa_number_id, r.provider_message_id, r.attempts`);
-  return rowsOf<{ id: number; team_id: number; wa_number_id: number; provider_message_id: string; attempts: number }>(res).map((r) => ({
+  const rows = await claimDue<{ id: number; team_id: number; wa_number_id: number; provider_message_id: string; attempts: number }>({
+    table: readReceipts,
+    pending: "PENDING",
+    limit,
+    leaseMs,
+    teamIds,
+    returning: sql`j.id, j.team_id, j.wa_number_id, j.provider_message_id, j.attempts`,
+  });
+  return rows.map((r) => ({
     id: Number(r.id),
     teamId: Number(r.team_id),
     waNumberId: Number(r.wa_number_id),

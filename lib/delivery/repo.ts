@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { media, messageEvents, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
+import { inTeams } from "./claim-due";
 
 export type MessageRow = typeof messages.$inferSelect;
 /** `leaseEnd`: the worker's own (earlier or equal) reckoning of when the claim's lease runs out. */
@@ -29,12 +30,7 @@ export async function claimMessages(
   uncertainGraceMs = 0,
 ): Promise<Claim[]> {
   const db = await getDb();
-  const teams = teamIds?.length
-    ? sql`AND m.team_id IN (${sql.join(
-        teamIds.map((t) => sql`${t}`),
-        sql`, `,
-      )})`
-    : sql``;
+  const teams = inTeams(sql`m.team_id`, teamIds);
   const res = await db.execute(sql`
     WITH cand AS (
       SELECT m.id, m.wa_number_id, m.next_attempt_at
@@ -210,12 +206,7 @@ export async function claimStoppedWalks(
 ): Promise<StoppedWalk[]> {
   if (!providers.length) return [];
   const db = await getDb();
-  const teams = teamIds?.length
-    ? sql`AND m.team_id IN (${sql.join(
-        teamIds.map((t) => sql`${t}`),
-        sql`, `,
-      )})`
-    : sql``;
+  const teams = inTeams(sql`m.team_id`, teamIds);
   const res = await db.execute(sql`
     WITH stopped AS (
       SELECT m.id FROM messages m

@@ -6,10 +6,10 @@ export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: 
 export type StatsRow = { status: string; error_code: number; error_title: string; messages: number };
 
 /**
- * The team's outbound counts by status and error from the message_stats rollup (migration 0016),
- * never from `messages`: a year of one team's sends is a few thousand rollup rows, read through
- * the primary key (team, day…) or, for one sent_group, message_stats_team_group_idx. Days are UTC
- * dates, both ends included.
+ * The team's outbound counts by status and error from the message_stats rollup (migrations 0017
+ * and 0020), never from `messages`: a year of one team's sends is a few thousand rollup rows, read
+ * through the primary key (team, day…) or, for one sent_group, message_stats_team_group_idx. Days
+ * are UTC dates, both ends included.
  */
 export async function sumMessageStats(teamId: number, f: StatsFilter): Promise<StatsRow[]> {
   const db = await getDb();

@@ -1,30 +1,23 @@
 import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import { bots, campaigns, webhookDeliveries } from "@/db/schema";
+import { claimDue } from "@/lib/delivery/claim-due";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type DeliveryClaim = { id: number; attempts: number };
 
-/** Same lease + fencing scheme as messages (lib/delivery/repo.ts claimMessages). */
+/** Same lease + fencing scheme as messages and read receipts (lib/delivery/claim-due.ts). */
 export async function claimDeliveries(limit: number, leaseMs: number, teamIds?: number[]): Promise<DeliveryClaim[]> {
-  const db = await getDb();
-  const teams = teamIds?.length
-    ? sql`AND team_id IN (${sql.join(
-        teamIds.map((t) => sql`${t}`),
-        sql`, `,
-      )})`
-    : sql``;
-  const res = await db.execute(sql`
-    UPDATE webhook_deliveries d
-    SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = d.attempts + 1
-    WHERE d.id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now()) ${teams}
-      ORDER BY next_attempt_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING d.id, d.attempts`);
-  return rowsOf<{ id: number; attempts: number }>(res).map((r) => ({ id: Number(r.id), attempts: Number(r.attempts) }));
+  const rows = await claimDue<{ id: number; attempts: number }>({
+    table: webhookDeliveries,
+    pending: "pending",
+    limit,
+    leaseMs,
+    teamIds,
+    returning: sql`j.id, j.attempts`,
+  });
+  return rows.map((r) => ({ id: Number(r.id), attempts: Number(r.attempts) }));
 }
 
 export async function loadDeliveries(ids: number[]): Promise<DeliveryRow[]> {

@@ -182,3 +182,109 @@ describe("GET /api/v1/messages/stats", () => {
     });
   });
 });
+
+describe("the message_stats rollup", () => {
+  type RollupRow = {
+    day: string;
+    template_name: string;
+    sent_group: string;
+    status: string;
+    error_code: string;
+    error_title: string;
+    messages: string;
+  };
+  /** Every rollup row of the team (one number), including keys netted to 0, in key order. */
+  async function rollupOf(teamId: number): Promise<RollupRow[]> {
+    const db = await getDb();
+    return rowsOf<RollupRow>(
+      await db.execute(sql`SELECT day::text AS day, template_name, sent_group, status, error_code::text AS error_code, error_title,
+          messages::text AS messages
+        FROM message_stats WHERE team_id = ${teamId} ORDER BY day, template_name, sent_group, status, error_code, error_title`),
+    );
+  }
+  /** Where each rollup row physically is and which transaction wrote it: unchanged when nothing is written. */
+  async function rollupVersions(teamId: number) {
+    const db = await getDb();
+    return rowsOf<{ ctid: string; xmin: string }>(
+      await db.execute(sql`SELECT ctid::text AS ctid, xmin::text AS xmin FROM message_stats WHERE team_id = ${teamId} ORDER BY ctid`),
+    );
+  }
+  const row = (day: string, template: string, group: string, status: string, messages: number, code = 0, title = ""): RollupRow => ({
+    day,
+    template_name: template,
+    sent_group: group,
+    status,
+    error_code: String(code),
+    error_title: title,
+    messages: String(messages),
+  });
+
+  it("follows an insert, single and bulk status moves, a key-less claim, a delete and a cascaded delete", async () => {
+    const db = await getDb();
+    const team = await createTeam();
+    const number = await createNumber(team.id);
+    const contact = await createContact(team.id);
+    const base = { teamId: team.id, waNumberId: number.id, contactId: contact.id, type: "template" } as const;
+    const out = { ...base, direction: "OUTBOUND", sender: "AGENT", status: "QUEUED" } as const;
+    const [m1, m2, m3] = await db
+      .insert(messages)
+      .values([
+        // 23:30 UTC is still March 1st: the day is the UTC day.
+        { ...out, templateName: "pedido", sentGroup: "g1", createdAt: new Date("2026-03-01T23:30:00Z") },
+        { ...out, templateName: "pedido", sentGroup: "g1", createdAt: new Date("2026-03-01T10:00:00Z") },
+        { ...out, templateName: null, sentGroup: null, createdAt: new Date("2026-03-02T00:10:00Z") },
+        // Inbound messages are not counted.
+        {
+          ...base,
+          direction: "INBOUND",
+          sender: "CUSTOMER",
+          type: "text",
+          status: "RECEIVED",
+          createdAt: new Date("2026-03-01T12:00:00Z"),
+        },
+      ])
+      .returning({ id: messages.id });
+    expect(await rollupOf(team.id)).toEqual([row("2026-03-01", "pedido", "g1", "QUEUED", 2), row("2026-03-02", "", "", "QUEUED", 1)]);
+
+    // One row moves to FAILED with a provider error: its old key loses it, its new key gains it.
+    const reengagement = { code: 131047, title: "Re-engagement message" };
+    await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(reengagement)}::jsonb WHERE id = ${m1.id}`);
+    expect(await rollupOf(team.id)).toEqual([
+      row("2026-03-01", "pedido", "g1", "FAILED", 1, 131047, "Re-engagement message"),
+      row("2026-03-01", "pedido", "g1", "QUEUED", 1),
+      row("2026-03-02", "", "", "QUEUED", 1),
+    ]);
+
+    // Two rows at once, with a code that is not a plain number (counted as 0) and a title cut to 200.
+    const odd = { code: "131026", title: "x".repeat(250) };
+    await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(odd)}::jsonb WHERE id IN (${m2.id}, ${m3.id})`);
+    const afterBulk = [
+      row("2026-03-01", "pedido", "g1", "FAILED", 1, 0, "x".repeat(200)),
+      row("2026-03-01", "pedido", "g1", "FAILED", 1, 131047, "Re-engagement message"),
+      row("2026-03-01", "pedido", "g1", "QUEUED", 0),
+      row("2026-03-02", "", "", "FAILED", 1, 0, "x".repeat(200)),
+      row("2026-03-02", "", "", "QUEUED", 0),
+    ];
+    expect(await rollupOf(team.id)).toEqual(afterBulk);
+
+    // A claim and a lease change no key: the rollup is not written at all.
+    const before = await rollupVersions(team.id);
+    await db.execute(sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id}`);
+    expect(await rollupVersions(team.id)).toEqual(before);
+    expect(await rollupOf(team.id)).toEqual(afterBulk);
+
+    // A deleted message leaves its key.
+    await db.execute(sql`DELETE FROM messages WHERE id = ${m1.id}`);
+    expect(await rollupOf(team.id)).toEqual([
+      row("2026-03-01", "pedido", "g1", "FAILED", 1, 0, "x".repeat(200)),
+      row("2026-03-01", "pedido", "g1", "FAILED", 0, 131047, "Re-engagement message"),
+      row("2026-03-01", "pedido", "g1", "QUEUED", 0),
+      row("2026-03-02", "", "", "FAILED", 1, 0, "x".repeat(200)),
+      row("2026-03-02", "", "", "QUEUED", 0),
+    ]);
+
+    // A deleted contact takes its messages with it (cascade): every key is back to 0.
+    await db.execute(sql`DELETE FROM contacts WHERE id = ${contact.id}`);
+    expect((await rollupOf(team.id)).map((r) => r.messages)).toEqual(["0", "0", "0", "0", "0"]);
+  });
+});

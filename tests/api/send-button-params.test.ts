@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createTeam, createTemplate } from "../helpers/factories";
-import { messageByUpdateId } from "../helpers/send-factories";
+import { messageByUpdateId, urlButtonTeam } from "../helpers/send-factories";
 import { createCloudNumber, waitFor, messageById } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { createWorker } from "@/lib/delivery/worker";
@@ -12,19 +12,6 @@ import { duplicateButtonIndex } from "@/lib/messages/send-schemas";
 
 const SEND = "/api/v1/message_templates/send";
 const BULK = "/api/v1/message_templates/send_bulk";
-
-// A template like Meta's with a dynamic URL button at index 1 (after a quick reply) and a static one at 2.
-const components: TemplateComponent[] = [
-  { type: "BODY", text: "Tu pedido {{1}} va en camino.", example: { body_text: [["A-1"]] } },
-  {
-    type: "BUTTONS",
-    buttons: [
-      { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
-      { type: "URL", text: "Seguir pedido", url: "https://tienda.test/pedidos/{{1}}", example: ["https://tienda.test/pedidos/A-1"] },
-      { type: "URL", text: "Tienda", url: "https://tienda.test/" },
-    ],
-  },
-];
 
 let server: TestServer;
 let graph: FakeGraph;
@@ -39,10 +26,9 @@ afterAll(async () => {
   await graph.close();
 });
 
+/** A team whose template has a dynamic URL button (urlButtonComponents), and a valid send body for it. */
 async function setup() {
-  const team = await createTeam();
-  const number = await createCloudNumber(team.id);
-  const template = await createTemplate(team.id, { components });
+  const { team, number, template } = await urlButtonTeam();
   const body = (extra: Record<string, unknown> = {}) => ({
     wa_number: number.number,
     destination: "573001112233",

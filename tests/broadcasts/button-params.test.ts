@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { createLabel, createTeam, createTemplate } from "../helpers/factories";
-import { createCloudNumber, waitFor, messageById } from "../helpers/delivery-factories";
+import { createLabel } from "../helpers/factories";
+import { urlButtonTeam } from "../helpers/send-factories";
+import { waitFor, messageById } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { createWorker } from "@/lib/delivery/worker";
 import type { TemplateComponent } from "@/lib/templates/schemas";
@@ -11,19 +12,6 @@ import { buttonValueFormat, duplicateButtonIndex } from "@/lib/messages/send-sch
 import { buttonEmptyFor } from "@/lib/broadcasts/recipient";
 import { unknownColumn } from "@/lib/broadcasts/schemas";
 import { broadcastMessages, createContact, rejectionsOf } from "./helpers";
-
-// A dynamic URL button at index 1 (after a quick reply) and a static one at 2, like Meta's.
-const components: TemplateComponent[] = [
-  { type: "BODY", text: "Hola {{1}}, tu pedido va en camino.", example: { body_text: [["Ana"]] } },
-  {
-    type: "BUTTONS",
-    buttons: [
-      { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
-      { type: "URL", text: "Seguir pedido", url: "https://tienda.test/pedidos/{{1}}", example: ["https://tienda.test/pedidos/A-1"] },
-      { type: "URL", text: "Tienda", url: "https://tienda.test/" },
-    ],
-  },
-];
 
 let server: TestServer;
 let graph: FakeGraph;
@@ -40,10 +28,9 @@ afterAll(async () => {
 
 const B = "/api/v1/broadcasts";
 
+/** A team whose template has a dynamic URL button (urlButtonComponents), a VIP label, and a broadcast body for it. */
 async function setup() {
-  const team = await createTeam();
-  const number = await createCloudNumber(team.id);
-  const template = await createTemplate(team.id, { components });
+  const { team, number, template } = await urlButtonTeam();
   const vip = await createLabel(team.id, { title: "VIP" });
   const body = (extra: Record<string, unknown> = {}) => ({
     name: "Pedidos",

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANCELLED_TITLE, cannotCancel, cannotPause, cannotResume } from "@/lib/broadcasts/schemas";
-import { createWorker, type Worker } from "@/lib/delivery/worker";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { openSse } from "../helpers/sse";
 import { createCloudNumber, waitFor } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
+import { workerPool } from "../helpers/workers";
 import { broadcastMessages, broadcastTeam, body, createContact } from "./helpers";
 
 let server: TestServer;
 let graph: FakeGraph;
-const workers: Worker[] = [];
+const workers = workerPool({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80 });
 
 beforeAll(async () => {
   graph = await startFakeGraph();
@@ -20,7 +20,7 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
+  await workers.stopAll();
   await server.close();
   await graph.close();
 });
@@ -28,12 +28,7 @@ afterAll(async () => {
 const B = "/api/v1/broadcasts";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function worker(teamId: number) {
-  const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [teamId] });
-  workers.push(w);
-  w.start();
-  return w;
-}
+const worker = (teamId: number) => workers.start({ teamIds: [teamId] });
 
 /** A team with a Cloud API number paced at `mps`, and `n` contacts holding one label. */
 async function world(n: number, mps: number) {

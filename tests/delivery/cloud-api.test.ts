@@ -15,11 +15,11 @@ import {
 import { startFakeGraph, graphError, type FakeGraph } from "../fakes/graph";
 import { startReceiver } from "../fakes/receiver";
 import { change, envelope, statusUpdate } from "../fixtures/webhooks";
-import { createWorker, type Worker } from "@/lib/delivery/worker";
+import { workerPool } from "../helpers/workers";
 
 let server: TestServer;
 let graph: FakeGraph;
-const workers: Worker[] = [];
+const workers = workerPool({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80 });
 
 beforeAll(async () => {
   graph = await startFakeGraph();
@@ -31,17 +31,12 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
+  await workers.stopAll();
   await server.close();
   await graph.close();
 });
 
-function worker(teamId: number) {
-  const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [teamId] });
-  workers.push(w);
-  w.start();
-  return w;
-}
+const worker = (teamId: number) => workers.start({ teamIds: [teamId] });
 
 async function setup(opts: { bot?: boolean } = {}) {
   const team = await createTeam();
@@ -182,16 +177,7 @@ describe("cloud_api delivery", () => {
     // cannot eat: with 0.5 s, a late event loop could take the answer before the timer fired).
     graph.script({ status: 200, delayMs: 5000 });
     // A timed-out send may have reached Meta: it waits the uncertain grace (short here) for its status.
-    const w = createWorker({
-      pollMs: 100,
-      leaseMs: 2000,
-      backoffBaseMs: 1500,
-      backoffCapMs: 1500,
-      uncertainGraceMs: 1500,
-      teamIds: [team.id],
-    });
-    workers.push(w);
-    w.start();
+    const w = workers.start({ backoffBaseMs: 1500, backoffCapMs: 1500, uncertainGraceMs: 1500, teamIds: [team.id] });
     const waiting = await waitFor(
       () => messageById(msg.id),
       (m) => m.status === "QUEUED" && m.error !== null,
@@ -253,9 +239,7 @@ describe("cloud_api delivery", () => {
       ],
     });
     graph.script(...Array.from({ length: 3 }, () => ({ status: 500, body: { error: { message: "Internal", code: 1 } } })));
-    const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 10, backoffCapMs: 20, maxAttempts: 3, teamIds: [team.id] });
-    workers.push(w);
-    w.start();
+    const w = workers.start({ backoffBaseMs: 10, backoffCapMs: 20, maxAttempts: 3, teamIds: [team.id] });
     const failed = await waitFor(
       () => messageById(msg.id),
       (m) => m.status === "FAILED",
@@ -357,16 +341,7 @@ describe("cloud_api delivery", () => {
     // Graph accepts the send only well after this file's 2 s timeout, then calls back like Meta.
     graph.statusWebhooks({ url: `${server.url}/api/v1/webhooks/whatsapp`, appSecret: () => number.secrets.appSecret });
     graph.script({ status: 200, delayMs: 5000 });
-    const w = createWorker({
-      pollMs: 100,
-      leaseMs: 2000,
-      backoffBaseMs: 20,
-      backoffCapMs: 20,
-      uncertainGraceMs: 30_000,
-      teamIds: [team.id],
-    });
-    workers.push(w);
-    w.start();
+    const w = workers.start({ backoffCapMs: 20, uncertainGraceMs: 30_000, teamIds: [team.id] });
     try {
       const adopted = await waitFor(
         () => messageById(msg.id),

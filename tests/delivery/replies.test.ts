@@ -9,7 +9,7 @@ import { messageByUpdateId, uploadFor } from "../helpers/send-factories";
 import { mp4Bytes, pdfBytes, pngBytes } from "../fixtures/media-bytes";
 import { startFakeGraph, graphError, type FakeGraph } from "../fakes/graph";
 import { demoWebp } from "@/lib/seed/media-bytes";
-import { createWorker, type Worker } from "@/lib/delivery/worker";
+import { workerPool } from "../helpers/workers";
 import { cancelSandboxWalks } from "@/lib/channels/sandbox";
 import { getDb } from "@/db/client";
 import { conversations, readReceipts } from "@/db/schema";
@@ -17,7 +17,7 @@ import { conversations, readReceipts } from "@/db/schema";
 const SEND = "/api/v1/messages/whatsapp/send";
 let server: TestServer;
 let graph: FakeGraph;
-const workers: Worker[] = [];
+const workers = workerPool({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, sandboxStepMs: 100 });
 
 beforeAll(async () => {
   graph = await startFakeGraph();
@@ -27,18 +27,13 @@ beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
+  await workers.stopAll();
   cancelSandboxWalks();
   await server.close();
   await graph.close();
 });
 
-function worker(teamId: number) {
-  const w = createWorker({ pollMs: 100, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, sandboxStepMs: 100, teamIds: [teamId] });
-  workers.push(w);
-  w.start();
-  return w;
-}
+const worker = (teamId: number) => workers.start({ teamIds: [teamId] });
 
 /** A Cloud API number whose customer wrote a minute ago (window open), with that message's wamid. */
 async function cloudConversation() {

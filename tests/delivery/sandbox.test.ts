@@ -3,19 +3,19 @@ import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createBot, createCampaign, createContact, createTeam, createTemplate } from "../helpers/factories";
 import { createCloudNumber, createSandboxNumber, waitFor } from "../helpers/delivery-factories";
-import { createWorker, type Worker } from "@/lib/delivery/worker";
+import { workerPool } from "../helpers/workers";
 import { cancelSandboxWalks } from "@/lib/channels/sandbox";
 import { getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import { eq } from "drizzle-orm";
 
 let server: TestServer;
-const workers: Worker[] = [];
+const workers = workerPool({ pollMs: 100 });
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
+  await workers.stopAll();
   cancelSandboxWalks();
   await server.close();
 });
@@ -43,9 +43,7 @@ describe("sandbox channel", () => {
     const updateId = send.body.data.update_id;
     expect((await api.get(`/api/v1/updates/${updateId}`)).body.data.status).toBe("QUEUED");
 
-    const w = createWorker({ pollMs: 100, sandboxStepMs: 100, teamIds: [team.id] });
-    workers.push(w);
-    w.start();
+    const w = workers.start({ sandboxStepMs: 100, teamIds: [team.id] });
     const final = await waitFor(
       async () => (await api.get(`/api/v1/updates/${updateId}`)).body.data,
       (s) => s.status === "READED",
@@ -82,9 +80,7 @@ describe("sandbox channel", () => {
       campaign_id: campaign.id,
     });
     const sentId = send.body.data.update_id;
-    const w = createWorker({ pollMs: 100, sandboxStepMs: 50, teamIds: [team.id] });
-    workers.push(w);
-    w.start();
+    const w = workers.start({ sandboxStepMs: 50, teamIds: [team.id] });
     await waitFor(
       async () => (await api.get(`/api/v1/updates/${sentId}`)).body.data.status,
       (s) => s === "READED",

@@ -3,10 +3,10 @@ import { createContact, createTeam, createTemplate } from "../helpers/factories"
 import { createCloudNumber, createQueuedMessage, messageById, statusesOf, waitFor } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { startRemoteFakeGraph } from "../fakes/graph-remote";
-import { createWorker, type Worker, type WorkerOptions } from "@/lib/delivery/worker";
+import { workerPool } from "../helpers/workers";
 
 let graph: FakeGraph;
-const workers: Worker[] = [];
+const workers = workerPool({ pollMs: 100, leaseMs: 300, backoffBaseMs: 20, backoffCapMs: 50 });
 
 beforeAll(async () => {
   graph = await startFakeGraph();
@@ -15,16 +15,9 @@ beforeAll(async () => {
   process.env.GRAPH_TIMEOUT_MS = "10000";
 });
 afterAll(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
+  await workers.stopAll();
   await graph.close();
 });
-
-function start(opts: WorkerOptions) {
-  const w = createWorker({ pollMs: 100, leaseMs: 300, backoffBaseMs: 20, backoffCapMs: 50, ...opts });
-  workers.push(w);
-  w.start();
-  return w;
-}
 
 async function queue(count: number, mps: number) {
   const team = await createTeam();
@@ -66,7 +59,7 @@ describe("delivery worker", () => {
     const ids = rows.map((r) => r.id);
     // A crashed worker's leases cover its slot wait plus the send timeout: keep both short here.
     process.env.GRAPH_TIMEOUT_MS = "1500";
-    const a = start({ teamIds: [team.id], claimAheadSec: 10 });
+    const a = workers.start({ teamIds: [team.id], claimAheadSec: 10 });
     // A claimed the whole batch and paces it at 4/s. Once two sends are committed and nothing is
     // in flight (the next slot is a quarter second away), A "crashes" without a word to the database.
     await waitFor(
@@ -91,7 +84,7 @@ describe("delivery worker", () => {
     // machine and let B claim its own message again, which is the at-least-once window, not
     // what this test is about.
     // (A's expired leases wait the uncertain grace for a status webhook first; none comes here.)
-    start({ teamIds: [team.id], leaseMs: 15_000, uncertainGraceMs: 500 });
+    workers.start({ teamIds: [team.id], leaseMs: 15_000, uncertainGraceMs: 500 });
     await waitFor(
       () => statusesOf(ids),
       (ms) => ms.every((m) => m.status === "SENDED"),
@@ -114,7 +107,7 @@ describe("delivery worker", () => {
     const { team, number, rows } = await queue(30, 200);
     // Leases long enough that none expires mid-send however loaded the machine: what is tested
     // here is that concurrent claims (FOR UPDATE SKIP LOCKED) never hand one message to two workers.
-    for (let i = 0; i < 3; i++) start({ teamIds: [team.id], concurrency: 4, leaseMs: 15_000 });
+    for (let i = 0; i < 3; i++) workers.start({ teamIds: [team.id], concurrency: 4, leaseMs: 15_000 });
     await waitFor(
       () => statusesOf(rows.map((r) => r.id)),
       (ms) => ms.every((m) => m.status === "SENDED"),
@@ -134,7 +127,7 @@ describe("delivery worker", () => {
       // With a 30 s lease (the default) and a short Graph timeout, claims skip the lease extension
       // and go straight to the slot reservation (worker.ts, reserve): the claim's lease is the fence.
       const { team, number, rows } = await queue(40, 100_000);
-      for (let i = 0; i < 3; i++) start({ teamIds: [team.id], concurrency: 8, leaseMs: 30_000 });
+      for (let i = 0; i < 3; i++) workers.start({ teamIds: [team.id], concurrency: 8, leaseMs: 30_000 });
       await waitFor(
         () => statusesOf(rows.map((r) => r.id)),
         (ms) => ms.every((m) => m.status === "SENDED"),
@@ -162,8 +155,8 @@ describe("delivery worker", () => {
       // averages of 10+ were seen) between leaving and arriving. Without pacing all 16 would
       // arrive within a few milliseconds.
       const opts = { teamIds: [team.id], pacingHeadroom: 0.5, leaseMs: 15_000 };
-      start(opts);
-      start(opts);
+      workers.start(opts);
+      workers.start(opts);
       await waitFor(
         () => statusesOf(rows.map((r) => r.id)),
         (ms) => ms.every((m) => m.status === "SENDED"),

@@ -7,6 +7,8 @@ import { randomSecret } from "@/lib/crypto/hash";
 import type { AuthContext } from "@/lib/auth/context";
 import { storeMedia } from "@/lib/media/service";
 import { createAgent, createNumber, createTeam, createTemplate, mediaTemplateComponents } from "./factories";
+import { createCloudNumber } from "./delivery-factories";
+import type { TemplateComponent } from "@/lib/templates/schemas";
 
 export const tokenCtx = (teamId: number): AuthContext => ({ teamId, actor: { kind: "token", tokenId: 0 } });
 
@@ -15,6 +17,31 @@ export async function sendingTeam() {
   const team = await createTeam();
   const number = await createNumber(team.id);
   const template = await createTemplate(team.id);
+  return { team, number, template };
+}
+
+/**
+ * A template like Meta's with a dynamic URL button at index 1 (after a quick reply) and a static
+ * one at 2: a send needs button_params for index 1 (the order code in the link) and refuses one
+ * for any other index. The body takes one value.
+ */
+export const urlButtonComponents: TemplateComponent[] = [
+  { type: "BODY", text: "Hola {{1}}, tu pedido va en camino.", example: { body_text: [["Ana"]] } },
+  {
+    type: "BUTTONS",
+    buttons: [
+      { type: "QUICK_REPLY", text: "Gracias", payload: "THANKS" },
+      { type: "URL", text: "Seguir pedido", url: "https://tienda.test/pedidos/{{1}}", example: ["https://tienda.test/pedidos/A-1"] },
+      { type: "URL", text: "Tienda", url: "https://tienda.test/" },
+    ],
+  },
+];
+
+/** A team with a Cloud API number and a template with urlButtonComponents. */
+export async function urlButtonTeam() {
+  const team = await createTeam();
+  const number = await createCloudNumber(team.id);
+  const template = await createTemplate(team.id, { components: urlButtonComponents });
   return { team, number, template };
 }
 
