@@ -19,7 +19,9 @@ const MAX_ENTRIES = 10_000;
 
 export type ActiveToken = { id: number; teamId: number; lastUsedAt: Date | null };
 type Entry = ActiveToken & { cachedAt: number };
-type Cache = { entries: Map<string, Entry>; listening?: Promise<void>; up: boolean };
+type Handle = Awaited<ReturnType<typeof getHandle>>;
+/** `handle`: the database handle the LISTEN runs on; a new one (after closeDb) starts over. */
+type Cache = { entries: Map<string, Entry>; handle?: Handle; up: boolean };
 
 // Dev reloads modules; the cache and its one LISTEN must survive them, like the database handle.
 const g = globalThis as unknown as { __waTokenCache?: Cache };
@@ -37,22 +39,26 @@ function onNotify(payload: string) {
   else cache.entries.clear();
 }
 
-function ensureListening() {
-  cache.listening ??= (async () => {
-    const handle = await getHandle();
-    await handle.listen(AUTH_CHANNEL, onNotify, () => {
+function ensureListening(handle: Handle) {
+  if (cache.handle === handle) return;
+  cache.handle = handle;
+  cache.up = false;
+  cache.entries.clear();
+  handle
+    .listen(AUTH_CHANNEL, onNotify, () => {
+      if (cache.handle !== handle) return;
       cache.entries.clear();
       cache.up = true;
+    })
+    .catch((err) => {
+      if (cache.handle === handle) cache.handle = undefined;
+      console.error("[auth] token cache listen failed", err instanceof Error ? err.message : err);
     });
-  })().catch((err) => {
-    cache.listening = undefined;
-    console.error("[auth] token cache listen failed", err instanceof Error ? err.message : err);
-  });
 }
 
 /** The active token with this hash, from the cache when it may be trusted, else from the database. */
 export async function findActiveToken(tokenHash: string): Promise<ActiveToken | undefined> {
-  ensureListening();
+  ensureListening(await getHandle());
   const now = Date.now();
   const hit = cache.up ? cache.entries.get(tokenHash) : undefined;
   if (hit && now - hit.cachedAt < TOKEN_CACHE_MS) return hit;
