@@ -8,7 +8,7 @@ import { EmptyState, ErrorBox, PageTitle, SkeletonRows } from "@/components/ui";
 import { Pager } from "@/components/ui/pager";
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
-import { progressOf } from "./counts";
+import { progressOf } from "@/lib/broadcasts/counts";
 import { formatDateTime, formatNumber } from "./format";
 
 /** Every broadcast of the team, newest first; counts and statuses move live from the event stream. */
