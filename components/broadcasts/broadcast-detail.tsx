@@ -15,7 +15,7 @@ import { useI18n } from "@/lib/i18n";
 import { Button, Card, cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
-import { progressOf } from "./counts";
+import { progressOf } from "@/lib/broadcasts/counts";
 import { formatDateTime, formatNumber } from "./format";
 import { FunnelChart } from "./charts/funnel-chart";
 import { TimelineChart } from "./charts/timeline-chart";

@@ -4,10 +4,11 @@ import Link from "next/link";
 import { useBroadcasts, useBroadcastsLive } from "@/lib/api-client/broadcasts";
 import type { Broadcast } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
-import { Button, EmptyState, ErrorBox, PageTitle, SkeletonRows } from "@/components/ui";
+import { EmptyState, ErrorBox, PageTitle, SkeletonRows } from "@/components/ui";
+import { Pager } from "@/components/ui/pager";
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
-import { progressOf } from "./counts";
+import { progressOf } from "@/lib/broadcasts/counts";
 import { formatDateTime, formatNumber } from "./format";
 
 /** Every broadcast of the team, newest first; counts and statuses move live from the event stream. */
@@ -65,20 +66,7 @@ export function BroadcastsList() {
               </tbody>
             </table>
           </div>
-          {pg && pg.total_pages > 1 && (
-            <nav
-              className="mt-4 flex items-center justify-center gap-3"
-              aria-label={t("common.page", { page: pg.current_page, total: pg.total_pages })}
-            >
-              <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                {t("common.previous")}
-              </Button>
-              <span className="text-sm">{t("common.page", { page: pg.current_page, total: pg.total_pages })}</span>
-              <Button variant="secondary" disabled={page >= pg.total_pages} onClick={() => setPage((p) => p + 1)}>
-                {t("common.next")}
-              </Button>
-            </nav>
-          )}
+          <Pager page={page} pagination={pg} onPage={setPage} className="mt-4" />
         </>
       )}
     </>

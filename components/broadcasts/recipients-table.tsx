@@ -4,7 +4,8 @@ import { recipientsCsvUrl, useRecipients } from "@/lib/api-client/broadcasts";
 import type { RecipientStatus } from "@/lib/api-client/types";
 import { RECIPIENT_STATUSES } from "@/lib/broadcasts/schemas";
 import { useI18n } from "@/lib/i18n";
-import { Button, EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+import { EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+import { Pager } from "@/components/ui/pager";
 import { formatDateTime, formatNumber } from "./format";
 
 /** A broadcast's recipients, one page at a time, filtered by status, and the whole list as CSV. */
@@ -109,20 +110,7 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
           </table>
         </div>
       )}
-      {pg && pg.total_pages > 1 && (
-        <nav
-          className="flex items-center justify-center gap-3"
-          aria-label={`${t("bc.recipients")}: ${t("common.page", { page: pg.current_page, total: pg.total_pages })}`}
-        >
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            {t("common.previous")}
-          </Button>
-          <span className="text-sm">{t("common.page", { page: pg.current_page, total: pg.total_pages })}</span>
-          <Button variant="secondary" disabled={page >= pg.total_pages} onClick={() => setPage((p) => p + 1)}>
-            {t("common.next")}
-          </Button>
-        </nav>
-      )}
+      <Pager page={page} pagination={pg} onPage={setPage} label={t("bc.recipients")} />
     </section>
   );
 }

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useContacts, useLabels } from "@/lib/api-client/hooks";
 import { useT } from "@/lib/i18n";
-import { Button, EmptyState, ErrorBox, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
+import { EmptyState, ErrorBox, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
+import { Pager } from "@/components/ui/pager";
 import { ContactRow } from "./contact-row";
 import { LabelFilter } from "./label-filter";
 
@@ -98,20 +99,7 @@ export function ContactsPage() {
               <ContactRow key={c.id} contact={c} allLabels={labels.data ?? []} />
             ))}
           </ul>
-          {pg && pg.total_pages > 1 && (
-            <nav
-              className="mt-4 flex items-center justify-center gap-3"
-              aria-label={t("common.page", { page: pg.current_page, total: pg.total_pages })}
-            >
-              <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                {t("common.previous")}
-              </Button>
-              <span className="text-sm">{t("common.page", { page: pg.current_page, total: pg.total_pages })}</span>
-              <Button variant="secondary" disabled={page >= pg.total_pages} onClick={() => setPage((p) => p + 1)}>
-                {t("common.next")}
-              </Button>
-            </nav>
-          )}
+          <Pager page={page} pagination={pg} onPage={setPage} className="mt-4" />
         </>
       )}
     </>

@@ -20,7 +20,8 @@ export function LabelsPage() {
     <>
       <PageTitle>{t("labels.title")}</PageTitle>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[360px_minmax(0,1fr)]">
-        <Card>
+        {/* self-start: as tall as its form, not stretched to the list beside it (a grid row's default). */}
+        <Card className="self-start">
           <h2 className="mb-3 text-sm font-semibold">{t("labels.new")}</h2>
           <LabelForm
             idPrefix="new"

@@ -9,13 +9,14 @@ import { sendTemplateInput } from "@/lib/messages/send-schemas";
 import { placeholderKeys } from "@/lib/templates/schemas";
 import { contextOf, dynamicUrlButtons, exampleOf, buttonExampleValue } from "@/lib/templates/params";
 import { sanitizeNumber } from "@/lib/phone";
-import { findSentConversation, useBots, useCampaigns, useSendTemplate, useTemplates, useWaNumbers } from "@/lib/api-client/hooks";
+import { findSentConversation, useSendTemplate, useTemplates, useWaNumbers } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { placeSendError, type SendFormShape } from "@/lib/api-client/send-errors";
 import type { Contact, Template } from "@/lib/api-client/types";
 import { useT, type Translate } from "@/lib/i18n";
-import { Button, Card, cx, ErrorBox, Field, inputClass, PageTitle, Skeleton } from "@/components/ui";
-import { TemplatePicker } from "./template-picker";
+import { Button, Card, cx, ErrorBox, Field, inputClass, PageTitle } from "@/components/ui";
+import { TemplateChoice } from "./template-choice";
+import { RoutingFields } from "./routing-fields";
 import { AttachmentField } from "./attachment-field";
 import { TemplatePreview } from "./template-preview";
 import { DestinationPicker } from "./destination-picker";
@@ -97,8 +98,6 @@ function sendResolver(t: Translate): Resolver<FormValues, SendFormShape> {
 export function SendForm({ preset, embedded }: { preset?: { waNumber: string; destination: string }; embedded?: boolean } = {}) {
   const t = useT();
   const numbers = useWaNumbers();
-  const bots = useBots();
-  const campaigns = useCampaigns();
   const send = useSendTemplate();
   const [sent, setSent] = useState<Sent | null>(null);
   const [generalErrors, setGeneralErrors] = useState<RawError[]>([]);
@@ -264,34 +263,16 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
       >
         <div className={cx("min-w-0 space-y-4", !embedded && "lg:col-start-1")}>
           <Card className="space-y-4">
-            <Field id="wa_number" label={t("send.waNumber")} error={fieldError("wa_number")}>
-              {numbers.isLoading ? (
-                <Skeleton className="h-9 w-full" />
-              ) : (
-                <select
-                  id="wa_number"
-                  className={inputClass}
-                  {...register("wa_number", { onChange: () => chooseTemplate("") })}
-                  {...aria("wa_number")}
-                >
-                  {numbers.data?.map((n) => (
-                    <option key={n.id} value={n.number}>
-                      +{n.number}
-                      {n.display_name ? ` · ${n.display_name}` : ""}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <TemplatePicker
-              templates={templates.data}
-              loading={templates.isLoading}
-              value={templateName}
-              onChange={chooseTemplate}
-              error={fieldError("template_name")}
-              disabled={!waNumber}
+            <TemplateChoice
+              numbers={numbers}
+              numberSelect={register("wa_number", { onChange: () => chooseTemplate("") })}
+              numberError={fieldError("wa_number")}
+              waNumber={waNumber}
+              templates={templates}
+              templateName={templateName}
+              onTemplate={chooseTemplate}
+              templateError={fieldError("template_name")}
             />
-            {templates.isError && <ErrorBox error={templates.error} onRetry={() => templates.refetch()} />}
             <Field
               id="destination"
               label={t("send.destination")}
@@ -387,43 +368,16 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
           )}
 
           <Card className="space-y-4">
-            <fieldset className="min-w-0 space-y-4">
-              <legend className="text-sm font-semibold text-slate-800">{t("send.routing")}</legend>
-              <Field id="response_handler" label={t("send.responseHandler")} error={fieldError("response_handler")}>
-                <select id="response_handler" className={inputClass} {...register("response_handler")} {...aria("response_handler")}>
-                  <option value="CAMPAIGN">{t("send.handler.CAMPAIGN")}</option>
-                  <option value="CHATBOT">{t("send.handler.CHATBOT")}</option>
-                </select>
-              </Field>
-              {handler === "CHATBOT" ? (
-                <Field id="bot_id" label={t("send.bot")} error={fieldError("bot_id")}>
-                  <select id="bot_id" className={inputClass} {...register("bot_id", { setValueAs: emptyToNull })} {...aria("bot_id")}>
-                    <option value="">{t("common.choose")}</option>
-                    {bots.data?.map((b) => (
-                      <option key={b.id} value={String(b.id)}>
-                        {b.name}
-                      </option>
-                    ))}
-                  </select>
-                </Field>
-              ) : (
-                <Field id="campaign_id" label={t("send.campaign")} error={fieldError("campaign_id")}>
-                  <select
-                    id="campaign_id"
-                    className={inputClass}
-                    {...register("campaign_id", { setValueAs: emptyToNull })}
-                    {...aria("campaign_id")}
-                  >
-                    <option value="">{t("send.campaignNone")}</option>
-                    {campaigns.data?.map((c) => (
-                      <option key={c.id} value={String(c.id)}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                </Field>
-              )}
-            </fieldset>
+            <RoutingFields
+              handler={handler}
+              // The bot and campaign ids are select values: "" (none chosen) is sent as null.
+              bind={(f) => register(f, f === "response_handler" ? undefined : { setValueAs: emptyToNull })}
+              errors={{
+                response_handler: fieldError("response_handler"),
+                bot_id: fieldError("bot_id"),
+                campaign_id: fieldError("campaign_id"),
+              }}
+            />
             <Field id="sent_group" label={t("send.sentGroup")} hint={t("send.sentGroupHint")} error={fieldError("sent_group")}>
               <input id="sent_group" className={inputClass} {...register("sent_group")} {...aria("sent_group", true)} />
             </Field>

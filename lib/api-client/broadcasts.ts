@@ -73,12 +73,11 @@ export function recipientsCsvUrl(id: number, status: RecipientStatus | "") {
 }
 
 /**
- * The event's status and counts, at once. Counts of a broadcast that has recipients but an event
- * saying none (sent as the send starts, before its counts are read) are left to the refetch.
+ * The event's status and counts, at once. Every `broadcast.updated` carries the counts as they
+ * stand (the server announces none before the audience is enqueued: lib/broadcasts/service.ts).
  */
 function patchBroadcast(qc: QueryClient, ev: BroadcastUpdatedEvent) {
-  const apply = (b: Broadcast) =>
-    b.id !== ev.id ? b : { ...b, status: ev.status, counts: ev.counts.recipients === 0 && b.counts.recipients > 0 ? b.counts : ev.counts };
+  const apply = (b: Broadcast) => (b.id !== ev.id ? b : { ...b, status: ev.status, counts: ev.counts });
   qc.setQueryData<Broadcast>(broadcastKeys.one(ev.id), (old) => (old ? apply(old) : old));
   qc.setQueriesData<BroadcastList>({ queryKey: ["broadcasts", "list"] }, (old) => (old ? { ...old, data: old.data.map(apply) } : old));
 }

@@ -171,8 +171,8 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
     const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
     if (!row || row.enqueuedAt) return;
     const after = await updateBroadcast(tx, row.teamId, row.id, { enqueuedAt: sql`now()` });
-    // The audience is in: announce its real counts now (the create's own event carried zeros, as
-    // nothing was enqueued yet), rather than leave them to the next sweep a second later.
+    // The audience is in: announce its real counts now (the create announces nothing, as nothing
+    // was enqueued yet), rather than leave them to the next sweep a second later.
     await announce(tx, after);
   });
   return { queued, rejected };

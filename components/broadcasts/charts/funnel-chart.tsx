@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, XAxis, YAxis } from "recharts";
 import type { BroadcastCounts } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
-import { FUNNEL_STAGES, funnelOf, messagesOf } from "../counts";
+import { funnelOf, messagesOf } from "@/lib/broadcasts/counts";
 import { formatNumber } from "../format";
 import { STAGE_COLORS } from "./colors";
 
@@ -13,10 +13,8 @@ import { STAGE_COLORS } from "./colors";
  */
 export function FunnelChart({ counts }: { counts: BroadcastCounts }) {
   const { t, locale } = useI18n();
-  const f = funnelOf(counts);
   const total = messagesOf(counts);
-  const stages = [...FUNNEL_STAGES, "failed"] as const;
-  const data = stages.map((s) => ({ stage: s, label: t(`bc.funnel.${s}`), value: f[s] }));
+  const data = funnelOf(counts).map((bar) => ({ ...bar, label: t(`bc.funnel.${bar.stage}`) }));
   const share = (n: number) =>
     total === 0 ? "0" : ((n / total) * 100).toLocaleString(locale === "es" ? "es-CO" : "en-US", { maximumFractionDigits: 1 });
   return (

@@ -1,8 +1,6 @@
 "use client";
 import type { Template, WaNumber } from "@/lib/api-client/types";
-import { useT } from "@/lib/i18n";
-import { ErrorBox, Field, inputClass, Skeleton } from "@/components/ui";
-import { TemplatePicker } from "@/components/send/template-picker";
+import { TemplateChoice } from "@/components/send/template-choice";
 import type { Errors } from "./draft";
 
 type Props = {
@@ -16,41 +14,20 @@ type Props = {
   errors: Errors;
 };
 
-/** The company number and its template (the send form's picker). */
+/** The company number and its template, chosen as on the send form (TemplateChoice). */
 export function TemplateStep({ numbers, numbersLoading, waNumber, onNumber, templates, templateName, onTemplate, errors }: Props) {
-  const t = useT();
   return (
     <div className="space-y-4">
-      <Field id="wa_number" label={t("send.waNumber")} error={errors.wa_number}>
-        {numbersLoading ? (
-          <Skeleton className="h-9 w-full" />
-        ) : (
-          <select
-            id="wa_number"
-            className={inputClass}
-            value={waNumber}
-            onChange={(e) => onNumber(e.target.value)}
-            aria-invalid={!!errors.wa_number}
-            aria-describedby={errors.wa_number ? "wa_number-error" : undefined}
-          >
-            {numbers?.map((n) => (
-              <option key={n.id} value={n.number}>
-                +{n.number}
-                {n.display_name ? ` · ${n.display_name}` : ""}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <TemplatePicker
-        templates={templates.data}
-        loading={templates.isLoading}
-        value={templateName}
-        onChange={onTemplate}
-        error={errors.template_name ?? errors.language}
-        disabled={!waNumber}
+      <TemplateChoice
+        numbers={{ data: numbers, isLoading: numbersLoading }}
+        numberSelect={{ value: waNumber, onChange: (e) => onNumber(e.target.value) }}
+        numberError={errors.wa_number}
+        waNumber={waNumber}
+        templates={templates}
+        templateName={templateName}
+        onTemplate={onTemplate}
+        templateError={errors.template_name ?? errors.language}
       />
-      {templates.isError && <ErrorBox error={templates.error} onRetry={() => templates.refetch()} />}
     </div>
   );
 }
