@@ -5,9 +5,15 @@ import { waNumbers } from "./wa-numbers";
 /** Header formats of a template (spec 2.1). */
 export type HeaderFormat = "TEXT" | "IMAGE" | "DOCUMENT" | "VIDEO";
 
-/** A URL button's `example` is Meta's: one full link showing a value for its `{{1}}`. */
+/**
+ * A URL button's `example` is Meta's: one full link showing a value for its `{{1}}`. `index` is
+ * the button's position in Meta's template when it differs from its position here: a template
+ * synced from Meta whose other buttons (phone number, copy code, flow…) were left out. Absent
+ * otherwise (templates added by the admin CLI or the demo seed, synced ones without such buttons).
+ */
 export type TemplateButton =
-  { type: "QUICK_REPLY"; text: string; payload?: string } | { type: "URL"; text: string; url: string; example?: string[] };
+  | { type: "QUICK_REPLY"; text: string; payload?: string; index?: number }
+  | { type: "URL"; text: string; url: string; example?: string[]; index?: number };
 
 /**
  * One component of a template (spec 2.1), as stored in `templates.components`. The API's zod

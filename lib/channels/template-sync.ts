@@ -11,21 +11,25 @@ const SUPPORTED_BUTTONS = new Set(["QUICK_REPLY", "URL"]);
 
 /**
  * Graph's template → our 2.1 input. Button kinds the contract has no place for (phone number,
- * copy code, flows…) are left out: they need no send-time values, so sends still work.
+ * copy code, flows…) are left out: they need no send-time values, so sends still work. But Meta
+ * numbers a send's button components by the button's position among ALL of the template's
+ * buttons, so a kept button that no longer sits at its Meta position carries it as `index`
+ * (Meta's [PHONE_NUMBER, URL] is stored as [URL with index 1]); every send reads it through
+ * metaButtonIndex. The buttons left out are not stored: nothing is ever sent for them.
  */
 function toInput(t: GraphTemplate, waNumber: string): TemplateInputRaw {
   const components = (t.components ?? []).map((c) => {
     const type = c.type.toUpperCase();
     if (type === "BUTTONS") {
+      const kept = (c.buttons ?? []).flatMap((b, metaIndex) => (SUPPORTED_BUTTONS.has(b.type.toUpperCase()) ? [{ b, metaIndex }] : []));
       return {
         type,
-        buttons: (c.buttons ?? [])
-          .filter((b) => SUPPORTED_BUTTONS.has(b.type.toUpperCase()))
-          .map((b) =>
-            b.type.toUpperCase() === "URL"
-              ? { type: "URL", text: b.text ?? "", url: b.url ?? "" }
-              : { type: "QUICK_REPLY", text: b.text ?? "", payload: b.text ?? "" },
-          ),
+        buttons: kept.map(({ b, metaIndex }, position) => {
+          const index = metaIndex === position ? {} : { index: metaIndex };
+          return b.type.toUpperCase() === "URL"
+            ? { type: "URL", text: b.text ?? "", url: b.url ?? "", ...index }
+            : { type: "QUICK_REPLY", text: b.text ?? "", payload: b.text ?? "", ...index };
+        }),
       };
     }
     if (type === "HEADER") return { ...c, type, format: (c.format ?? "").toUpperCase() };

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { ProviderError } from "@/db/schema";
 import type { ChannelAdapter, ChannelNumber, OutboundMessage, OutboundTemplate } from "@/lib/channels/types";
-import { placeholderKeys } from "@/lib/templates/schemas";
+import { metaButtonIndex, placeholderKeys } from "@/lib/templates/schemas";
 import { findMediaByPath, findProviderMessageId, findTemplateForMessage, type MessageRow } from "./repo";
 
 /** What a claimed message is sent as: a template, or a free-form reply (isFreeForm). */
@@ -132,7 +132,9 @@ export async function buildOutbound(
       out.header = { kind: "media", format: c.format, mediaId: up.id, filename: file.originalName || path.basename(file.path) };
     } else if (c.type === "BUTTONS") {
       const urlValues = new Map((params.button_params ?? []).map((b) => [b.index, b.value]));
-      c.buttons.forEach((b, index) => {
+      // Meta's numbering: a synced template's button stores its position there (metaButtonIndex).
+      c.buttons.forEach((b, position) => {
+        const index = metaButtonIndex(b, position);
         if (b.type === "QUICK_REPLY") out.quickReplies.push({ index, payload: b.payload ?? b.text });
         // A URL button with a variable goes out with the value sent for it (its link's {{1}}).
         const value = urlValues.get(index);

@@ -77,7 +77,7 @@ export const buttonParamsField = z
   .transform((v) => v ?? [])
   .meta({
     description:
-      "Valor de cada botón URL con variable de la plantilla (https://…/pedidos/{{1}}): index es la posición del botón en BUTTONS (desde 0). Requerido para esos botones; rechazado para los demás.",
+      "Valor de cada botón URL con variable de la plantilla (https://…/pedidos/{{1}}): index es la posición del botón en la plantilla de Meta (desde 0): su posición en BUTTONS, o su index cuando la plantilla lo lista (plantilla sincronizada con botones que no se listan). Requerido para esos botones; rechazado para los demás.",
   });
 
 /** The fields every recipient of a send shares (one send, or a bulk send). */

@@ -1,4 +1,4 @@
-import { placeholderKeys, type TemplateComponent } from "./schemas";
+import { metaButtonIndex, placeholderKeys, type TemplateComponent } from "./schemas";
 
 /**
  * What a template says about the values a send fills in: its URL buttons with a variable, the
@@ -8,12 +8,17 @@ import { placeholderKeys, type TemplateComponent } from "./schemas";
 
 export type DynamicUrlButton = { index: number; url: string; text: string; example?: string };
 
-/** The buttons whose URL carries a variable, by their index in the BUTTONS component (Meta's numbering). */
+/**
+ * The buttons whose URL carries a variable, by their index in Meta's template (metaButtonIndex:
+ * their position in BUTTONS unless a synced template stored another).
+ */
 export function dynamicUrlButtons(components: TemplateComponent[]): DynamicUrlButton[] {
   const buttons = components.find((c) => c.type === "BUTTONS");
   if (!buttons) return [];
-  return buttons.buttons.flatMap((b, index) =>
-    b.type === "URL" && placeholderKeys(b.url).length ? [{ index, url: b.url, text: b.text, example: b.example?.[0] }] : [],
+  return buttons.buttons.flatMap((b, position) =>
+    b.type === "URL" && placeholderKeys(b.url).length
+      ? [{ index: metaButtonIndex(b, position), url: b.url, text: b.text, example: b.example?.[0] }]
+      : [],
   );
 }
 

@@ -2,13 +2,39 @@ import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
 import type { HeaderFormat, TemplateButton, TemplateComponent } from "@/db/schema/templates";
 
-export type { HeaderFormat, TemplateComponent };
+export type { HeaderFormat, TemplateButton, TemplateComponent };
+
+/**
+ * A button's position in Meta's template, when not its position in `buttons`: a template synced
+ * from Meta keeps only QUICK_REPLY and URL buttons, and Meta numbers buttons over all of them
+ * (phone number, copy code, flow…). Shown so a client can give `button_params` the right index.
+ */
+const metaButtonIndexField = z.number().int().min(0).max(9).optional().meta({
+  description:
+    "Posición del botón en la plantilla de Meta (desde 0), solo cuando difiere de su posición en buttons: una plantilla sincronizada cuyos otros botones (teléfono, copiar código…) no se listan. Es el index de button_params.",
+});
 
 /** Template structure of spec 2.1, shared by the API, the admin CLI, the form and OpenAPI. */
 export const templateButtonSchema = z.union([
-  z.object({ type: z.literal("QUICK_REPLY"), text: z.string(), payload: z.string().optional() }),
-  z.object({ type: z.literal("URL"), text: z.string(), url: z.string(), example: z.array(z.string()).optional() }),
+  z.object({ type: z.literal("QUICK_REPLY"), text: z.string(), payload: z.string().optional(), index: metaButtonIndexField }),
+  z.object({
+    type: z.literal("URL"),
+    text: z.string(),
+    url: z.string(),
+    example: z.array(z.string()).optional(),
+    index: metaButtonIndexField,
+  }),
 ]);
+
+/** The button's number in Meta's template (the `index` of its send-time component and of `button_params`). */
+export function metaButtonIndex(button: TemplateButton, position: number): number {
+  return button.index ?? position;
+}
+
+/** The components without the buttons' `index`: the 2.1 structure as stored in a sent message's payload. */
+export function withoutButtonIndexes(components: TemplateComponent[]): TemplateComponent[] {
+  return components.map((c) => (c.type === "BUTTONS" ? { ...c, buttons: c.buttons.map(({ index: _index, ...b }) => b) } : c));
+}
 
 export const headerFormatSchema = z.enum(["TEXT", "IMAGE", "DOCUMENT", "VIDEO"]);
 

@@ -5,12 +5,25 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { requireNumber } from "@/lib/numbers/service";
 import { isOwnMediaPath } from "@/lib/media/paths";
 import { findTemplateForNumber, listTemplateRows, upsertTemplate, type TemplateRow } from "./repo";
-import { templateInputSchema, type ListTemplatesQuery, type Template, type TemplateInputRaw, type TemplateListItem } from "./schemas";
+import {
+  metaButtonIndex,
+  templateInputSchema,
+  type ListTemplatesQuery,
+  type Template,
+  type TemplateComponent,
+  type TemplateInputRaw,
+  type TemplateListItem,
+} from "./schemas";
 
 export const templateNotFound = (name: string) => `La plantilla ${name} no existe.`;
 export const templateNotApproved = (name: string, status: string) => `La plantilla ${name} no está aprobada (estado: ${status}).`;
 
-/** A row as the contract's template (2.1); `id` is the provider's id when synced, else ours. */
+/**
+ * A row as the contract's template (2.1); `id` is the provider's id when synced, else ours. A
+ * button of a synced template keeps its `index` (Meta's position, when not its position here):
+ * it is the `index` a client gives in `button_params`. A sent message's payload leaves it out
+ * (buildTemplatePayload).
+ */
 export function toTemplateDto(row: TemplateRow): Template {
   return {
     id: row.externalId ?? String(row.id),
@@ -50,6 +63,29 @@ export function assertSendable(row: TemplateRow | undefined, name: string): Temp
   return row;
 }
 
+export const BUTTON_INDEX_ORDER = "Los index de los botones deben ir en aumento y no ser menores que la posición del botón en buttons.";
+
+/**
+ * A button's `index` (its position in Meta's template, lib/channels/template-sync.ts) only where
+ * it differs from its position in `buttons`, so a template without skipped buttons is stored (and
+ * listed) exactly as given. Meta's positions only skip buttons: they increase and none is below
+ * the button's own position.
+ */
+function withMetaIndexes(components: TemplateComponent[]): TemplateComponent[] {
+  return components.map((c) => {
+    if (c.type !== "BUTTONS") return c;
+    let previous = -1;
+    const buttons = c.buttons.map((b, position) => {
+      const index = metaButtonIndex(b, position);
+      if (index < position || index <= previous) throw ApiError.invalid("components", BUTTON_INDEX_ORDER);
+      previous = index;
+      const { index: _given, ...rest } = b;
+      return index === position ? rest : { ...rest, index };
+    });
+    return { ...c, buttons };
+  });
+}
+
 /**
  * Adds (or refreshes, same name and language) a template of the caller's team: the admin CLI and
  * template sync. The send endpoint relies on what is checked here: one BODY, at most one HEADER,
@@ -64,6 +100,7 @@ export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: Tem
   if (header?.format === "TEXT" && !header.text) {
     throw ApiError.invalid("components", "Un encabezado TEXT debe tener el campo text.");
   }
+  const components = withMetaIndexes(t.components);
   const media = t.default_media_path || null;
   if (media && !/^https?:\/\//i.test(media) && !isOwnMediaPath(ctx.teamId, media)) {
     throw ApiError.invalid("default_media_path", `El archivo por defecto debe estar en uploads/team${ctx.teamId}/ o ser una URL http(s).`);
@@ -78,7 +115,7 @@ export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: Tem
     category: t.category,
     status: t.status,
     rejectedReason: t.rejected_reason,
-    components: t.components,
+    components,
     defaultMediaPath: media,
   });
   return toTemplateListItem(row);

@@ -9,6 +9,7 @@ import { createWorker } from "@/lib/delivery/worker";
 import type { TemplateComponent } from "@/lib/templates/schemas";
 import { buttonParamRequired, unknownButtonIndex } from "@/lib/messages/send-params";
 import { duplicateButtonIndex } from "@/lib/messages/send-schemas";
+import { registry } from "@/lib/admin/registry";
 
 const SEND = "/api/v1/message_templates/send";
 const BULK = "/api/v1/message_templates/send_bulk";
@@ -136,6 +137,104 @@ describe("button_params: URL buttons with a variable", () => {
     expect((await api.post(SEND, base)).status).toBe(200);
     const res = await api.post(SEND, { ...base, button_params: [{ index: 0, value: "x" }] });
     expect(res.body.errors).toEqual({ "button_params.0.index": [unknownButtonIndex(0)] });
+  });
+});
+
+describe("button_params of a template synced from Meta with buttons we do not store", () => {
+  // Meta's buttons [PHONE_NUMBER, URL with {{1}}, QUICK_REPLY]: the phone button is not stored,
+  // yet Meta numbers the URL button 1 and the quick reply 2, and so must every send.
+  async function syncedTeam() {
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    graph.setTemplatePages([
+      [
+        {
+          id: "ext_envio_con_telefono",
+          name: "envio_con_telefono",
+          status: "APPROVED",
+          category: "UTILITY",
+          language: "es_MX",
+          components: [
+            { type: "BODY", text: "Tu pedido {{1}} salió." },
+            {
+              type: "BUTTONS",
+              buttons: [
+                { type: "PHONE_NUMBER", text: "Llamar", phone_number: "+5215555555555" },
+                {
+                  type: "URL",
+                  text: "Seguir pedido",
+                  url: "https://tienda.test/pedidos/{{1}}",
+                  example: ["https://tienda.test/pedidos/A-1"],
+                },
+                { type: "QUICK_REPLY", text: "Gracias" },
+              ],
+            },
+          ],
+        },
+      ],
+    ]);
+    const synced = await registry["templates:sync"].run({ number: number.number });
+    expect(synced.imported).toEqual(["envio_con_telefono/es_MX"]);
+    const body = (extra: Record<string, unknown> = {}) => ({
+      wa_number: number.number,
+      destination: "573001112240",
+      template_name: "envio_con_telefono",
+      body_params: [{ key: "1", value: "D-9" }],
+      ...extra,
+    });
+    return { team, number, body, api: apiClient(server.url, team.token) };
+  }
+
+  it("lists each button with Meta's index where it is not its position", async () => {
+    const s = await syncedTeam();
+    const list = await s.api.get(`/api/v1/message_templates?wa_number=${s.number.number}`);
+    expect(list.status).toBe(200);
+    expect(list.body.data[0].components[1]).toEqual({
+      type: "BUTTONS",
+      buttons: [
+        { type: "URL", text: "Seguir pedido", url: "https://tienda.test/pedidos/{{1}}", index: 1 },
+        { type: "QUICK_REPLY", text: "Gracias", payload: "Gracias", index: 2 },
+      ],
+    });
+  });
+
+  it("takes button_params with Meta's index of the URL button, refuses its position in our list, and sends Meta's indexes", async () => {
+    const s = await syncedTeam();
+    const missing = await s.api.post(SEND, s.body());
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ button_params: [buttonParamRequired(1)] });
+
+    const byPosition = await s.api.post(SEND, s.body({ button_params: [{ index: 0, value: "D-9" }] }));
+    expect(byPosition.status).toBe(422);
+    expect(byPosition.body.errors).toEqual({ "button_params.0.index": [unknownButtonIndex(0)] });
+    expect(unknownButtonIndex(0)).toBe("El botón 0 de la plantilla no es un botón URL con variable: no se admite en button_params.");
+
+    const res = await s.api.post(SEND, s.body({ button_params: [{ index: 1, value: "D-9" }] }));
+    expect(res.status).toBe(200);
+    const row = await messageByUpdateId(res.body.data.update_id);
+    // The payload is the 2.1 structure: the filled link, without Meta's indexes.
+    expect((row.payload as { components: TemplateComponent[] }).components.find((c) => c.type === "BUTTONS")).toEqual({
+      type: "BUTTONS",
+      buttons: [
+        { type: "URL", text: "Seguir pedido", url: "https://tienda.test/pedidos/D-9" },
+        { type: "QUICK_REPLY", text: "Gracias", payload: "Gracias" },
+      ],
+    });
+
+    const worker = createWorker({ pollMs: 50, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [s.team.id] });
+    worker.start();
+    await waitFor(
+      () => messageById(row.id),
+      (m) => m.status === "SENDED",
+    );
+    await worker.stop();
+    const sends = graph.sends(s.number.phoneNumberId);
+    expect(sends).toHaveLength(1);
+    expect(sends[0].body.template.components).toEqual([
+      { type: "body", parameters: [{ type: "text", text: "D-9" }] },
+      { type: "button", sub_type: "quick_reply", index: "2", parameters: [{ type: "payload", payload: "Gracias" }] },
+      { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", text: "D-9" }] },
+    ]);
   });
 });
 

@@ -4,7 +4,8 @@ import { apiClient } from "../helpers/client";
 import { createNumber, createTeam, createTemplate, textTemplateComponents } from "../helpers/factories";
 import { tokenCtx, uploadFor } from "../helpers/send-factories";
 import { pdfBytes } from "../fixtures/media-bytes";
-import { addTemplate } from "@/lib/templates/service";
+import { addTemplate, BUTTON_INDEX_ORDER } from "@/lib/templates/service";
+import type { TemplateButton } from "@/lib/templates/schemas";
 import { WA_NUMBER_NOT_REGISTERED } from "@/lib/numbers/service";
 
 const LIST = "/api/v1/message_templates";
@@ -152,6 +153,38 @@ describe("addTemplate (admin CLI / sync)", () => {
       status: 422,
       message: WA_NUMBER_NOT_REGISTERED,
     });
+  });
+
+  it("stores a button's index (Meta's position) only where it differs from its position, in order", async () => {
+    const team = await createTeam();
+    const ctx = tokenCtx(team.id);
+    const url = { type: "URL" as const, text: "Seguir", url: "https://tienda.test/{{1}}" };
+    const reply = { type: "QUICK_REPLY" as const, text: "Gracias", payload: "OK" };
+    const withButtons = (buttons: TemplateButton[]) => ({
+      ...doc,
+      components: [...doc.components, { type: "BUTTONS" as const, buttons }],
+    });
+    const added = await addTemplate({
+      ctx,
+      input: withButtons([
+        { ...url, index: 0 },
+        { ...reply, index: 3 },
+      ]),
+    });
+    expect(added.components[1]).toEqual({ type: "BUTTONS", buttons: [url, { ...reply, index: 3 }] });
+    const wrongs: TemplateButton[][] = [
+      [
+        { ...url, index: 1 },
+        { ...reply, index: 1 },
+      ],
+      [url, { ...reply, index: 0 }],
+    ];
+    for (const wrong of wrongs) {
+      await expect(addTemplate({ ctx, input: withButtons(wrong) })).rejects.toMatchObject({
+        status: 422,
+        message: BUTTON_INDEX_ORDER,
+      });
+    }
   });
 
   it("refuses a template without exactly one BODY, or an invalid document", async () => {

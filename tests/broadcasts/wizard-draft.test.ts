@@ -31,6 +31,19 @@ describe("broadcast wizard draft: dynamic URL buttons", () => {
     expect(stepOfField("button_params")).toBe("params");
   });
 
+  it("uses the index a listed button carries (a synced template whose phone button is not listed): Meta's", () => {
+    const synced = {
+      ...template,
+      components: [
+        { type: "BODY", text: "Hola" },
+        { type: "BUTTONS", buttons: [{ type: "URL", text: "Seguir", url: "https://tienda.test/p/{{1}}", index: 1 }] },
+      ],
+    } as unknown as Template;
+    const d = withTemplate(emptyDraft, synced);
+    expect(d.buttons.map((b) => b.index)).toEqual([1]);
+    expect(toRequest({ ...d, buttons: [{ ...d.buttons[0], text: "A-1" }] }).button_params).toEqual([{ index: 1, value: "A-1" }]);
+  });
+
   it("sends no button_params for a template without dynamic buttons", () => {
     const d = withTemplate(emptyDraft, { ...template, components: [{ type: "BODY", text: "Hola" }] } as unknown as Template);
     expect(d.buttons).toEqual([]);

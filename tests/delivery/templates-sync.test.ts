@@ -100,6 +100,56 @@ describe("admin templates:sync", () => {
     expect(skipped[1].reason).toContain("components.1.buttons.0.type");
   });
 
+  it("keeps Meta's position as index on a stored button that no longer sits at it", async () => {
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    const buttons = (list: Record<string, unknown>[]) =>
+      tpl(`botones_${list.map((b) => String(b.type).toLowerCase()).join("_")}`, {
+        components: [
+          { type: "BODY", text: "Hola" },
+          { type: "BUTTONS", buttons: list },
+        ],
+      });
+    const phone = { type: "PHONE_NUMBER", text: "Llamar", phone_number: "+5215555555555" };
+    const url = { type: "URL", text: "Seguir", url: "https://tienda.test/pedidos/{{1}}" };
+    const reply = { type: "QUICK_REPLY", text: "Gracias" };
+    const code = { type: "COPY_CODE", example: "PROMO10" };
+    graph.setTemplatePages([[buttons([phone, url, reply]), buttons([url, code, reply]), buttons([url, reply, phone])]]);
+    const result = await registry["templates:sync"].run({ number: number.number });
+    expect(result.skipped).toEqual([]);
+
+    const db = await getDb();
+    const stored = async (name: string) => {
+      const [row] = await db
+        .select()
+        .from(templates)
+        .where(and(eq(templates.teamId, team.id), eq(templates.name, name)));
+      return row.components.find((c) => c.type === "BUTTONS");
+    };
+    expect(await stored("botones_phone_number_url_quick_reply")).toEqual({
+      type: "BUTTONS",
+      buttons: [
+        { type: "URL", text: "Seguir", url: "https://tienda.test/pedidos/{{1}}", index: 1 },
+        { type: "QUICK_REPLY", text: "Gracias", payload: "Gracias", index: 2 },
+      ],
+    });
+    expect(await stored("botones_url_copy_code_quick_reply")).toEqual({
+      type: "BUTTONS",
+      buttons: [
+        { type: "URL", text: "Seguir", url: "https://tienda.test/pedidos/{{1}}" },
+        { type: "QUICK_REPLY", text: "Gracias", payload: "Gracias", index: 2 },
+      ],
+    });
+    // Nothing skipped before them: the positions are Meta's, no index is stored.
+    expect(await stored("botones_url_quick_reply_phone_number")).toEqual({
+      type: "BUTTONS",
+      buttons: [
+        { type: "URL", text: "Seguir", url: "https://tienda.test/pedidos/{{1}}" },
+        { type: "QUICK_REPLY", text: "Gracias", payload: "Gracias" },
+      ],
+    });
+  });
+
   it("refuses an unknown number", async () => {
     await expect(registry["templates:sync"].run({ number: "19999999999" })).rejects.toThrow("El número de WhatsApp no está registrado.");
   });
