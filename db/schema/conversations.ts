@@ -67,5 +67,10 @@ export const conversations = pgTable(
     index("conversations_unread_idx")
       .on(t.teamId, t.lastMessageAt.desc())
       .where(sql`unread_count > 0`),
+    // "Needs reply" (the last message is the customer's): without it, a team whose recent
+    // conversations are mostly answered (after a broadcast, say) is scanned until 20 match.
+    index("conversations_needs_reply_idx")
+      .on(t.teamId, t.lastMessageAt.desc(), t.id.desc())
+      .where(sql`last_direction = 'INBOUND'`),
   ],
 );

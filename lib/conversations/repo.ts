@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, exists, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db, type DbOrTx } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
@@ -66,8 +66,10 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
   return and(
     eq(conversations.teamId, placeholder("teamId")),
     f.waNumberId === undefined ? undefined : eq(conversations.waNumberId, placeholder("waNumberId")),
-    f.needsReply ? eq(conversations.lastDirection, "INBOUND") : undefined,
-    f.unread ? gt(conversations.unreadCount, 0) : undefined,
+    // Literals, not parameters: a prepared statement's generic plan can use the partial indexes
+    // (conversations_needs_reply_idx, conversations_unread_idx) only when it sees their predicates.
+    f.needsReply ? sql`${conversations.lastDirection} = 'INBOUND'` : undefined,
+    f.unread ? sql`${conversations.unreadCount} > 0` : undefined,
     f.status ? eq(conversations.status, placeholder("status")) : undefined,
     f.assigneeAgentId === undefined
       ? undefined
