@@ -32,7 +32,10 @@ function statement(query: Built) {
   return (values: Record<string, unknown>) =>
     sql.unsafe(text, params.map((p) => (p instanceof Placeholder ? values[p.name] : p)) as never[], { prepare: true }).values();
 }
-const builder = drizzle(sql) as unknown as Db;
+// The builder gets a client of its own that never connects: drizzle's postgres-js driver replaces
+// its client's type parsers (timestamps come back as text for drizzle to map), and this server
+// reads raw rows, whose created_at must stay a Date.
+const builder = drizzle(postgres(process.env.DATABASE_URL!, { max: 1 })) as unknown as Db;
 const tokenByHash = statement(tokenStatement(builder));
 const conversation = statement(conversationStatement(builder));
 const pages = {
@@ -83,8 +86,8 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
   };
   const bounded = window.toExclusive !== null;
   const rows = await pages[`${order}:${bounded}`](values);
-  // Columns by position: the record's (lib/messages/history-repo.ts, recordColumns), then the total.
-  const counted = Number(rows.length ? rows[0][14] : (await counts[`${bounded}`](values))[0][0]);
+  // Columns by position: the record's (lib/messages/history-repo.ts, recordColumns), the total last.
+  const counted = Number(rows.length ? rows[0][rows[0].length - 1] : (await counts[`${bounded}`](values))[0][0]);
   send(res, 200, {
     message: "Historial de mensajes obtenido correctamente.",
     data: rows.map((r) => ({
