@@ -5,6 +5,7 @@ import { useWaNumbers } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
 import { formatCalendarDate } from "@/components/messages/format";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
+import { NumberOptions } from "@/components/numbers/number-options";
 import { CustomerSearch } from "./customer-search";
 import { MessageList } from "./message-list";
 import { SandboxReply } from "./sandbox-reply";
@@ -91,12 +92,7 @@ export function ConversationsPage() {
                 value={draftNumber}
                 onChange={(e) => setDraft({ ...draft, waNumber: e.target.value })}
               >
-                {numbers.data?.map((n) => (
-                  <option key={n.id} value={n.number}>
-                    +{n.number}
-                    {n.display_name ? ` · ${n.display_name}` : ""}
-                  </option>
-                ))}
+                <NumberOptions numbers={numbers.data} />
               </select>
             )}
           </div>

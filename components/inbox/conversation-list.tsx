@@ -5,6 +5,7 @@ import { useConversations, type ConversationFilters } from "@/lib/api-client/inb
 import { useI18n, type MessageKey } from "@/lib/i18n";
 import { LabelChip } from "@/components/labels/label-chip";
 import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+import { NumberOptions } from "@/components/numbers/number-options";
 
 export type Tab = "me" | "none" | "all";
 
@@ -134,12 +135,7 @@ export function ConversationList({
           {t("conv.waNumber")}
         </label>
         <select id="inbox-number" className={inputClass} value={waNumber} onChange={(e) => onNumber(e.target.value)}>
-          {numbers.map((n) => (
-            <option key={n.id} value={n.number}>
-              +{n.number}
-              {n.display_name ? ` · ${n.display_name}` : ""}
-            </option>
-          ))}
+          <NumberOptions numbers={numbers} />
         </select>
         <div role="tablist" aria-label={t("inbox.assignment")} className="flex rounded-md bg-slate-100 p-0.5 text-sm">
           {tabs.map((tab) => (

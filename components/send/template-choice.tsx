@@ -2,6 +2,7 @@
 import type { Template, WaNumber } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { ErrorBox, Field, inputClass, Skeleton } from "@/components/ui";
+import { NumberOptions } from "@/components/numbers/number-options";
 import type { SelectBinding } from "./routing-fields";
 import { TemplatePicker } from "./template-picker";
 
@@ -46,12 +47,7 @@ export function TemplateChoice({
             aria-invalid={!!numberError}
             aria-describedby={numberError ? "wa_number-error" : undefined}
           >
-            {numbers.data?.map((n) => (
-              <option key={n.id} value={n.number}>
-                +{n.number}
-                {n.display_name ? ` · ${n.display_name}` : ""}
-              </option>
-            ))}
+            <NumberOptions numbers={numbers.data} />
           </select>
         )}
       </Field>
