@@ -40,6 +40,20 @@ async function setup() {
   return { team, number, template, body, api: apiClient(server.url, team.token) };
 }
 
+/** Runs a delivery worker for the team until the message is SENDED to the fake Graph API. */
+async function sendThroughWorker(teamId: number, messageId: number) {
+  const worker = createWorker({ pollMs: 50, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [teamId] });
+  worker.start();
+  try {
+    await waitFor(
+      () => messageById(messageId),
+      (m) => m.status === "SENDED",
+    );
+  } finally {
+    await worker.stop();
+  }
+}
+
 describe("button_params: URL buttons with a variable", () => {
   it("refuses a send that leaves the dynamic URL button without its value, with the exact message", async () => {
     const s = await setup();
@@ -92,13 +106,7 @@ describe("button_params: URL buttons with a variable", () => {
     expect(hist.status).toBe(200);
     expect(JSON.stringify(hist.body)).toContain("https://tienda.test/pedidos/B-77");
 
-    const worker = createWorker({ pollMs: 50, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [s.team.id] });
-    worker.start();
-    await waitFor(
-      () => messageById(row.id),
-      (m) => m.status === "SENDED",
-    );
-    await worker.stop();
+    await sendThroughWorker(s.team.id, row.id);
     const [sent] = graph.sends(s.number.phoneNumberId);
     expect(sent.body.template.components).toEqual([
       { type: "body", parameters: [{ type: "text", text: "B-77" }] },
@@ -221,13 +229,7 @@ describe("button_params of a template synced from Meta with buttons we do not st
       ],
     });
 
-    const worker = createWorker({ pollMs: 50, leaseMs: 2000, backoffBaseMs: 20, backoffCapMs: 80, teamIds: [s.team.id] });
-    worker.start();
-    await waitFor(
-      () => messageById(row.id),
-      (m) => m.status === "SENDED",
-    );
-    await worker.stop();
+    await sendThroughWorker(s.team.id, row.id);
     const sends = graph.sends(s.number.phoneNumberId);
     expect(sends).toHaveLength(1);
     expect(sends[0].body.template.components).toEqual([
