@@ -2,12 +2,14 @@ import "server-only";
 import path from "node:path";
 import { getHandle } from "./client";
 import { config } from "@/lib/config";
+import { applyFunctions } from "./functions";
 
 const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
 
 /**
- * Applies db/migrations (drizzle-kit SQL) to the configured database. On a Postgres server an
- * advisory lock on a dedicated connection keeps several starting replicas from racing.
+ * Applies db/migrations (drizzle-kit SQL) to the configured database, then the current trigger
+ * functions of db/functions (db/functions.ts). On a Postgres server an advisory lock on a
+ * dedicated connection keeps several starting replicas from racing.
  */
 export async function runMigrations(): Promise<void> {
   const handle = await getHandle();
@@ -15,6 +17,12 @@ export async function runMigrations(): Promise<void> {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     await migrate(handle.db as any, { migrationsFolder });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const client = (handle.db as any).$client as import("@electric-sql/pglite").PGlite;
+    await applyFunctions({
+      query: async (text) => (await client.query<{ sha256: string }>(text)).rows,
+      exec: (script) => client.exec(script),
+    });
     return;
   }
   const { default: postgres } = await import("postgres");
@@ -24,6 +32,7 @@ export async function runMigrations(): Promise<void> {
   try {
     await sql`select pg_advisory_lock(727274)`;
     await migrate(drizzle(sql), { migrationsFolder });
+    await applyFunctions({ query: (text) => sql.unsafe<{ sha256: string }[]>(text), exec: (script) => sql.unsafe(script).simple() });
     await sql`select pg_advisory_unlock(727274)`;
   } finally {
     await sql.end({ timeout: 5 });

@@ -1,13 +1,23 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { teams } from "./teams";
 
+/** Postgres's 64-bit transaction id (never wraps), carried as text: JavaScript numbers cannot hold it. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
 /**
- * The team-scoped, append-only event log behind `GET /api/v1/events` (DESIGN section 14). A row
- * is written in the transaction that causes it; an AFTER INSERT trigger (migration) calls
- * `pg_notify('wa_events', …)`, which Postgres delivers only after that transaction commits, so
- * every process's one LISTEN connection learns of exactly the committed events. Its id is the
- * SSE `id:`, and a client that reconnects with `Last-Event-ID` is replayed from here. Rows older
- * than the retention are deleted in batches (lib/events/bus.ts).
+ * The team-scoped, append-only event log behind `GET /api/v1/events` (DESIGN sections 13 and 14).
+ * A row is written in the transaction that causes it (by the triggers of db/functions or by
+ * lib/events/repo.ts insertEvents), and carries that transaction's id (`xact_id`). Nothing is
+ * announced at commit: a NOTIFY in a writing transaction would take an instance-wide lock at
+ * commit and serialize every writer. Instead each process tails the log (lib/events/tail.ts):
+ * it reads only events of transactions older than the oldest one still running
+ * (`pg_snapshot_xmin`), in (xact_id, id) order from its cursor, so an event whose id is lower
+ * than one already read but whose transaction committed later is never skipped. Its id is the
+ * SSE `id:`, and a client that reconnects with `Last-Event-ID` is replayed from here in the same
+ * order. Rows older than the retention are deleted in batches (lib/events/bus.ts).
+ *
+ * `xact_id` is null only for rows written before migration 0023 (all long committed).
  */
 export const events = pgTable(
   "events",
@@ -22,6 +32,12 @@ export const events = pgTable(
     contactId: integer("contact_id"),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    xactId: xid8("xact_id").default(sql`pg_current_xact_id()`),
   },
-  (t) => [index("events_team_id_idx").on(t.teamId, t.id), index("events_created_at_idx").on(t.createdAt)],
+  (t) => [
+    // A process's tail over every team, and one team's replay, both in (xact_id, id) order.
+    index("events_tail_idx").on(t.xactId, t.id),
+    index("events_team_tail_idx").on(t.teamId, t.xactId, t.id),
+    index("events_created_at_idx").on(t.createdAt),
+  ],
 );

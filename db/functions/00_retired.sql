@@ -1,0 +1,17 @@
+-- Triggers and functions that no longer exist, dropped before the current ones are created (in the
+-- same transaction, so no write falls between the old set and the new one).
+--
+-- Retired by issue 18 (DESIGN section 13):
+-- - events_notify: pg_notify in every writing transaction took an instance-wide lock at commit,
+--   so no two of them could share a disk flush. Processes now tail the log (lib/events/tail.ts).
+-- - messages_status_event and the message_stats_apply UPDATE trigger: replaced by the one
+--   row-level messages_status_changed (an event row and two append-only stats deltas).
+-- - message_stats_apply's in-place upserts (INSERT/DELETE): replaced by message_stats_deltas.
+DROP TRIGGER IF EXISTS events_notify ON events;
+DROP FUNCTION IF EXISTS events_notify();
+DROP TRIGGER IF EXISTS messages_status_event ON messages;
+DROP FUNCTION IF EXISTS messages_status_event();
+DROP TRIGGER IF EXISTS messages_stats_change ON messages;
+DROP TRIGGER IF EXISTS messages_stats_add ON messages;
+DROP TRIGGER IF EXISTS messages_stats_remove ON messages;
+DROP FUNCTION IF EXISTS message_stats_apply();
