@@ -3,7 +3,7 @@ import { getHandle } from "@/db/client";
 import { checkSettings, config, InvalidSettingsError } from "@/lib/config";
 import { ensureDemoData } from "@/lib/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
-import { startEventPruner } from "@/lib/events/bus";
+import { startChores } from "@/lib/chores/schedule";
 
 /**
  * What one `next start` (or `next dev`) does before serving: apply migrations, load the demo
@@ -27,7 +27,7 @@ export async function startServerProcess() {
     if (config.production) console.log(`[demo] team ${demo.team_id}; API token saved in ${demo.tokenFile}`);
     else console.log(`[demo] team ${demo.team_id}; API token: ${demo.token}  (also in ${demo.tokenFile})`);
   }
-  startEventPruner();
+  startChores();
   if (config.workerInProcess) {
     const worker = startWorker();
     const stop = () => void worker.stop().finally(() => process.exit(0));

@@ -16,3 +16,12 @@ export function uniqueViolation(err: unknown): boolean {
 export function foreignKeyViolation(err: unknown): boolean {
   return pgErrorCode(err) === "23503";
 }
+
+/**
+ * Whether `err` says nothing about the work itself and the same transaction may simply be tried
+ * again: a deadlock (40P01) or a serialization failure (40001).
+ */
+export function isRetryableTxError(err: unknown): boolean {
+  const code = pgErrorCode(err);
+  return code === "40P01" || code === "40001";
+}

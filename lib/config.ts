@@ -76,6 +76,7 @@ const schema = {
   WHATSAPP_APP_SECRET: optionalText,
   WHATSAPP_VERIFY_TOKEN: optionalText,
   EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(48)),
+  EVENTS_POLL_MS: z.preprocess(unset, z.coerce.number().int().min(10, "debe ser al menos 10").max(5000, "debe ser como mucho 5000").default(100)),
   ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
   BENCH_ROUTES: flag("0"),
 } as const;
@@ -172,6 +173,10 @@ export const config = {
   /** How long the event log keeps events for `Last-Event-ID` replays (at least 24 h). */
   get eventsRetentionHours(): number {
     return read("EVENTS_RETENTION_HOURS");
+  },
+  /** How often each process reads the event log while it has streams open (lib/events/bus.ts). */
+  get eventsPollMs(): number {
+    return read("EVENTS_POLL_MS");
   },
   /** The bench's empty and limiter-only routes answer only with BENCH_ROUTES=1. */
   get benchRoutes(): boolean {

@@ -1,7 +1,7 @@
 import { closeDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
 import { startWorker } from "@/lib/delivery/runtime";
-import { startEventPruner } from "@/lib/events/bus";
+import { startChores } from "@/lib/chores/schedule";
 import { checkSettings, config } from "@/lib/config";
 
 /**
@@ -16,7 +16,7 @@ async function main() {
   }
   await runMigrations();
   const worker = startWorker();
-  startEventPruner();
+  startChores();
   console.log(`[worker] started (pid ${process.pid})`);
   let stopping = false;
   const shutdown = async (signal: string) => {

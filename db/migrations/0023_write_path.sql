@@ -31,9 +31,10 @@ CREATE TABLE "parked_statuses" (
 );
 --> statement-breakpoint
 DROP INDEX "events_team_id_idx";--> statement-breakpoint
--- Without a default first: a volatile default would rewrite every existing row. Rows written
--- before this migration keep a null xact_id (long committed; lib/events reads them as oldest).
-ALTER TABLE "events" ADD COLUMN "xact_id" "xid8";--> statement-breakpoint
+-- A constant default first (stored once, no rewrite): rows written before this migration read
+-- xact_id 0, older than any transaction, as they are (all long committed). A volatile default
+-- here would rewrite every row. New rows then take their own transaction's id.
+ALTER TABLE "events" ADD COLUMN "xact_id" "xid8" DEFAULT '0' NOT NULL;--> statement-breakpoint
 ALTER TABLE "events" ALTER COLUMN "xact_id" SET DEFAULT pg_current_xact_id();--> statement-breakpoint
 ALTER TABLE "parked_statuses" ADD CONSTRAINT "parked_statuses_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "parked_statuses" ADD CONSTRAINT "parked_statuses_wa_number_id_wa_numbers_id_fk" FOREIGN KEY ("wa_number_id") REFERENCES "public"."wa_numbers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

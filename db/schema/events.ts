@@ -17,7 +17,7 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
  * SSE `id:`, and a client that reconnects with `Last-Event-ID` is replayed from here in the same
  * order. Rows older than the retention are deleted in batches (lib/events/bus.ts).
  *
- * `xact_id` is null only for rows written before migration 0023 (all long committed).
+ * `xact_id` is 0 for rows written before migration 0023 (all long committed).
  */
 export const events = pgTable(
   "events",
@@ -32,7 +32,7 @@ export const events = pgTable(
     contactId: integer("contact_id"),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    xactId: xid8("xact_id").default(sql`pg_current_xact_id()`),
+    xactId: xid8("xact_id").notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     // A process's tail over every team, and one team's replay, both in (xact_id, id) order.

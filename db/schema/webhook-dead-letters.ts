@@ -19,7 +19,7 @@ export const webhookDeadLetters = pgTable(
     waNumberId: integer("wa_number_id").references(() => waNumbers.id, { onDelete: "set null" }),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
     source: text("source").notNull().default("whatsapp"),
-    kind: text("kind").$type<"rejected" | "clamped">().notNull().default("rejected"),
+    kind: text("kind").$type<"rejected" | "clamped" | "expired">().notNull().default("rejected"),
     reason: text("reason").notNull(),
     raw: text("raw").notNull(),
   },

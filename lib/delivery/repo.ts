@@ -20,7 +20,9 @@ export type Claim = { id: number; attempts: number; leaseEnd?: number };
  * whose send may have reached the provider: the claim is committed before the send, and only the
  * accepted answer's commit records it. Such a message is claimed again only `uncertainGraceMs`
  * after its lease ran out, time for a status webhook carrying its update_id to adopt the wamid
- * (status.ts) instead of sending it a second time.
+ * (status.ts) instead of sending it a second time. And a message that a parked status names (by
+ * its update_id as callback data) is never claimed again: that status proves the send reached
+ * the provider; the parked-status applier adopts its wamid once the lease is over.
  */
 export async function claimMessages(
   limit: number,
@@ -37,6 +39,8 @@ export async function claimMessages(
       FROM messages m
       WHERE m.status = 'QUEUED' AND m.next_attempt_at <= now()
         AND (m.locked_until IS NULL OR m.locked_until < now() - ${Math.round(uncertainGraceMs)} * interval '1 millisecond') ${teams}
+        AND (m.attempts = 0 OR NOT EXISTS (SELECT 1 FROM parked_statuses p
+                                           WHERE p.wa_number_id = m.wa_number_id AND p.callback_data = m.update_id::text))
         AND NOT EXISTS (SELECT 1 FROM wa_numbers w WHERE w.id = m.wa_number_id
                         AND w.next_send_at > now() + ${aheadSec} * interval '1 second')
       ORDER BY m.next_attempt_at

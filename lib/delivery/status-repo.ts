@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { messageEvents, messages, type MessageStatus, type ProviderError } from "@/db/schema";
 import type { ChannelNumber } from "@/lib/channels/types";
@@ -18,16 +18,15 @@ export async function findByProviderId(tx: DbOrTx, number: ChannelNumber, provid
 
 /**
  * A queued send of this number with no provider id yet, found by its update_id (the callback
- * data the send carried). `leased`: also while a worker's lease on it still holds.
+ * data the send carried), and whether a worker's lease on it still holds (by the database's clock).
  */
 export async function findUnconfirmedSend(
   tx: DbOrTx,
   number: ChannelNumber,
   updateId: string,
-  leased: boolean,
-): Promise<MessageRow | undefined> {
+): Promise<{ message: MessageRow; leased: boolean } | undefined> {
   const [row] = await tx
-    .select()
+    .select({ message: messages, leased: sql<boolean>`coalesce(${messages.lockedUntil} > now(), false)` })
     .from(messages)
     .where(
       and(
@@ -37,7 +36,6 @@ export async function findUnconfirmedSend(
         eq(messages.direction, "OUTBOUND"),
         eq(messages.status, "QUEUED"),
         isNull(messages.providerMessageId),
-        leased ? undefined : or(isNull(messages.lockedUntil), lt(messages.lockedUntil, sql`now()`)),
       ),
     )
     .limit(1);

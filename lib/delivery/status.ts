@@ -1,14 +1,16 @@
-import { getDb, type DbOrTx } from "@/db/client";
+import { transaction, type DbOrTx } from "@/db/client";
 import type { messages, MessageStatus } from "@/db/schema";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
 import { resolveRoute } from "@/lib/routing/service";
 import { enqueueEvent, statusEventData } from "@/lib/webhooks/events";
+import { isRetryableTxError } from "@/db/errors";
+import { parkStatus } from "./parked-statuses-repo";
 import { adoptProviderId, findByProviderId, findUnconfirmedSend, moveStatus, recordStatusEvent } from "./status-repo";
 
 const MAP: Record<string, MessageStatus> = { sent: "SENT", delivered: "DELIVERED", read: "READED", failed: "FAILED" };
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A status older than this is no longer looked up again in-process (nor held back for a live claim). */
-const FRESH_S = 120;
+/** Tries of one status's transaction on a deadlock or serialization failure before it is parked. */
+const TX_TRIES = 3;
 
 /**
  * From which statuses each one may be reached (DESIGN §6: SENDED < SENT < DELIVERED < READED,
@@ -22,56 +24,63 @@ const ALLOWED_FROM: Record<string, MessageStatus[]> = {
 };
 
 /**
- * The one status path: Cloud API webhooks and the sandbox walk both land here. Each update is
- * a guarded UPDATE (so concurrent or reordered callbacks can never move a message backwards),
- * its event row, and — when applied — a `message.status` event for the routed target, all in
- * one transaction.
- *
- * A status whose wamid we do not know yet but whose callback data is one of our update_ids
- * belongs to a send whose answer was never committed (a crash between Meta's accept and our
- * commit, or a timeout after the send reached Meta): its wamid is adopted (QUEUED → SENDED),
- * so the send is not repeated when its lease expires (the claim waits DELIVERY_UNCERTAIN_GRACE_S
- * for exactly this). While a worker's claim still holds it, the first look leaves it to that
- * worker (its commit usually lands within the second); the in-process retries adopt it.
- * Statuses of neither kind (another tool's sends) are retried twice in-process, then dropped.
+ * What became of one status: applied; ignored (recorded in message_events but not applied: a
+ * status older than the stored one, or of an inbound message); or not applicable yet —
+ * `leased` (it names our update_id but a worker still holds that message's claim) or `unknown`
+ * (no message of the number has its provider id yet).
  */
-export async function applyStatusUpdates(
-  number: ChannelNumber,
-  updates: StatusUpdate[],
-  retryUnknownAfterMs = [1000, 5000],
-  retry = false,
-) {
-  const db = await getDb();
+export type StatusOutcome = "applied" | "ignored" | "leased" | "unknown";
+
+/**
+ * The one status path: Cloud API webhooks and the sandbox walk both land here. Each status is
+ * its own transaction, which either applies it (a guarded UPDATE, so concurrent or reordered
+ * callbacks can never move a message backwards, with its message_events row and, when applied,
+ * a `message.status` delivery for the routed target) or parks it in parked_statuses with its
+ * reason (DESIGN section 13: durable before acknowledged). A webhook answers 200 only after that
+ * commit, so nothing it acknowledged lives only in memory. A deadlock or serialization failure
+ * is tried again from the same status, and parked as `retry` if it keeps failing; parked rows
+ * are applied by lib/delivery/parked-statuses.ts as soon as they can be. Returns how many applied.
+ */
+export async function applyStatusUpdates(number: ChannelNumber, updates: StatusUpdate[]): Promise<number> {
   let applied = 0;
-  const unknown: StatusUpdate[] = [];
-  const fresh = (u: StatusUpdate) => Date.now() / 1000 - u.timestamp < FRESH_S;
-  for (const u of updates) {
-    const result = await db.transaction((tx) => applyOne(tx, number, u, retry || !fresh(u) || !retryUnknownAfterMs.length));
-    if (result === "applied") applied++;
-    if (result === "unknown") unknown.push(u);
-  }
-  // Meta may call back "sent" before the worker has committed the wamid it was just given.
-  // A fresh unknown status is looked up again a little later (best effort, in this process).
-  const again = unknown.filter(fresh);
-  if (again.length && retryUnknownAfterMs.length) {
-    const [delay, ...rest] = retryUnknownAfterMs;
-    setTimeout(() => {
-      applyStatusUpdates(number, again, rest, true).catch((err) => console.error("[status] retry failed", err));
-    }, delay).unref?.();
-  }
+  for (const u of updates) if ((await receiveStatus(number, u)) === "applied") applied++;
   return applied;
 }
 
-async function applyOne(
-  tx: DbOrTx,
-  number: ChannelNumber,
-  u: StatusUpdate,
-  adoptLeased: boolean,
-): Promise<"applied" | "ignored" | "unknown"> {
+async function receiveStatus(number: ChannelNumber, u: StatusUpdate): Promise<StatusOutcome | "parked"> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction(async (tx) => {
+        const outcome = await applyStatus(tx, number, u);
+        if (outcome === "leased" || outcome === "unknown") await parkStatus(tx, number, u, outcome);
+        return outcome;
+      });
+    } catch (err) {
+      if (!isRetryableTxError(err)) throw err;
+      if (attempt >= TX_TRIES) {
+        await transaction((tx) => parkStatus(tx, number, u, "retry"));
+        return "parked";
+      }
+    }
+  }
+}
+
+/**
+ * Applies one status in the caller's transaction, if it can be now.
+ *
+ * A status whose wamid we do not know yet but whose callback data is one of our update_ids
+ * belongs to a send whose answer was never committed (a crash between Meta's accept and our
+ * commit, or a timeout after the send reached Meta): once no worker's claim holds that message
+ * any more, its wamid is adopted (QUEUED → SENDED), so the send is not repeated (claims skip a
+ * message a parked status names, lib/delivery/repo.ts). While a claim still holds it, the worker
+ * usually commits the wamid within the second: the status is `leased` and waits parked.
+ */
+export async function applyStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate): Promise<StatusOutcome> {
   let current = await findByProviderId(tx, number, u.providerMessageId);
   if (!current && u.callbackData && UUID_RE.test(u.callbackData)) {
-    const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase(), adoptLeased);
-    const adopted = unconfirmed && (await adoptProviderId(tx, unconfirmed.id, u.providerMessageId));
+    const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase());
+    if (unconfirmed?.leased) return "leased";
+    const adopted = unconfirmed && (await adoptProviderId(tx, unconfirmed.message.id, u.providerMessageId));
     if (adopted) {
       await emitStatusChange(tx, adopted, "QUEUED", number.number);
       current = adopted;

@@ -1,37 +1,45 @@
-import { getHandle } from "@/db/client";
 import { config } from "@/lib/config";
-import { findEvents, listEventsAfter, pruneEventsBefore } from "./repo";
+import { currentHorizon, tailEvents, type LogCursor } from "./repo";
 import type { StoredEvent } from "./schemas";
 
 /**
- * This process's fan-out of the event log (DESIGN section 14): one LISTEN on `wa_events` for the
- * whole process, however many SSE clients it serves, and each committed event handed to the
- * subscribers of its team whose filters match. Events written by any other web process or worker
- * on the same Postgres arrive the same way; on PGlite, NOTIFY stays inside its one process.
+ * This process's fan-out of the event log (DESIGN sections 13 and 14): one tail of the `events`
+ * table for the whole process, however many SSE clients it serves, and each committed event
+ * handed to the subscribers of its team whose filters match. Events written by any other web
+ * process, worker or hand-written SQL on the same Postgres are read the same way.
+ *
+ * Writers announce nothing (a NOTIFY in a writing transaction takes an instance-wide lock at
+ * commit). The tail polls every EVENTS_POLL_MS while anyone here is subscribed, reading from its
+ * cursor only the events of transactions older than the oldest one still running, in
+ * (xact_id, id) order: an event with a lower id whose transaction commits later than a higher one
+ * is read after it, never skipped. A failed poll (the database away) simply tries again from
+ * the same cursor, so nothing is lost across a lost connection either. Its price: a transaction
+ * left open holds every stream back until it ends, so write transactions stay short.
  */
 export type Subscriber = {
   teamId: number;
   waNumberId?: number;
   contactId?: number;
-  /** Events in id order. Every subscriber without a filter gets the same array: cache by it. */
+  /** Events in log order. Every subscriber without a filter gets the same array: cache by it. */
   deliver: (events: StoredEvent[]) => void;
 };
 
 type Bus = {
   subscribers: Map<number, Set<Subscriber>>;
-  /** Highest event id seen per team, to catch up after the LISTEN connection comes back. */
-  lastSeen: Map<number, number>;
-  listening?: Promise<void>;
-  listenedOnce: boolean;
+  /** Where the tail reads next; undefined while nobody is subscribed (a new start reads the horizon). */
+  cursor?: LogCursor;
+  polling: boolean;
+  /** Resolves the current poll loop's wait early (a new subscriber, or stop). */
+  wake?: () => void;
   /** Live events waiting for the next flush, and when the last flush ran. */
   queue: StoredEvent[];
   flushTimer?: ReturnType<typeof setTimeout>;
   lastFlushAt: number;
 };
 
-// Dev reloads modules; the one listener must survive them, like the database handle.
-const g = globalThis as unknown as { __waEventBus?: Bus };
-const bus: Bus = (g.__waEventBus ??= { subscribers: new Map(), lastSeen: new Map(), listenedOnce: false, queue: [], lastFlushAt: 0 });
+// Dev reloads modules; the one tail must survive them, like the database handle.
+const g = globalThis as unknown as { __waEventTail?: Bus };
+const bus: Bus = (g.__waEventTail ??= { subscribers: new Map(), polling: false, queue: [], lastFlushAt: 0 });
 
 /**
  * Live events reach the streams at most once per FLUSH_MS, as one batch: an event after a quiet
@@ -40,8 +48,8 @@ const bus: Bus = (g.__waEventBus ??= { subscribers: new Map(), lastSeen: new Map
  * most, whatever the event rate). The price is at most FLUSH_MS of latency under load.
  */
 export const FLUSH_MS = 50;
-
-export const EVENTS_CHANNEL = "wa_events";
+/** Events read per poll at most; a full page is followed by the next at once. */
+const TAIL_PAGE = 2_000;
 
 export function matches(sub: Subscriber, event: StoredEvent): boolean {
   if (sub.teamId !== event.teamId) return false;
@@ -50,10 +58,8 @@ export function matches(sub: Subscriber, event: StoredEvent): boolean {
   return true;
 }
 
-function dispatch(event: StoredEvent) {
-  const seen = bus.lastSeen.get(event.teamId) ?? 0;
-  if (event.id > seen) bus.lastSeen.set(event.teamId, event.id);
-  bus.queue.push(event);
+function dispatch(events: StoredEvent[]) {
+  bus.queue.push(...events);
   if (bus.flushTimer) return;
   const wait = bus.lastFlushAt + FLUSH_MS - Date.now();
   if (wait <= 0) flush();
@@ -63,7 +69,8 @@ function dispatch(event: StoredEvent) {
 function flush() {
   bus.flushTimer = undefined;
   bus.lastFlushAt = Date.now();
-  const queue = bus.queue.sort((a, b) => a.id - b.id);
+  // Already in log order: the tail reads it so.
+  const queue = bus.queue;
   bus.queue = [];
   const byTeam = new Map<number, StoredEvent[]>();
   for (const event of queue) {
@@ -85,75 +92,64 @@ function flush() {
   }
 }
 
-type Notice = { id?: unknown; team_id?: unknown; type?: unknown; wa_number_id?: unknown; contact_id?: unknown; data?: unknown };
+/** One read of the log from the cursor; true when a full page came back (more is waiting). */
+async function pollOnce(): Promise<boolean> {
+  const teams = [...bus.subscribers.keys()];
+  if (!teams.length || !bus.cursor) return false;
+  const { horizon, events } = await tailEvents(bus.cursor, teams, TAIL_PAGE);
+  const full = events.length === TAIL_PAGE;
+  const last = events[events.length - 1];
+  bus.cursor = full ? { xact: last.xact!, id: last.id } : { xact: horizon, id: 0 };
+  if (events.length) dispatch(events);
+  return full;
+}
 
-async function onNotify(payload: string) {
-  let notice: Notice;
-  try {
-    notice = JSON.parse(payload) as Notice;
-  } catch {
-    return;
-  }
-  const id = Number(notice.id);
-  const teamId = Number(notice.team_id);
-  if (!Number.isSafeInteger(id) || !Number.isSafeInteger(teamId)) return;
-  // Nobody here listens for that team: nothing to do (its events stay in the log for replay).
-  if (!bus.subscribers.get(teamId)?.size) return;
-  if (typeof notice.type === "string") {
-    dispatch({
-      id,
-      teamId,
-      type: notice.type,
-      waNumberId: notice.wa_number_id == null ? null : Number(notice.wa_number_id),
-      contactId: notice.contact_id == null ? null : Number(notice.contact_id),
-      data: notice.data,
+async function pollLoop() {
+  let failures = 0;
+  while (bus.subscribers.size) {
+    let full = false;
+    try {
+      bus.cursor ??= { xact: await currentHorizon(), id: 0 };
+      full = await pollOnce();
+      failures = 0;
+    } catch (err) {
+      // The database away: the same cursor is read again once it is back; nothing is lost.
+      if (failures++ === 0) console.error(`[events] tail failed (${(err as { code?: string })?.code ?? "error"}); retrying`);
+    }
+    if (full) continue;
+    const wait = failures ? Math.min(5000, config.eventsPollMs * 2 ** failures) : config.eventsPollMs;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      bus.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
-    return;
+    bus.wake = undefined;
   }
-  for (const event of await findEvents(teamId, [id])) dispatch(event);
+  bus.polling = false;
+  bus.cursor = undefined;
 }
 
-/** After a reconnect of the LISTEN connection: what each subscribed team missed meanwhile. */
-async function catchUp() {
-  for (const [teamId, subs] of bus.subscribers) {
-    if (!subs.size) continue;
-    const after = bus.lastSeen.get(teamId);
-    if (after === undefined) continue;
-    for (const event of await listEventsAfter(teamId, after, {}, 10_000)) dispatch(event);
-  }
-}
-
-function ensureListening(): Promise<void> {
-  bus.listening ??= (async () => {
-    const handle = await getHandle();
-    await handle.listen(
-      EVENTS_CHANNEL,
-      (payload) => void onNotify(payload).catch((err) => console.error("[events] notify failed", err instanceof Error ? err.message : err)),
-      () => {
-        if (bus.listenedOnce)
-          void catchUp().catch((err) => console.error("[events] catch-up failed", err instanceof Error ? err.message : err));
-        bus.listenedOnce = true;
-      },
-    );
-  })().catch((err) => {
-    bus.listening = undefined;
-    throw err;
-  });
-  return bus.listening;
-}
-
-/** Adds a subscriber once this process listens; returns its unsubscribe. */
+/**
+ * Adds a subscriber; returns its unsubscribe once the tail's cursor is set, so every event
+ * committed after this returns reaches it (the caller replays what came before from the log).
+ */
 export async function subscribe(sub: Subscriber): Promise<() => void> {
-  await ensureListening();
+  // Reading the horizon first: a subscriber that arrives while nobody else is subscribed starts
+  // the tail there, and a failure here (the database away) fails the subscription, not the tail.
+  const start = bus.cursor ? undefined : await currentHorizon();
   let set = bus.subscribers.get(sub.teamId);
   if (!set) bus.subscribers.set(sub.teamId, (set = new Set()));
   set.add(sub);
+  if (!bus.cursor && start !== undefined) bus.cursor = { xact: start, id: 0 };
+  if (!bus.polling) {
+    bus.polling = true;
+    void pollLoop();
+  }
   return () => {
     set.delete(sub);
-    if (!set.size) {
-      bus.subscribers.delete(sub.teamId);
-      bus.lastSeen.delete(sub.teamId);
-    }
+    if (!set.size) bus.subscribers.delete(sub.teamId);
   };
 }
 
@@ -162,21 +158,4 @@ export function subscriberCount(): number {
   let n = 0;
   for (const set of bus.subscribers.values()) n += set.size;
   return n;
-}
-
-/**
- * Deletes events past the retention (EVENTS_RETENTION_HOURS, at least 24) in batches, every
- * few minutes, in every process that calls it (web and worker alike; SKIP LOCKED shares the work).
- */
-export function startEventPruner(everyMs = 10 * 60_000): () => void {
-  const prune = async () => {
-    const before = new Date(Date.now() - config.eventsRetentionHours * 3600_000);
-    for (let i = 0; i < 100; i++) if ((await pruneEventsBefore(before, 5_000)) === 0) break;
-  };
-  const timer = setInterval(
-    () => void prune().catch((err) => console.error("[events] prune failed", err instanceof Error ? err.message : err)),
-    everyMs,
-  );
-  timer.unref();
-  return () => clearInterval(timer);
 }

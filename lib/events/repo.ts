@@ -1,11 +1,12 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
 import type { NewEvent, StoredEvent } from "./schemas";
 
 const columns = {
   id: events.id,
+  xact: events.xactId,
   teamId: events.teamId,
   type: events.type,
   waNumberId: events.waNumberId,
@@ -14,8 +15,8 @@ const columns = {
 };
 
 /**
- * Appends events in the caller's transaction: they exist (and are announced by the table's
- * NOTIFY trigger) exactly when what caused them commits.
+ * Appends events in the caller's transaction: they exist exactly when what caused them commits,
+ * and carry that transaction's id (the column's default), by which every reader orders them.
  */
 export async function insertEvents(db: DbOrTx, rows: NewEvent[]): Promise<void> {
   if (!rows.length) return;
@@ -27,9 +28,70 @@ export async function insertEvents(db: DbOrTx, rows: NewEvent[]): Promise<void> 
 }
 
 export type EventFilter = { waNumberId?: number; contactId?: number };
+/** A place in the log: after every event before (xact, id) in (xact_id, id) order. */
+export type LogCursor = { xact: string; id: number };
 
-/** A team's events after `afterId`, oldest first, narrowed by the stream's filters. */
-export async function listEventsAfter(teamId: number, afterId: number, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
+/**
+ * Every transaction older than the oldest one still running has finished, and this statement
+ * sees all of those that committed: events below this horizon can be read in (xact_id, id) order
+ * with none still to come before them (DESIGN section 13).
+ */
+const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** The log's horizon now: where a reader that wants only what comes next starts. */
+export async function currentHorizon(): Promise<string> {
+  const db = await getDb();
+  const [row] = rowsOf<{ h: string }>(await db.execute(sql`SELECT ${horizon}::text AS h`));
+  return row.h;
+}
+
+/**
+ * The next events of `teamIds` after `cursor`, below the horizon, in (xact_id, id) order, and the
+ * horizon they were read under (one statement, one snapshot). When fewer than `limit` came back,
+ * everything below the horizon was read and the reader's next cursor is (horizon, 0).
+ */
+export async function tailEvents(cursor: LogCursor, teamIds: number[], limit: number): Promise<{ horizon: string; events: StoredEvent[] }> {
+  const db = await getDb();
+  const res = await db.execute(sql`
+    WITH h AS (SELECT ${horizon} AS x)
+    SELECT h.x::text AS horizon, e.id, e.xact_id::text AS xact, e.team_id, e.type, e.wa_number_id, e.contact_id, e.data
+    FROM h LEFT JOIN LATERAL (
+      SELECT * FROM ${events}
+      WHERE (xact_id, id) > (${cursor.xact}::xid8, ${cursor.id}::bigint) AND xact_id < h.x
+        AND team_id = ANY(${`{${teamIds.join(",")}}`}::int[])
+      ORDER BY xact_id, id LIMIT ${limit}
+    ) e ON true`);
+  const rows = rowsOf<{
+    horizon: string;
+    id: string | number | null;
+    xact: string;
+    team_id: number;
+    type: string;
+    wa_number_id: number | null;
+    contact_id: number | null;
+    data: unknown;
+  }>(res);
+  return {
+    horizon: rows[0].horizon,
+    events: rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: Number(r.id),
+        xact: r.xact,
+        teamId: Number(r.team_id),
+        type: r.type,
+        waNumberId: r.wa_number_id == null ? null : Number(r.wa_number_id),
+        contactId: r.contact_id == null ? null : Number(r.contact_id),
+        data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
+      })),
+  };
+}
+
+/**
+ * A team's events after `cursor` and below the horizon, in (xact_id, id) order, narrowed by the
+ * stream's filters: a reconnect's replay reads what the live tail would have delivered next.
+ */
+export async function listEventsAfter(teamId: number, cursor: LogCursor, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
   const db = await getDb();
   return db
     .select(columns)
@@ -37,24 +99,14 @@ export async function listEventsAfter(teamId: number, afterId: number, filter: E
     .where(
       and(
         eq(events.teamId, teamId),
-        gt(events.id, afterId),
+        sql`(${events.xactId}, ${events.id}) > (${cursor.xact}::xid8, ${cursor.id}::bigint)`,
+        sql`${events.xactId} < ${horizon}`,
         filter.waNumberId === undefined ? undefined : eq(events.waNumberId, filter.waNumberId),
         filter.contactId === undefined ? undefined : eq(events.contactId, filter.contactId),
       ),
     )
-    .orderBy(asc(events.id))
+    .orderBy(asc(events.xactId), asc(events.id))
     .limit(limit);
-}
-
-/** Events of one team by id (a NOTIFY too large to carry its event names only the id). */
-export async function findEvents(teamId: number, ids: number[]): Promise<StoredEvent[]> {
-  if (!ids.length) return [];
-  const db = await getDb();
-  return db
-    .select(columns)
-    .from(events)
-    .where(and(eq(events.teamId, teamId), inArray(events.id, ids)))
-    .orderBy(asc(events.id));
 }
 
 /**
@@ -73,13 +125,13 @@ export async function pruneEventsBefore(before: Date, batch: number): Promise<nu
   return Number(rowsOf<{ max_id: string | number }>(result)[0]?.max_id ?? 0);
 }
 
-/** Whether the team's event `id` is still in the log (pruned or foreign ids are not). */
-export async function eventExists(teamId: number, id: number): Promise<boolean> {
+/** Where the team's event `id` is in the log; undefined when it is not (pruned, or foreign). */
+export async function eventCursor(teamId: number, id: number): Promise<LogCursor | undefined> {
   const db = await getDb();
-  const rows = await db
-    .select({ id: events.id })
+  const [row] = await db
+    .select({ xact: events.xactId, id: events.id })
     .from(events)
     .where(and(eq(events.teamId, teamId), eq(events.id, id)))
     .limit(1);
-  return rows.length > 0;
+  return row;
 }

@@ -56,9 +56,11 @@ export type NewEvent = {
   data: Record<string, unknown>;
 };
 
-/** An event as read back from the log or from a NOTIFY. */
+/** An event as read back from the log. */
 export type StoredEvent = {
   id: number;
+  /** Its writing transaction's id (xid8 as text): the log is read in (xact, id) order. */
+  xact?: string;
   teamId: number;
   type: string;
   waNumberId: number | null;

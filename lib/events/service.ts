@@ -2,7 +2,7 @@ import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { requireNumber } from "@/lib/numbers/service";
 import { subscribe } from "./bus";
-import { eventExists, listEventsAfter, type EventFilter } from "./repo";
+import { eventCursor, listEventsAfter, type EventFilter, type LogCursor } from "./repo";
 import type { EventStreamQuery, StoredEvent } from "./schemas";
 
 /** Proxies close a silent connection after 30–60 s; a comment line every 15 s keeps it open. */
@@ -47,7 +47,7 @@ class RecentIds {
 }
 
 /**
- * The caller's team's events as a Server-Sent Events body: live from this process's LISTEN, and,
+ * The caller's team's events as a Server-Sent Events body: live from this process's tail of the log, and,
  * given the last id the client saw (`Last-Event-ID`), first what it missed from the log. Live
  * events that arrive during the replay wait and follow it, so nothing is lost or repeated. If
  * the log can no longer fill the gap (pruned, or too long), an `event: reset` tells the client
@@ -126,24 +126,31 @@ export async function openEventStream({
   write("retry: 3000\n: connected\n\n");
 
   if (from !== undefined && !closed) {
-    const complete = from > 0 && (await eventExists(ctx.teamId, from)) && (await replay(ctx.teamId, from, filter, send));
+    const cursor = from > 0 ? await eventCursor(ctx.teamId, from) : undefined;
+    const complete = !!cursor && (await replay(ctx.teamId, cursor, filter, send));
     if (!complete) write(`event: reset\ndata: {}\n\n`);
     const waiting = pending ?? [];
     pending = null;
-    send(waiting.sort((a, b) => a.id - b.id));
+    // In the tail's (log) order; those the replay already sent are skipped by id.
+    send(waiting);
     settle();
   }
   return stream;
 }
 
-/** Sends the log after `from`; false when more than MAX_REPLAY events were missed. */
-async function replay(teamId: number, from: number, filter: EventFilter, send: (batch: StoredEvent[]) => void): Promise<boolean> {
+/**
+ * Sends the log after `from` in the order the live tail reads it ((xact_id, id): an event that
+ * committed after the one the client saw last comes after it, whatever its id); false when more
+ * than MAX_REPLAY events were missed.
+ */
+async function replay(teamId: number, from: LogCursor, filter: EventFilter, send: (batch: StoredEvent[]) => void): Promise<boolean> {
   let after = from;
   for (let total = 0; total < MAX_REPLAY; total += REPLAY_PAGE) {
     const page = await listEventsAfter(teamId, after, filter, REPLAY_PAGE);
     send(page);
     if (page.length < REPLAY_PAGE) return true;
-    after = page[page.length - 1].id;
+    const last = page[page.length - 1];
+    after = { xact: last.xact!, id: last.id };
   }
   return false;
 }

@@ -6,22 +6,19 @@ export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: 
 export type StatsRow = { status: string; error_code: number; error_title: string; messages: number };
 
 /**
- * The team's outbound counts by status and error from the message_stats rollup (migrations 0017
- * and 0020), never from `messages`: a year of one team's sends is a few thousand rollup rows, read
- * through the primary key (team, day…) or, for one sent_group, message_stats_team_group_idx. Days
- * are UTC dates, both ends included.
+ * The team's outbound counts by status and error from the message_stats rollup plus its deltas
+ * not folded yet (db/functions/message_stats_count.sql), never from `messages`: a year of one
+ * team's sends is a few thousand rollup rows, read through the primary key (team, day…) or, for
+ * one sent_group, message_stats_team_group_idx, and the deltas are what about a second of writes
+ * left. One statement, so a fold committing meanwhile is seen whole or not at all. Days are UTC
+ * dates, both ends included.
  */
 export async function sumMessageStats(teamId: number, f: StatsFilter): Promise<StatsRow[]> {
   const db = await getDb();
   const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
     await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
-      FROM message_stats
-      WHERE team_id = ${teamId}
-        ${f.from ? sql`AND day >= ${f.from}::date` : sql``}
-        ${f.to ? sql`AND day <= ${f.to}::date` : sql``}
-        ${f.waNumberId !== undefined ? sql`AND wa_number_id = ${f.waNumberId}` : sql``}
-        ${f.template !== undefined ? sql`AND template_name = ${f.template}` : sql``}
-        ${f.sentGroup !== undefined ? sql`AND sent_group = ${f.sentGroup}` : sql``}
+      FROM (SELECT * FROM message_stats WHERE ${where(teamId, f)}
+            UNION ALL SELECT * FROM message_stats_deltas WHERE ${where(teamId, f)}) s
       GROUP BY status, error_code, error_title
       HAVING sum(messages) <> 0`),
   );
@@ -31,4 +28,50 @@ export async function sumMessageStats(teamId: number, f: StatsFilter): Promise<S
     error_title: r.error_title,
     messages: Number(r.messages),
   }));
+}
+
+function where(teamId: number, f: StatsFilter) {
+  return sql`team_id = ${teamId}
+    ${f.from ? sql`AND day >= ${f.from}::date` : sql``}
+    ${f.to ? sql`AND day <= ${f.to}::date` : sql``}
+    ${f.waNumberId !== undefined ? sql`AND wa_number_id = ${f.waNumberId}` : sql``}
+    ${f.template !== undefined ? sql`AND template_name = ${f.template}` : sql``}
+    ${f.sentGroup !== undefined ? sql`AND sent_group = ${f.sentGroup}` : sql``}`;
+}
+
+/** Deltas folded per run at most: one run stays a short transaction however far behind it is. */
+const FOLD_BATCH = 50_000;
+const FOLD_LOCK = 727_275;
+
+/**
+ * Moves up to FOLD_BATCH deltas into message_stats, summed per key, in one transaction; returns
+ * how many it moved (-1 when another process was folding). Only one process folds at a time (a
+ * transaction-scoped advisory lock, skipped if taken): the writers it serves never wait for it,
+ * and the upserts it makes in key order are the only writes to message_stats. A key that nets to
+ * 0 is kept at 0, as the rollup always kept counted-out keys.
+ */
+export async function foldMessageStatsDeltas(): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
+    if (!lock?.ok) return -1;
+    const res = await tx.execute(sql`
+      WITH gone AS (
+        DELETE FROM message_stats_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM message_stats_deltas LIMIT ${FOLD_BATCH}))
+        RETURNING *
+      ), summed AS (
+        SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title,
+          sum(messages) AS messages, count(*) AS n
+        FROM gone GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+      ), folded AS (
+        INSERT INTO message_stats AS s (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
+        SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages
+        FROM summed ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+        ON CONFLICT (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title)
+        DO UPDATE SET messages = s.messages + EXCLUDED.messages
+        RETURNING 1
+      )
+      SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
+    return Number(rowsOf<{ moved: number }>(res)[0]?.moved ?? 0);
+  });
 }

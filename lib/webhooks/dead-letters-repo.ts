@@ -6,7 +6,7 @@ import { webhookDeadLetters } from "@/db/schema";
 export type DeadLetterInput = {
   teamId: number | null;
   waNumberId: number | null;
-  kind: "rejected" | "clamped";
+  kind: "rejected" | "clamped" | "expired";
   reason: string;
   raw: string;
 };
