@@ -6,6 +6,7 @@ import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createContact, createNumber, createTeam } from "../helpers/factories";
 import { messageStatsResponse } from "@/lib/messages/stats-schemas";
+import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -193,9 +194,13 @@ describe("the message_stats rollup", () => {
     error_title: string;
     messages: string;
   };
-  /** Every rollup row of the team (one number), including keys netted to 0, in key order. */
+  /**
+   * Every rollup row of the team (one number), including keys netted to 0, in key order, once the
+   * pending deltas are folded in (the chore does it about once a second).
+   */
   async function rollupOf(teamId: number): Promise<RollupRow[]> {
     const db = await getDb();
+    while ((await foldMessageStatsDeltas()) > 0);
     return rowsOf<RollupRow>(
       await db.execute(sql`SELECT day::text AS day, template_name, sent_group, status, error_code::text AS error_code, error_title,
           messages::text AS messages
@@ -207,6 +212,12 @@ describe("the message_stats rollup", () => {
     const db = await getDb();
     return rowsOf<{ ctid: string; xmin: string }>(
       await db.execute(sql`SELECT ctid::text AS ctid, xmin::text AS xmin FROM message_stats WHERE team_id = ${teamId} ORDER BY ctid`),
+    );
+  }
+  async function pendingDeltas(teamId: number): Promise<number> {
+    const db = await getDb();
+    return Number(
+      rowsOf<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM message_stats_deltas WHERE team_id = ${teamId}`))[0].n,
     );
   }
   const row = (day: string, template: string, group: string, status: string, messages: number, code = 0, title = ""): RollupRow => ({
@@ -267,9 +278,11 @@ describe("the message_stats rollup", () => {
     ];
     expect(await rollupOf(team.id)).toEqual(afterBulk);
 
-    // A claim and a lease change no key: the rollup is not written at all.
+    // A claim and a lease change no key: neither a delta nor the rollup is written at all.
     const before = await rollupVersions(team.id);
     await db.execute(sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id}`);
+    expect(await pendingDeltas(team.id)).toBe(0);
+    expect(await foldMessageStatsDeltas()).toBe(0);
     expect(await rollupVersions(team.id)).toEqual(before);
     expect(await rollupOf(team.id)).toEqual(afterBulk);
 
@@ -286,5 +299,29 @@ describe("the message_stats rollup", () => {
     // A deleted contact takes its messages with it (cascade): every key is back to 0.
     await db.execute(sql`DELETE FROM contacts WHERE id = ${contact.id}`);
     expect((await rollupOf(team.id)).map((r) => r.messages)).toEqual(["0", "0", "0", "0", "0"]);
+  });
+
+  it("answers exactly while deltas wait unfolded, and concurrent writers and folds count each change once", async () => {
+    const db = await getDb();
+    const team = await createTeam();
+    const number = await createNumber(team.id);
+    const contact = await createContact(team.id);
+    const out = { teamId: team.id, waNumberId: number.id, contactId: contact.id, type: "template", direction: "OUTBOUND" } as const;
+    const rows = await db
+      .insert(messages)
+      .values(Array.from({ length: 60 }, () => ({ ...out, sender: "SYSTEM" as const, status: "SENDED" as const, templateName: "promo", sentGroup: "g" })))
+      .returning({ id: messages.id });
+    // Sixty status moves at once, all on the same rollup key, and a fold racing them.
+    const moves = rows.map((r, i) =>
+      db.execute(sql`UPDATE messages SET status = ${i % 3 === 0 ? "READED" : "DELIVERED"} WHERE id = ${r.id}`),
+    );
+    await Promise.all([...moves, foldMessageStatsDeltas(), foldMessageStatsDeltas()]);
+    const api = apiClient(server.url, team.token);
+    const expected = { total: 60, by_status: { QUEUED: 0, SENDED: 0, SENT: 0, DELIVERED: 40, READED: 20, FAILED: 0 }, failures_by_code: [] };
+    // Whatever was folded or not, the answer is the same.
+    expect((await api.get("/api/v1/messages/stats?sent_group=g")).body.data).toEqual(expected);
+    while ((await foldMessageStatsDeltas()) > 0);
+    expect(await pendingDeltas(team.id)).toBe(0);
+    expect((await api.get("/api/v1/messages/stats?sent_group=g")).body.data).toEqual(expected);
   });
 });

@@ -21,8 +21,15 @@ export type StatusWebhooks = {
   url: string;
   appSecret: (phoneNumberId: string) => string;
   statuses?: string[];
+  /** After the send's answer (default), or after its request arrived: `beforeAnswer`. */
   delayMs?: number;
   retryMs?: number;
+  /**
+   * Post the statuses `delayMs` after the send request arrived, even while its answer is still
+   * delayed (setDelay): Meta's status webhooks often outrun its slow API answer. Each further
+   * status of one send follows 100 ms after the previous one.
+   */
+  beforeAnswer?: boolean;
 };
 export type Recorded = { at: number; method: string; path: string; headers: http.IncomingHttpHeaders; body: any; raw: Buffer };
 export type Scripted = { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> };
@@ -92,7 +99,7 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
     };
   }
 
-  function postStatus(phoneNumberId: string, raw: string) {
+  function postStatus(phoneNumberId: string, raw: string, extraDelayMs = 0) {
     hookStats.pending++;
     const attempt = async () => {
       if (closed || !hooks) return void hookStats.pending--;
@@ -124,7 +131,7 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
     const t = setTimeout(() => {
       retryTimers.delete(t);
       void attempt();
-    }, hooks?.delayMs ?? 0);
+    }, (hooks?.delayMs ?? 0) + extraDelayMs);
     retryTimers.add(t);
   }
 
@@ -156,20 +163,28 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
       if (req.method === "POST" && edge === "messages") {
         const next = script.shift();
         const delay = next?.delayMs ?? defaultDelayMs;
+        const accepted = !(next && next.status !== 200) && body?.status !== "read";
+        const wamid = accepted ? `wamid.FAKE${++seq}` : "";
+        // Accepted: Meta reports the send's statuses whether or not the caller got the answer.
+        const report = () =>
+          (hooks?.statuses ?? ["sent"]).forEach((status, i) => {
+            if (hooks)
+              postStatus(
+                id,
+                JSON.stringify(statusEnvelope(id, wamid, status, String(body?.to ?? ""), body?.biz_opaque_callback_data)),
+                i * 100,
+              );
+          });
+        if (accepted && hooks?.beforeAnswer) report();
         if (delay) await new Promise((r) => setTimeout(r, delay));
         if (next && next.status !== 200) return send(next.status, next.body, next.headers);
         if (body?.status === "read") return send(200, { success: true });
-        const wamid = `wamid.FAKE${++seq}`;
         send(200, {
           messaging_product: "whatsapp",
           contacts: [{ input: body?.to, wa_id: body?.to }],
           messages: [{ id: wamid, message_status: "accepted" }],
         });
-        // Accepted: Meta reports the send's statuses whether or not the caller got the answer.
-        for (const status of hooks?.statuses ?? ["sent"]) {
-          if (hooks)
-            postStatus(id, JSON.stringify(statusEnvelope(id, wamid, status, String(body?.to ?? ""), body?.biz_opaque_callback_data)));
-        }
+        if (!hooks?.beforeAnswer) report();
         return;
       }
       if (req.method === "POST" && edge === "media") {

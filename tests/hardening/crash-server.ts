@@ -23,6 +23,7 @@ import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import { createWorker } from "@/lib/delivery/worker";
+import { startChores } from "@/lib/chores/schedule";
 import { createTeam, createTemplate } from "../helpers/factories";
 import { createCloudNumber, createSandboxNumber } from "../helpers/delivery-factories";
 
@@ -79,6 +80,8 @@ async function main() {
   if (process.env.CRASH_WORKER === "1") {
     createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] }).start();
   }
+  // What every server process runs: parked statuses applied, rollup deltas folded.
+  startChores();
   const port = await serveRoutes(routes);
   process.stdout.write(`READY ${JSON.stringify({ port, setup, uncertain, walking })}\n`);
 }

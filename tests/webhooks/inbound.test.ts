@@ -8,7 +8,8 @@ import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { startReceiver } from "../fakes/receiver";
 import { INBOUND_TYPES, change, envelope, inboundMessage, statusUpdate, wamid } from "../fixtures/webhooks";
 import { getDb } from "@/db/client";
-import { contacts, messages } from "@/db/schema";
+import { contacts, messages, parkedStatuses } from "@/db/schema";
+import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { createWorker } from "@/lib/delivery/worker";
 
 let server: TestServer;
@@ -255,7 +256,7 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
 });
 
 describe("a status that outruns the worker's commit", () => {
-  it("is looked up again shortly after, so an early 'sent' is not lost", async () => {
+  it("is parked durably before its 200 and applied once the commit lands, so an early 'sent' is not lost", async () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     const contact = await createContact(team.id);
@@ -267,17 +268,21 @@ describe("a status that outruns the worker's commit", () => {
       envelope(change(number.phoneNumberId, { statuses: [statusUpdate("sent", { id: early, to: contact.customerNumber! })] })),
       number.secrets.appSecret,
     );
+    expect(res.status).toBe(200);
     expect(res.body.data.statuses).toBe(0);
-    // The worker commits the accepted send only now.
     const db = await getDb();
+    const parked = await db.select().from(parkedStatuses).where(eq(parkedStatuses.providerMessageId, early));
+    expect(parked.map((p) => [p.reason, p.status])).toEqual([["unknown", "sent"]]);
+    // The worker commits the accepted send only now; the chore (lib/chores/schedule.ts) applies the parked status.
     await db.update(messages).set({ status: "SENDED", providerMessageId: early }).where(eq(messages.id, msg.id));
     const sent = await waitFor(
-      () => messageById(msg.id),
+      async () => (await applyParkedStatuses([team.id]), messageById(msg.id)),
       (m) => m.status === "SENT",
       8000,
       100,
     );
     expect(sent.status).toBe("SENT");
+    expect(await db.select().from(parkedStatuses).where(eq(parkedStatuses.providerMessageId, early))).toEqual([]);
   });
 });
 
