@@ -23,6 +23,9 @@ export type Claim = { id: number; attempts: number; leaseEnd?: number };
  * (status.ts) instead of sending it a second time. And a message that a parked status names (by
  * its update_id as callback data) is never claimed again: that status proves the send reached
  * the provider; the parked-status applier adopts its wamid once the lease is over.
+ * `takeUncertain` false leaves every expired lease alone: a worker that has just started waits the
+ * grace itself first (worker.ts), since the webhooks that would adopt them could not reach a
+ * deployment that was down, and are only now being retried.
  */
 export async function claimMessages(
   limit: number,
@@ -30,6 +33,7 @@ export async function claimMessages(
   aheadSec: number,
   teamIds?: number[],
   uncertainGraceMs = 0,
+  takeUncertain = true,
 ): Promise<Claim[]> {
   const db = await getDb();
   const teams = inTeams(sql`m.team_id`, teamIds);
@@ -38,7 +42,8 @@ export async function claimMessages(
       SELECT m.id, m.wa_number_id, m.next_attempt_at
       FROM messages m
       WHERE m.status = 'QUEUED' AND m.next_attempt_at <= now()
-        AND (m.locked_until IS NULL OR m.locked_until < now() - ${Math.round(uncertainGraceMs)} * interval '1 millisecond') ${teams}
+        AND (m.locked_until IS NULL
+             OR (${takeUncertain} AND m.locked_until < now() - ${Math.round(uncertainGraceMs)} * interval '1 millisecond')) ${teams}
         AND (m.attempts = 0 OR NOT EXISTS (SELECT 1 FROM parked_statuses p
                                            WHERE p.wa_number_id = m.wa_number_id AND p.callback_data = m.update_id::text))
         AND NOT EXISTS (SELECT 1 FROM wa_numbers w WHERE w.id = m.wa_number_id

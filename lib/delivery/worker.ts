@@ -234,6 +234,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   }
 
   let nextWalkSweep = 0;
+  let startedAt = Date.now();
   const loop = createClaimLoop({
     pollMs: o.pollMs,
     concurrency: o.concurrency,
@@ -241,7 +242,11 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     signal: stopping.signal,
     claimMessages: async (limit) => {
       const claimedAt = Date.now();
-      const claims = await claimMessages(limit, o.leaseMs, o.claimAheadSec, options.teamIds, o.uncertainGraceMs);
+      // Sends whose outcome a crash left unknown are claimed only once this worker has run for
+      // the grace itself: their status webhooks (which prove a send and adopt its wamid) could not
+      // land while the deployment was down, and Meta is retrying them only now.
+      const takeUncertain = Date.now() - startedAt >= o.uncertainGraceMs;
+      const claims = await claimMessages(limit, o.leaseMs, o.claimAheadSec, options.teamIds, o.uncertainGraceMs, takeUncertain);
       return claims.map((c) => ({ ...c, leaseEnd: claimedAt + o.leaseMs }));
     },
     runMessages: runBatch,
@@ -272,6 +277,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     start() {
       if (running) return;
       running = true;
+      startedAt = Date.now();
       loop.start();
     },
     async stop() {
