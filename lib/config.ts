@@ -76,7 +76,10 @@ const schema = {
   WHATSAPP_APP_SECRET: optionalText,
   WHATSAPP_VERIFY_TOKEN: optionalText,
   EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(48)),
-  EVENTS_POLL_MS: z.preprocess(unset, z.coerce.number().int().min(10, "debe ser al menos 10").max(5000, "debe ser como mucho 5000").default(100)),
+  EVENTS_POLL_MS: z.preprocess(
+    unset,
+    z.coerce.number().int().min(10, "debe ser al menos 10").max(5000, "debe ser como mucho 5000").default(100),
+  ),
   ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
   BENCH_ROUTES: flag("0"),
 } as const;

@@ -32,7 +32,9 @@ export const events = pgTable(
     contactId: integer("contact_id"),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    xactId: xid8("xact_id").notNull().default(sql`pg_current_xact_id()`),
+    xactId: xid8("xact_id")
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     // A process's tail over every team, and one team's replay, both in (xact_id, id) order.

@@ -27,7 +27,12 @@ export async function parkStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpd
  */
 export async function claimParked(limit: number, leaseMs: number, teamIds?: number[]): Promise<ParkedRow[]> {
   const db = await getDb();
-  const teams = teamIds?.length ? sql`AND team_id IN (${sql.join(teamIds.map((t) => sql`${t}`), sql`, `)})` : sql``;
+  const teams = teamIds?.length
+    ? sql`AND team_id IN (${sql.join(
+        teamIds.map((t) => sql`${t}`),
+        sql`, `,
+      )})`
+    : sql``;
   const res = await db.execute(sql`
     UPDATE parked_statuses p
     SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = p.attempts + 1

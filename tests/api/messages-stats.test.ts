@@ -309,7 +309,15 @@ describe("the message_stats rollup", () => {
     const out = { teamId: team.id, waNumberId: number.id, contactId: contact.id, type: "template", direction: "OUTBOUND" } as const;
     const rows = await db
       .insert(messages)
-      .values(Array.from({ length: 60 }, () => ({ ...out, sender: "SYSTEM" as const, status: "SENDED" as const, templateName: "promo", sentGroup: "g" })))
+      .values(
+        Array.from({ length: 60 }, () => ({
+          ...out,
+          sender: "SYSTEM" as const,
+          status: "SENDED" as const,
+          templateName: "promo",
+          sentGroup: "g",
+        })),
+      )
       .returning({ id: messages.id });
     // Sixty status moves at once, all on the same rollup key, and a fold racing them.
     const moves = rows.map((r, i) =>
@@ -317,7 +325,11 @@ describe("the message_stats rollup", () => {
     );
     await Promise.all([...moves, foldMessageStatsDeltas(), foldMessageStatsDeltas()]);
     const api = apiClient(server.url, team.token);
-    const expected = { total: 60, by_status: { QUEUED: 0, SENDED: 0, SENT: 0, DELIVERED: 40, READED: 20, FAILED: 0 }, failures_by_code: [] };
+    const expected = {
+      total: 60,
+      by_status: { QUEUED: 0, SENDED: 0, SENT: 0, DELIVERED: 40, READED: 20, FAILED: 0 },
+      failures_by_code: [],
+    };
     // Whatever was folded or not, the answer is the same.
     expect((await api.get("/api/v1/messages/stats?sent_group=g")).body.data).toEqual(expected);
     while ((await foldMessageStatsDeltas()) > 0);

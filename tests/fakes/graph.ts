@@ -128,10 +128,13 @@ export async function startFakeGraph(opts: { token?: string; version?: string } 
       }, cfg.retryMs ?? 250);
       retryTimers.add(t);
     };
-    const t = setTimeout(() => {
-      retryTimers.delete(t);
-      void attempt();
-    }, (hooks?.delayMs ?? 0) + extraDelayMs);
+    const t = setTimeout(
+      () => {
+        retryTimers.delete(t);
+        void attempt();
+      },
+      (hooks?.delayMs ?? 0) + extraDelayMs,
+    );
     retryTimers.add(t);
   }
 

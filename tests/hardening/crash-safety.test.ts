@@ -297,7 +297,11 @@ describe("crash safety", { timeout: 420_000 }, () => {
       const answeredUncommitted = inFlight.filter((id) => (answeredAt.get(id) ?? Infinity) < killedAt).length;
       const settled = opts.until ?? ((m: Update) => m.status !== "QUEUED");
       // A generous ceiling for a loaded 2-core machine: the wait ends as soon as all are settled.
-      const final = await until(() => statusesOf(base2, s.token, updateIds), (all) => all.every(settled), 300_000);
+      const final = await until(
+        () => statusesOf(base2, s.token, updateIds),
+        (all) => all.every(settled),
+        300_000,
+      );
       await new Promise((r) => setTimeout(r, 1000));
       const counts = sendsByUpdate(s.phoneNumberId, updateIds);
       second.child.kill("SIGTERM");
