@@ -15,16 +15,6 @@ export async function secretsVersion(): Promise<number> {
   return Number(row?.version ?? 0);
 }
 
-export async function numberByPhoneNumberId(phoneNumberId: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(waNumbers)
-    .where(and(eq(waNumbers.phoneNumberId, phoneNumberId), eq(waNumbers.provider, "cloud_api")))
-    .limit(1);
-  return row;
-}
-
 /** wamid of one of the team's messages on this number, by its update_id (sandbox replies quoting it). */
 export async function providerIdByUpdateId(teamId: number, waNumberId: number, updateId: string) {
   const db = await getDb();

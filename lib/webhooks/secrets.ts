@@ -60,6 +60,15 @@ export function effectiveAppSecret(
   return n.secrets?.appSecret || config.whatsappAppSecret;
 }
 
+/**
+ * The Cloud API number with this phone_number_id, with its secrets, from the same cache (no read
+ * per webhook); a number the cache does not know yet is looked for once more after a fresh check.
+ */
+export async function cloudNumberByPhoneNumberId(phoneNumberId: string): Promise<ChannelNumber | undefined> {
+  const find = (list: ChannelNumber[]) => list.find((n) => n.phoneNumberId === phoneNumberId);
+  return find(await cloudSecrets()) ?? find(await cloudSecrets(true));
+}
+
 /** Every secret a genuine webhook could be signed with; most deployments have one Meta app. */
 export async function candidateAppSecrets(fresh = false): Promise<string[]> {
   const set = new Set<string>();

@@ -1,13 +1,11 @@
 import { ApiError } from "@/lib/http/errors";
 import { readBodyLimited } from "@/lib/http/parse";
-import { withSecrets } from "@/lib/channels/credentials";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
 import { applyStatusUpdates } from "@/lib/delivery/status";
 import { deadLetter, isTransientDbError, keepDeadLetters, reasonOfError } from "./dead-letters";
 import type { DeadLetterInput } from "./dead-letters-repo";
 import { ingestEach } from "./inbound";
-import { numberByPhoneNumberId } from "./repo";
-import { candidateAppSecrets, candidateVerifyTokens, effectiveAppSecret } from "./secrets";
+import { candidateAppSecrets, candidateVerifyTokens, cloudNumberByPhoneNumberId, effectiveAppSecret } from "./secrets";
 import { signatureMatches, tokenMatches } from "./signature";
 
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
@@ -57,8 +55,7 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
   const dead: DeadLetterInput[] = rejected.map((r) => deadLetter(nowhere, r.reason, r.raw));
   let transient: unknown;
   for (const change of changes) {
-    const row = await numberByPhoneNumberId(change.phoneNumberId);
-    const number = row ? withSecrets(row) : undefined;
+    const number = await cloudNumberByPhoneNumberId(change.phoneNumberId);
     if (!number || effectiveAppSecret(number) !== signer) {
       result.ignored += change.messages.length + change.statuses.length;
       dead.push(...change.rejected.map((r) => deadLetter(nowhere, r.reason, r.raw)));
