@@ -12,19 +12,12 @@ import { toTemplateDto } from "@/lib/templates/service";
 import { fillPlaceholders } from "@/lib/templates/schemas";
 import { PROGRESS_EVERY_MS, announce } from "./progress";
 import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
-import {
-  insertBroadcastMessages,
-  insertRejections,
-  lockBroadcast,
-  recordBatch,
-  updateBroadcast,
-  type BatchRow,
-  type BroadcastRow,
-} from "./repo";
+import { insertOutboundBatch, type BatchRecipient } from "@/lib/messages/outbound-repo";
+import { insertRejections, lockBroadcast, recordBatch, updateBroadcast, type BroadcastRow } from "./repo";
 
 /**
  * Contacts per transaction. Each batch is one transaction of a few statements (its messages in one
- * INSERT … SELECT from a jsonb parameter of their own values (repo.insertBroadcastMessages), its rejections, the counters), committed before the
+ * INSERT … SELECT from a jsonb parameter of their own values (lib/messages/outbound-repo.ts insertOutboundBatch), its rejections, the counters), committed before the
  * next: the worker starts sending the first batch while later ones are written, a pause or cancel
  * waits for at most one batch, and counts.recipients grows as batches land.
  */
@@ -72,7 +65,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       mediaUrl,
       buttons: Object.fromEntries((p.button_params ?? []).map((b) => [b.index, b.value])),
     });
-  // The columns every message shares, exactly as a single send writes them (queuedMessage), once.
+  // The columns every message shares, built as every outbound row is (lib/messages/outbound.ts), once.
   const base = queuedMessage(
     ctx,
     { ...target, shared },
@@ -100,7 +93,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       // take turns and never enqueue a contact twice.
       const contacts = await selectAudienceContacts(tx, broadcast.teamId, row.audience, { afterId: row.enqueueCursor, limit: batchSize });
       if (!contacts.length) return { more: false };
-      const rows: BatchRow[] = [];
+      const rows: BatchRecipient[] = [];
       const rejections = [];
       for (const contact of contacts) {
         const checked = fillRecipient(contact, send);
@@ -122,28 +115,13 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
           s: { header_param: p.header_param, body_params: p.body_params, ...(p.button_params ? { button_params: p.button_params } : {}) },
         });
       }
-      await insertBroadcastMessages(
+      await insertOutboundBatch(
         tx,
+        { ...base, broadcastId: row.id, nextAttemptAt: dueAt(row) },
         {
-          teamId: row.teamId,
-          waNumberId: target.number.id,
-          broadcastId: row.id,
-          sender: base.sender as string,
-          agentId: base.agentId as number,
-          agentName: (base.agentName as string | null) ?? null,
-          templateId: target.template.id,
-          templateName: target.template.name,
-          templateLanguage: target.template.language,
-          mediaPath: (base.mediaPath as string | null) ?? null,
-          sentGroup: (base.sentGroup as string | null) ?? null,
-          responseHandler: (base.responseHandler as string | null) ?? null,
-          campaignId: (base.campaignId as number | null) ?? null,
-          botId: (base.botId as number | null) ?? null,
-          payload: base.payload,
           headerAt: perContact && headerAt >= 0 ? headerAt : null,
           bodyAt: perContact && bodyAt >= 0 ? bodyAt : null,
           buttonsAt: perContact && buttonsAt >= 0 ? buttonsAt : null,
-          nextAttemptAt: dueAt(row),
         },
         rows,
       );

@@ -105,69 +105,6 @@ export async function recordBatch(tx: DbOrTx, teamId: number, id: number, queued
     .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.id, id)));
 }
 
-/** What every message of a broadcast batch shares (as queuedMessage builds it for a single send). */
-export type BatchCommon = {
-  teamId: number;
-  waNumberId: number;
-  broadcastId: number;
-  sender: string;
-  agentId: number;
-  agentName: string | null;
-  templateId: number;
-  templateName: string;
-  templateLanguage: string;
-  mediaPath: string | null;
-  sentGroup: string | null;
-  responseHandler: string | null;
-  campaignId: number | null;
-  botId: number | null;
-  /** The template payload with its placeholders; each row's filled texts are written in at `headerAt` / `bodyAt`. */
-  payload: unknown;
-  headerAt: number | null;
-  bodyAt: number | null;
-  buttonsAt: number | null;
-  nextAttemptAt: SQL;
-};
-/** One recipient's own values: contact, update_id, filled header/body texts (null: the payload's as is), send_params. */
-export type BatchRow = {
-  c: number;
-  u: string;
-  n: string;
-  i: string | null;
-  h: string | null;
-  b: string | null;
-  /** The filled BUTTONS component (null: the payload's as is). */
-  k?: unknown;
-  s: unknown;
-};
-
-/**
- * A batch of a broadcast's QUEUED messages in one INSERT … SELECT: only what differs per recipient
- * travels (one jsonb parameter of small records); the shared columns are parameters once, and
- * each payload is the template's with the recipient's texts set in SQL (a fifth of the bytes of
- * shipping whole rows, measured on the bench's 100,000-recipient broadcast).
- */
-export async function insertBroadcastMessages(tx: DbOrTx, common: BatchCommon, rows: BatchRow[]) {
-  if (!rows.length) return;
-  const c = common;
-  let payload = sql`${JSON.stringify(c.payload)}::jsonb`;
-  if (c.headerAt !== null)
-    payload = sql`jsonb_set(${payload}, ${`{components,${c.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${c.headerAt},text}`}::text[]))`;
-  if (c.bodyAt !== null)
-    payload = sql`jsonb_set(${payload}, ${`{components,${c.bodyAt},text}`}::text[], coalesce(to_jsonb(r.b), ${payload} #> ${`{components,${c.bodyAt},text}`}::text[]))`;
-  if (c.buttonsAt !== null)
-    payload = sql`jsonb_set(${payload}, ${`{components,${c.buttonsAt}}`}::text[], coalesce(r.k, ${payload} #> ${`{components,${c.buttonsAt}}`}::text[]))`;
-  await tx.execute(sql`
-    INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
-      direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
-      response_handler, campaign_id, bot_id, next_attempt_at, broadcast_id)
-    SELECT ${c.teamId}::int, ${c.waNumberId}::int, r.c, r.u, r.n, r.i, ${c.sender}, ${c.agentId}::int, ${c.agentName},
-      'OUTBOUND', 'template', 'QUEUED', ${payload}, ${c.templateId}::int, ${c.templateName}, ${c.templateLanguage}, r.s, ${c.mediaPath},
-      ${c.sentGroup}, ${c.responseHandler}, ${c.campaignId}::int, ${c.botId}::int, ${c.nextAttemptAt}, ${c.broadcastId}::int
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, k jsonb, s jsonb)
-    ORDER BY r.c`);
-}
-
 export async function insertRejections(tx: DbOrTx, rows: (typeof broadcastRejections.$inferInsert)[]) {
   if (!rows.length) return;
   await tx.insert(broadcastRejections).values(rows);

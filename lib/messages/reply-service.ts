@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
@@ -10,7 +9,8 @@ import { sanitizeNumber } from "@/lib/phone";
 import { findConversationMessageId, findReplyContact } from "./reply-repo";
 import type { ReplyMessage, SendReplyInput } from "./reply-schemas";
 import { resolveReplyMedia } from "./send-media";
-import { insertMessage } from "./send-repo";
+import { outboundRow } from "./outbound";
+import { insertOutbound } from "./outbound-repo";
 import { SEND_QUEUED, type SendResult } from "./send-service";
 import type { SendTemplateResponse } from "./send-schemas";
 
@@ -100,27 +100,18 @@ export async function sendReply({
 
   const updateId = randomUUID();
   const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
-  const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
   const write = (tx: DbOrTx) =>
-    insertMessage(tx, {
-      teamId: ctx.teamId,
-      waNumberId: number.id,
-      contactId: contact.id,
-      updateId,
-      customerNumber: contact.customerNumber,
-      customerId: contact.customerId,
-      sender: agent ? "AGENT" : "SYSTEM",
-      agentId: agent ? agent.agentId : 0,
-      agentName: agent ? agent.agentName : null,
-      direction: "OUTBOUND",
-      type: input.type,
-      status: "QUEUED",
-      payload,
-      sendParams: params ?? undefined,
-      mediaPath,
-      replyToMessageId: replyTo,
-      // The delivery job: the worker claims it like a template send (send-service.ts).
-      nextAttemptAt: sql`now()`,
-    });
+    insertOutbound(tx, [
+      outboundRow(ctx, {
+        waNumberId: number.id,
+        contact,
+        updateId,
+        type: input.type,
+        payload,
+        sendParams: (params as Record<string, unknown> | null) ?? null,
+        mediaPath,
+        replyToMessageId: replyTo,
+      }),
+    ]);
   return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
 }

@@ -7,7 +7,7 @@ import { zodFieldErrors } from "@/lib/http/respond";
 import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
 import { toTemplateDto } from "@/lib/templates/service";
 import { upsertContacts } from "@/lib/contacts/repo";
-import { insertMessages } from "./send-bulk-repo";
+import { insertOutbound } from "./outbound-repo";
 import type { SendBulkInput, SendBulkRecipient, SendBulkResponse, SendBulkResult } from "./send-bulk-schemas";
 import { sendBulkRecipient } from "./send-bulk-schemas";
 import { resolveMedia } from "./send-media";
@@ -69,7 +69,7 @@ export async function sendBulk({
     );
     const contactsByNumber = new Map(numbers.map((n, i) => [n, upserted[i]]));
     const target = { number, template, media, shared: input };
-    await insertMessages(
+    await insertOutbound(
       tx,
       accepted.map((a) =>
         queuedMessage(ctx, target, contactsByNumber.get(a.recipient.destination)!, {

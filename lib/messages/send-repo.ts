@@ -1,8 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import type { PgInsertValue } from "drizzle-orm/pg-core";
-import { getDb, type DbOrTx } from "@/db/client";
-import { bots, campaigns, messages } from "@/db/schema";
+import { getDb } from "@/db/client";
+import { bots, campaigns } from "@/db/schema";
 
 const INT4_MAX = 2147483647;
 
@@ -31,9 +30,4 @@ export async function campaignExists(teamId: number, id: number): Promise<boolea
     .where(and(eq(campaigns.teamId, teamId), eq(campaigns.id, id)))
     .limit(1);
   return rows.length > 0;
-}
-
-export async function insertMessage(tx: DbOrTx, values: PgInsertValue<typeof messages>) {
-  const [row] = await tx.insert(messages).values(values).returning({ id: messages.id, updateId: messages.updateId });
-  return row;
 }

@@ -1,19 +1,18 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { findReplay, writeOnce, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
 import { requireNumber } from "@/lib/numbers/service";
 import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templates/service";
-import type { PgInsertValue } from "drizzle-orm/pg-core";
-import type { messages } from "@/db/schema";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
 import { resolveParams } from "./send-params";
 import { upsertContacts } from "@/lib/contacts/repo";
-import { botExists, campaignExists, insertMessage } from "./send-repo";
+import { botExists, campaignExists } from "./send-repo";
+import { outboundRow } from "./outbound";
+import { insertOutbound, type OutboundRow } from "./outbound-repo";
 import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
 import { buildTemplatePayload } from "./template-payload";
 
@@ -43,7 +42,7 @@ export async function resolveSendTarget(ctx: AuthContext, input: SendShared) {
   return { number, template };
 }
 
-/** The QUEUED row of one recipient: the message and, with next_attempt_at, its delivery job. */
+/** The QUEUED row of one template recipient (outbound.ts builds every outbound row). */
 export function queuedMessage(
   ctx: AuthContext,
   { number, template, media, shared }: Target,
@@ -53,25 +52,13 @@ export function queuedMessage(
     payload: unknown;
     params: Pick<SendTemplateInput, "header_param" | "body_params"> & { button_params?: SendTemplateInput["button_params"] };
   },
-): PgInsertValue<typeof messages> {
-  const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
-  return {
-    teamId: ctx.teamId,
+): OutboundRow {
+  return outboundRow(ctx, {
     waNumberId: number.id,
-    contactId: contact.id,
+    contact,
     updateId: one.updateId,
-    customerNumber: contact.customerNumber,
-    customerId: contact.customerId,
-    sender: agent ? "AGENT" : "SYSTEM",
-    agentId: agent ? agent.agentId : 0,
-    agentName: agent ? agent.agentName : null,
-    direction: "OUTBOUND",
     type: "template",
-    status: "QUEUED",
-    payload: one.payload as Record<string, unknown>,
-    templateId: template.id,
-    templateName: template.name,
-    templateLanguage: template.language,
+    payload: one.payload,
     sendParams: {
       header_param: one.params.header_param ?? null,
       body_params: one.params.body_params,
@@ -79,12 +66,9 @@ export function queuedMessage(
       ...(one.params.button_params?.length ? { button_params: one.params.button_params } : {}),
     },
     mediaPath: media?.path ?? null,
-    sentGroup: shared.sent_group ?? null,
-    responseHandler: shared.response_handler,
-    campaignId: shared.campaign_id ?? null,
-    botId: shared.bot_id ?? null,
-    nextAttemptAt: sql`now()`,
-  };
+    template,
+    routing: shared,
+  });
 }
 
 export type SendResult = StoredResponse & { replayed: boolean };
@@ -124,7 +108,9 @@ export async function sendTemplate({
     // locked_until, sends through the number's channel and moves the status on; a crashed worker's
     // lease expires and another takes the row. Committing this row is therefore all it takes to
     // send, and nothing is lost between "accepted" (the 200 below) and "sent".
-    await insertMessage(tx, queuedMessage(ctx, { number, template, media, shared: input }, contact, { updateId, payload, params: input }));
+    await insertOutbound(tx, [
+      queuedMessage(ctx, { number, template, media, shared: input }, contact, { updateId, payload, params: input }),
+    ]);
   };
   return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
 }
