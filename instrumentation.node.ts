@@ -4,6 +4,8 @@ import { checkSettings, config, InvalidSettingsError } from "@/lib/config";
 import { ensureDemoData } from "@/lib/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
 import { startEventPruner } from "@/lib/events/bus";
+import { trackHttpRequests } from "@/lib/shutdown/http-drain";
+import { installGracefulShutdown } from "@/lib/shutdown/graceful";
 
 /**
  * What one `next start` (or `next dev`) does before serving: apply migrations, load the demo
@@ -19,6 +21,9 @@ export async function startServerProcess() {
     console.error(err instanceof InvalidSettingsError ? err.message : err);
     process.exit(1);
   }
+  // First: the drain must know of the requests in flight (one that arrived while the server was
+  // starting is held by Next until register() ends, but Node announced it before this ran).
+  trackHttpRequests();
   const handle = await getHandle();
   await runMigrations();
   if (config.seedDemo) {
@@ -28,11 +33,14 @@ export async function startServerProcess() {
     else console.log(`[demo] team ${demo.team_id}; API token: ${demo.token}  (also in ${demo.tokenFile})`);
   }
   startEventPruner();
-  if (config.workerInProcess) {
-    const worker = startWorker();
-    const stop = () => void worker.stop().finally(() => process.exit(0));
+  const worker = config.workerInProcess ? startWorker() : undefined;
+  if (process.env.NODE_ENV === "development") {
+    // `next dev` keeps its own handler (it also stops the bundler); the worker just gives its claims back.
+    const stop = () => void worker?.stop();
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
+  } else {
+    installGracefulShutdown({ timeoutS: config.shutdownTimeoutS, stopWorker: worker && (() => worker.stop()) });
   }
   console.log(`[db] ${handle.kind === "pglite" ? `embedded PGlite at ${config.pgliteDir}` : "PostgreSQL (DATABASE_URL)"}`);
 }

@@ -78,6 +78,7 @@ const schema = {
   EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(48)),
   ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
   BENCH_ROUTES: flag("0"),
+  SHUTDOWN_TIMEOUT_S: positive(25),
 } as const;
 
 type Schema = typeof schema;
@@ -176,6 +177,13 @@ export const config = {
   /** The bench's empty and limiter-only routes answer only with BENCH_ROUTES=1. */
   get benchRoutes(): boolean {
     return read("BENCH_ROUTES") === "1";
+  },
+  /**
+   * How long a SIGTERM/SIGINT drain (requests in flight, the worker's sends) may take before the
+   * process exits anyway (default 25 s, under the 30 s Kubernetes and Docker wait before SIGKILL).
+   */
+  get shutdownTimeoutS(): number {
+    return read("SHUTDOWN_TIMEOUT_S");
   },
   get workerPollMs(): number {
     return read("WORKER_POLL_MS");
