@@ -1,0 +1,212 @@
+import http from "node:http";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareBuiltApp, startBuiltApp, type AppProcess } from "../helpers/built-app";
+
+/**
+ * Graceful shutdown of `next start` (README "Operations: shutdown", lib/shutdown/): SIGTERM in the
+ * middle of a send loop must cost no answer. Each of CLIENTS clients sends a template over its own
+ * kept-alive connection, one request after another. Every request must end one of two ways: an
+ * HTTP answer, or a refused connection (the client then knows its request never arrived). A reset
+ * or a cut after the request was written is the failure this guards against: the client cannot
+ * tell whether its send committed. Every committed send must have been acknowledged with its
+ * update_id, and the process must exit 0 within SHUTDOWN_TIMEOUT_S.
+ */
+const CLIENTS = 30;
+/** SIGTERM comes once this many sends were acknowledged: mid-load, with every client busy. */
+const ACKS_BEFORE_SIGTERM = 90;
+const SHUTDOWN_TIMEOUT_S = 25;
+const DEMO = { number: "573001234567", customer: "573009876543" };
+
+let appDir: string;
+const apps: AppProcess[] = [];
+
+beforeAll(() => {
+  appDir = prepareBuiltApp("graceful-shutdown");
+}, 900_000);
+afterAll(() => {
+  for (const app of apps) app.cleanup();
+});
+
+type Outcome =
+  | { kind: "answered"; status: number; updateId?: string; at: number }
+  | { kind: "refused"; at: number }
+  | { kind: "broken"; error: string; written: boolean; at: number };
+
+/** One template send on `agent`'s kept-alive connection, classified as above. */
+function send(app: AppProcess, agent: http.Agent, body: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (o: Outcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(o);
+    };
+    let written = false;
+    const req = http.request(
+      `${app.url}/api/v1/message_templates/send`,
+      {
+        method: "POST",
+        agent,
+        headers: { authorization: `Bearer ${app.token}`, "content-type": "application/json" },
+        // A hung request is a failure too, not a pass by timeout; far above any answer time here.
+        timeout: 120_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          if (!res.complete) return settle({ kind: "broken", error: "answer cut short", written: true, at: Date.now() });
+          let updateId: string | undefined;
+          try {
+            updateId = JSON.parse(Buffer.concat(chunks).toString()).data?.update_id;
+          } catch {}
+          settle({ kind: "answered", status: res.statusCode!, updateId, at: Date.now() });
+        });
+        res.on("error", (err) => settle({ kind: "broken", error: `answer: ${err.message}`, written: true, at: Date.now() }));
+      },
+    );
+    req.on("finish", () => (written = true));
+    req.on("timeout", () => req.destroy(new Error("no answer within 120 s")));
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      settle(
+        err.code === "ECONNREFUSED"
+          ? { kind: "refused", at: Date.now() }
+          : { kind: "broken", error: err.code ?? err.message, written, at: Date.now() },
+      ),
+    );
+    req.end(body);
+  });
+}
+
+/** The group's rows as the server left them (read after it exited: PGlite is one process's). */
+async function committedRows(app: AppProcess, group: string): Promise<{ update_id: string; leased: boolean }[]> {
+  const query = "select update_id::text as update_id, locked_until is not null as leased from messages where sent_group = $1";
+  if (app.pgliteDir) {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const db = new PGlite(app.pgliteDir);
+    try {
+      return (await db.query<{ update_id: string; leased: boolean }>(query, [group])).rows;
+    } finally {
+      await db.close();
+    }
+  }
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  try {
+    return (await sql.unsafe(query, [group])) as unknown as { update_id: string; leased: boolean }[];
+  } finally {
+    await sql.end();
+  }
+}
+
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe("SIGTERM to next start", () => {
+  it("answers every request in flight, acknowledges every committed send and exits 0 within the deadline", async () => {
+    const app = await startBuiltApp(appDir, { SHUTDOWN_TIMEOUT_S: String(SHUTDOWN_TIMEOUT_S) });
+    apps.push(app);
+    const group = `shutdown-${randomUUID().slice(0, 8)}`;
+    const body = JSON.stringify({
+      wa_number: DEMO.number,
+      destination: DEMO.customer,
+      template_name: "confirmacion_pedido",
+      header_param: { key: "1", value: "María" },
+      body_params: [
+        { key: "1", value: "A-77" },
+        { key: "2", value: "martes" },
+      ],
+      button_params: [{ index: 1, value: "A-77" }],
+      sent_group: group,
+    });
+
+    const outcomes: Outcome[] = [];
+    let acks = 0;
+    let reachedLoad!: () => void;
+    const loaded = new Promise<void>((r) => (reachedLoad = r));
+    const client = async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (;;) {
+          const o = await send(app, agent, body);
+          outcomes.push(o);
+          if (o.kind === "answered" && o.status === 200 && ++acks >= ACKS_BEFORE_SIGTERM) reachedLoad();
+          // Refused: the server is gone. Broken: already a failure; carrying on adds nothing.
+          if (o.kind !== "answered") return;
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const clients = Array.from({ length: CLIENTS }, client);
+
+    await within(180_000, `${ACKS_BEFORE_SIGTERM} acknowledged sends`, loaded);
+    const killedAt = Date.now();
+    app.child.kill("SIGTERM");
+    const exit = await within((SHUTDOWN_TIMEOUT_S + 30) * 1000, "exit after SIGTERM", app.exited);
+    const exitMs = Date.now() - killedAt;
+    await within(60_000, "the clients to stop", Promise.all(clients));
+
+    const broken = outcomes.filter((o) => o.kind === "broken");
+    const answered = outcomes.filter((o) => o.kind === "answered");
+    expect(broken, app.output()).toEqual([]);
+    expect(exit, app.output()).toEqual({ code: 0, signal: null });
+    expect(exitMs).toBeLessThan(SHUTDOWN_TIMEOUT_S * 1000);
+    expect(answered.every((o) => o.status === 200)).toBe(true);
+    // The requests in flight at SIGTERM were answered, not dropped: every client had one.
+    expect(answered.filter((o) => o.at >= killedAt).length).toBeGreaterThan(0);
+    expect(app.output()).toMatch(/\[shutdown\] SIGTERM: draining/);
+
+    const acknowledged = answered.map((o) => o.updateId);
+    expect(acknowledged.every((id) => typeof id === "string")).toBe(true);
+    const rows = await committedRows(app, group);
+    // Committed = acknowledged, both ways: no send stored without its answer, none answered unstored.
+    expect(rows.map((r) => r.update_id).sort()).toEqual([...acknowledged].sort());
+    // The in-process worker sent or gave back every claim it held.
+    expect(rows.filter((r) => r.leased)).toEqual([]);
+  }, 600_000);
+
+  it("ends an open event stream with a retry hint before it closes", async () => {
+    const app = await startBuiltApp(appDir, { SHUTDOWN_TIMEOUT_S: String(SHUTDOWN_TIMEOUT_S) });
+    apps.push(app);
+    let text = "";
+    let connected!: () => void;
+    const opened = new Promise<void>((r) => (connected = r));
+    const ended = new Promise<{ complete: boolean; error?: string }>((resolve) => {
+      const req = http.get(
+        `${app.url}/api/v1/events`,
+        { headers: { authorization: `Bearer ${app.token}`, accept: "text/event-stream" } },
+        (res) => {
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            text += chunk;
+            if (text.includes(": connected")) connected();
+          });
+          res.on("end", () => resolve({ complete: res.complete }));
+          res.on("error", (err) => resolve({ complete: false, error: err.message }));
+        },
+      );
+      req.on("error", (err) => resolve({ complete: false, error: err.message }));
+    });
+    await within(60_000, "the stream to open", opened);
+    const beforeSigterm = text.length;
+
+    app.child.kill("SIGTERM");
+    const end = await within((SHUTDOWN_TIMEOUT_S + 30) * 1000, "the stream to end", ended);
+    const exit = await within((SHUTDOWN_TIMEOUT_S + 30) * 1000, "exit after SIGTERM", app.exited);
+
+    // Ended cleanly (the chunked body's last chunk arrived), after a `retry:` short enough to
+    // send the browser's EventSource to another process within about a second.
+    expect(end, app.output()).toEqual({ complete: true });
+    expect(text.slice(beforeSigterm)).toMatch(/^retry: 1000\n/m);
+    expect(exit, app.output()).toEqual({ code: 0, signal: null });
+  }, 300_000);
+});
