@@ -157,6 +157,12 @@ describe("SIGTERM to next start", () => {
 
     const broken = outcomes.filter((o) => o.kind === "broken");
     const answered = outcomes.filter((o) => o.kind === "answered");
+    const drainLine = /\[shutdown\] SIGTERM: draining[^\n]*/.exec(app.output())?.[0];
+    console.log(
+      `[graceful-shutdown] ${answered.length} answered (${answered.filter((o) => o.at >= killedAt).length} after SIGTERM), ` +
+        `${outcomes.filter((o) => o.kind === "refused").length} refused, ${broken.length} broken; exit ${exit.code ?? exit.signal} ` +
+        `after ${exitMs} ms; server: ${drainLine ?? "no drain line"}`,
+    );
     expect(broken, app.output()).toEqual([]);
     expect(exit, app.output()).toEqual({ code: 0, signal: null });
     expect(exitMs).toBeLessThan(SHUTDOWN_TIMEOUT_S * 1000);
