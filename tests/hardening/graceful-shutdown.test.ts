@@ -2,6 +2,7 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareBuiltApp, startBuiltApp, type AppProcess } from "../helpers/built-app";
+import { committedRows, send, within, type Outcome } from "../helpers/send-outcomes";
 
 /**
  * Graceful shutdown of `next start` (README "Operations: shutdown", lib/shutdown/): SIGTERM in the
@@ -27,88 +28,6 @@ beforeAll(() => {
 afterAll(() => {
   for (const app of apps) app.cleanup();
 });
-
-type Outcome =
-  | { kind: "answered"; status: number; updateId?: string; at: number }
-  | { kind: "refused"; at: number }
-  | { kind: "broken"; error: string; written: boolean; at: number };
-
-/** One template send on `agent`'s kept-alive connection, classified as above. */
-function send(app: AppProcess, agent: http.Agent, body: string): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const settle = (o: Outcome) => {
-      if (settled) return;
-      settled = true;
-      resolve(o);
-    };
-    let written = false;
-    const req = http.request(
-      `${app.url}/api/v1/message_templates/send`,
-      {
-        method: "POST",
-        agent,
-        headers: { authorization: `Bearer ${app.token}`, "content-type": "application/json" },
-        // A hung request is a failure too, not a pass by timeout; far above any answer time here.
-        timeout: 120_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          if (!res.complete) return settle({ kind: "broken", error: "answer cut short", written: true, at: Date.now() });
-          let updateId: string | undefined;
-          try {
-            updateId = JSON.parse(Buffer.concat(chunks).toString()).data?.update_id;
-          } catch {}
-          settle({ kind: "answered", status: res.statusCode!, updateId, at: Date.now() });
-        });
-        res.on("error", (err) => settle({ kind: "broken", error: `answer: ${err.message}`, written: true, at: Date.now() }));
-      },
-    );
-    req.on("finish", () => (written = true));
-    req.on("timeout", () => req.destroy(new Error("no answer within 120 s")));
-    req.on("error", (err: NodeJS.ErrnoException) =>
-      settle(
-        err.code === "ECONNREFUSED"
-          ? { kind: "refused", at: Date.now() }
-          : { kind: "broken", error: err.code ?? err.message, written, at: Date.now() },
-      ),
-    );
-    req.end(body);
-  });
-}
-
-/** The group's rows as the server left them (read after it exited: PGlite is one process's). */
-async function committedRows(app: AppProcess, group: string): Promise<{ update_id: string; leased: boolean }[]> {
-  const query = "select update_id::text as update_id, locked_until is not null as leased from messages where sent_group = $1";
-  if (app.pgliteDir) {
-    const { PGlite } = await import("@electric-sql/pglite");
-    const db = new PGlite(app.pgliteDir);
-    try {
-      return (await db.query<{ update_id: string; leased: boolean }>(query, [group])).rows;
-    } finally {
-      await db.close();
-    }
-  }
-  const { default: postgres } = await import("postgres");
-  const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-  try {
-    return (await sql.unsafe(query, [group])) as unknown as { update_id: string; leased: boolean }[];
-  } finally {
-    await sql.end();
-  }
-}
-
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe("SIGTERM to next start", () => {
   it("answers every request in flight, acknowledges every committed send and exits 0 within the deadline", async () => {

@@ -36,34 +36,39 @@ export type AppProcess = {
  * or on DATABASE_URL when set, with the demo team seeded under a token of this run. Resolves once
  * the API answers (Next holds requests until instrumentation's start-up work is done).
  */
-export async function startBuiltApp(appDir: string, env: Record<string, string> = {}): Promise<AppProcess> {
+export async function startBuiltApp(
+  appDir: string,
+  env: Record<string, string> = {},
+  { cluster = false }: { cluster?: boolean } = {},
+): Promise<AppProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "built-app-"));
   const token = `wam_${randomBytes(32).toString("base64url")}`;
   const pgliteDir = process.env.DATABASE_URL ? null : path.join(dataDir, "pglite");
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", appDir, "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: appDir,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_MANUAL_SIG_HANDLE: "1",
-        NEXT_TELEMETRY_DISABLED: "1",
-        APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? "test-encryption-key",
-        DATA_DIR: dataDir,
-        ...(pgliteDir ? { PGLITE_DIR: pgliteDir } : {}),
-        SEED_DEMO: "1",
-        DEMO_API_TOKEN: token,
-        RATE_LIMIT_PER_MINUTE: "0",
-        AUTH_FAILURES_PER_ADDRESS: "0",
-        APP_URL: `http://127.0.0.1:${port}`,
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  // `cluster`: `npm run start:cluster` serving the same build (it needs DATABASE_URL).
+  const args = cluster
+    ? [path.join(ROOT, "scripts", "cluster.mjs"), "-p", String(port), "-H", "127.0.0.1"]
+    : [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", appDir, "-p", String(port), "-H", "127.0.0.1"];
+  const child = spawn(process.execPath, args, {
+    cwd: appDir,
+    env: {
+      ...(cluster ? { CLUSTER_APP_DIR: appDir } : {}),
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_MANUAL_SIG_HANDLE: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? "test-encryption-key",
+      DATA_DIR: dataDir,
+      ...(pgliteDir ? { PGLITE_DIR: pgliteDir } : {}),
+      SEED_DEMO: "1",
+      DEMO_API_TOKEN: token,
+      RATE_LIMIT_PER_MINUTE: "0",
+      AUTH_FAILURES_PER_ADDRESS: "0",
+      APP_URL: `http://127.0.0.1:${port}`,
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   const keep = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-50_000);
