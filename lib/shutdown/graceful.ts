@@ -1,6 +1,6 @@
 import { closeDb } from "@/db/client";
 import { endOpenStreams } from "@/lib/events/open-streams";
-import { drainHttp, inFlightCount } from "./http-drain";
+import { finishRequests, inFlightCount, stopAccepting } from "./http-drain";
 
 /** The EventSource reconnect delay written to open streams before they end. */
 export const STREAM_RETRY_MS = 1_000;
@@ -43,16 +43,22 @@ export function installGracefulShutdown({ timeoutS, stopWorker }: Options) {
 
   async function shutdown(signal: NodeJS.Signals) {
     const began = Date.now();
-    log(`${signal}: draining (${inFlightCount()} requests in flight; deadline ${timeoutS} s)`);
+    log(`${signal}: draining (deadline ${timeoutS} s)`);
     // Not unref'd: this timer is what ends a drain that hangs.
     setTimeout(() => {
       log(`deadline of ${timeoutS} s passed with ${inFlightCount()} requests in flight: exiting anyway`);
       process.exit(1);
     }, timeoutS * 1000);
 
-    const streams = endOpenStreams(STREAM_RETRY_MS);
-    if (streams) log(`${streams} event streams ended with retry: ${STREAM_RETRY_MS}`);
-    const results = await Promise.allSettled([drainHttp({ idleGraceMs: IDLE_GRACE_MS }), stopWorker?.()]);
+    const worker = stopWorker?.();
+    const http = stopAccepting().then(async ({ closed }) => {
+      // Streams end once the port is closed: the reconnect their retry hint asks for must be
+      // refused here (and go to another replica), not be accepted and cut.
+      const streams = endOpenStreams(STREAM_RETRY_MS);
+      log(`no longer accepting; ${inFlightCount()} requests in flight, ${streams} event streams ended with retry: ${STREAM_RETRY_MS}`);
+      await finishRequests({ closed, idleGraceMs: IDLE_GRACE_MS });
+    });
+    const results = await Promise.allSettled([http, worker]);
     for (const r of results) if (r.status === "rejected") console.error("[shutdown]", r.reason);
     try {
       await closeDb();

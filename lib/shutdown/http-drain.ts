@@ -10,8 +10,9 @@ import type { Socket } from "node:net";
  * module learns the server and the requests in flight from there.
  *
  * Draining (README "Operations: shutdown"):
- * - the listening socket closes at once: new connections are refused, so a client knows its
- *   request was never sent and can go to another replica;
+ * - the listening socket closes after the connections already waiting in its backlog are
+ *   accepted (stopAccepting): new connections are refused, so a client knows its request was
+ *   never sent and can go to another replica;
  * - every request in flight is answered; answers whose headers are not out yet carry
  *   `Connection: close`, and so does any request still arriving on an open connection, so no
  *   client writes another request on a connection we are about to close;
@@ -91,25 +92,48 @@ function serverClosed(server: http.Server): Promise<void> {
 }
 
 /**
- * Stops accepting connections and resolves when every request has been answered and every
- * connection has ended. `idleGraceMs`: how long idle keep-alive connections are left to their
- * clients before they are closed.
+ * One more turn of the event loop, poll phase included (an immediate queued from an immediate
+ * runs in the next iteration's check phase, after its poll phase).
  */
-export async function drainHttp({ idleGraceMs }: { idleGraceMs: number }): Promise<void> {
+function afterNextPollPhase(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/**
+ * Stops accepting connections; from then on every answer not yet started closes its connection.
+ * Resolves once the listening socket is closed. Returns the promise of every connection's end.
+ *
+ * Not at once: connections whose handshake the kernel has completed wait in the listen backlog
+ * until Node accepts them, and their clients may already have written a request. Closing the
+ * listening socket resets them (Linux does), and the event loop of a busy server (PGlite's
+ * queries run on it) leaves many there. libuv accepts the whole backlog in its poll phase, so the
+ * socket closes right after one. `Connection: close` starts only then too: a client told to
+ * leave reconnects at once, and must find the port closed (refused) rather than queued and reset.
+ */
+export async function stopAccepting(): Promise<{ closed: Promise<void> }> {
   const s = state();
+  await afterNextPollPhase();
   s.draining = true;
   for (const { response } of s.inFlight) if (!response.headersSent) response.setHeader("connection", "close");
-  const closed = [...s.servers].map(serverClosed);
-  const allClosed = Promise.all(closed);
+  const closed = Promise.all([...s.servers].map(serverClosed)).then(() => {});
+  return { closed };
+}
 
+/**
+ * After stopAccepting(): resolves when every request has been answered and every connection has
+ * ended. `idleGraceMs`: how long idle keep-alive connections are left to their clients before
+ * they are closed.
+ */
+export async function finishRequests({ closed, idleGraceMs }: { closed: Promise<void>; idleGraceMs: number }): Promise<void> {
+  const s = state();
   await waitUntil(() => s.inFlight.size === 0);
   const graceOver = new Promise<"grace">((resolve) => setTimeout(() => resolve("grace"), idleGraceMs).unref());
-  if ((await Promise.race([allClosed, graceOver])) === "grace") {
-    // setImmediate runs after the poll phase: a request already in the kernel's buffer is read
-    // (and counted as active, so it is not idle) before the idle connections are closed.
-    await new Promise((resolve) => setImmediate(resolve));
+  if ((await Promise.race([closed, graceOver])) === "grace") {
+    // After a poll phase: a request already in the kernel's buffer is read (its connection is
+    // then active, not idle) before the idle connections are closed.
+    await afterNextPollPhase();
     for (const server of s.servers) server.closeIdleConnections();
   }
-  await allClosed;
+  await closed;
   await waitUntil(() => s.inFlight.size === 0);
 }

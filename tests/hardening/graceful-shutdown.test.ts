@@ -76,7 +76,7 @@ describe("SIGTERM to next start", () => {
 
     const broken = outcomes.filter((o) => o.kind === "broken");
     const answered = outcomes.filter((o) => o.kind === "answered");
-    const drainLine = /\[shutdown\] SIGTERM: draining[^\n]*/.exec(app.output())?.[0];
+    const drainLine = /\[shutdown\] no longer accepting[^\n]*/.exec(app.output())?.[0];
     console.log(
       `[graceful-shutdown] ${answered.length} answered (${answered.filter((o) => o.at >= killedAt).length} after SIGTERM), ` +
         `${outcomes.filter((o) => o.kind === "refused").length} refused, ${broken.length} broken; exit ${exit.code ?? exit.signal} ` +
