@@ -1,8 +1,7 @@
 import http from "node:http";
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareBuiltApp, startBuiltApp, type AppProcess } from "../helpers/built-app";
-import { committedRows, send, within, type Outcome } from "../helpers/send-outcomes";
+import { committedRows, sendLoopThenSigterm, within } from "../helpers/send-outcomes";
 
 /**
  * Graceful shutdown of `next start` (README "Operations: shutdown", lib/shutdown/): SIGTERM in the
@@ -17,7 +16,6 @@ const CLIENTS = 30;
 /** SIGTERM comes once this many sends were acknowledged: mid-load, with every client busy. */
 const ACKS_BEFORE_SIGTERM = 90;
 const SHUTDOWN_TIMEOUT_S = 25;
-const DEMO = { number: "573001234567", customer: "573009876543" };
 
 let appDir: string;
 const apps: AppProcess[] = [];
@@ -33,46 +31,11 @@ describe("SIGTERM to next start", () => {
   it("answers every request in flight, acknowledges every committed send and exits 0 within the deadline", async () => {
     const app = await startBuiltApp(appDir, { SHUTDOWN_TIMEOUT_S: String(SHUTDOWN_TIMEOUT_S) });
     apps.push(app);
-    const group = `shutdown-${randomUUID().slice(0, 8)}`;
-    const body = JSON.stringify({
-      wa_number: DEMO.number,
-      destination: DEMO.customer,
-      template_name: "confirmacion_pedido",
-      header_param: { key: "1", value: "María" },
-      body_params: [
-        { key: "1", value: "A-77" },
-        { key: "2", value: "martes" },
-      ],
-      button_params: [{ index: 1, value: "A-77" }],
-      sent_group: group,
+    const { group, outcomes, killedAt, exit, exitMs } = await sendLoopThenSigterm(app, {
+      clients: CLIENTS,
+      acksBeforeSigterm: ACKS_BEFORE_SIGTERM,
+      timeoutS: SHUTDOWN_TIMEOUT_S,
     });
-
-    const outcomes: Outcome[] = [];
-    let acks = 0;
-    let reachedLoad!: () => void;
-    const loaded = new Promise<void>((r) => (reachedLoad = r));
-    const client = async () => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      try {
-        for (;;) {
-          const o = await send(app, agent, body);
-          outcomes.push(o);
-          if (o.kind === "answered" && o.status === 200 && ++acks >= ACKS_BEFORE_SIGTERM) reachedLoad();
-          // Refused: the server is gone. Broken: already a failure; carrying on adds nothing.
-          if (o.kind !== "answered") return;
-        }
-      } finally {
-        agent.destroy();
-      }
-    };
-    const clients = Array.from({ length: CLIENTS }, client);
-
-    await within(180_000, `${ACKS_BEFORE_SIGTERM} acknowledged sends`, loaded);
-    const killedAt = Date.now();
-    app.child.kill("SIGTERM");
-    const exit = await within((SHUTDOWN_TIMEOUT_S + 30) * 1000, "exit after SIGTERM", app.exited);
-    const exitMs = Date.now() - killedAt;
-    await within(60_000, "the clients to stop", Promise.all(clients));
 
     const broken = outcomes.filter((o) => o.kind === "broken");
     const answered = outcomes.filter((o) => o.kind === "answered");

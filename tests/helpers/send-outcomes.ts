@@ -1,9 +1,10 @@
 import http from "node:http";
+import { randomUUID } from "node:crypto";
 import type { AppProcess } from "./built-app";
 
 /**
- * Clients for shutdown tests: a template send classified by how it ended, and the rows the
- * server committed, read after it exited.
+ * Clients for shutdown tests: a template send classified by how it ended, a send loop with a
+ * SIGTERM in the middle, and the rows the server committed, read after it exited.
  */
 /**
  * answered: any HTTP answer, read to its end; refused: the connection was refused, so the request
@@ -90,4 +91,56 @@ export async function within<T>(ms: number, what: string, promise: Promise<T>): 
   } finally {
     clearTimeout(timer);
   }
+}
+
+const DEMO = { number: "573001234567", customer: "573009876543" };
+
+/**
+ * `clients` clients send the demo template in a loop, each over its own kept-alive connection;
+ * once `acksBeforeSigterm` sends were acknowledged the app gets SIGTERM. Resolves when the app
+ * has exited and every client has stopped (each stops at its first answer-less request).
+ */
+export async function sendLoopThenSigterm(app: AppProcess, opts: { clients: number; acksBeforeSigterm: number; timeoutS: number }) {
+  const group = `shutdown-${randomUUID().slice(0, 8)}`;
+  const body = JSON.stringify({
+    wa_number: DEMO.number,
+    destination: DEMO.customer,
+    template_name: "confirmacion_pedido",
+    header_param: { key: "1", value: "María" },
+    body_params: [
+      { key: "1", value: "A-77" },
+      { key: "2", value: "martes" },
+    ],
+    button_params: [{ index: 1, value: "A-77" }],
+    sent_group: group,
+  });
+
+  const outcomes: Outcome[] = [];
+  let acks = 0;
+  let reachedLoad!: () => void;
+  const loaded = new Promise<void>((r) => (reachedLoad = r));
+  const client = async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (;;) {
+        const o = await send(app, agent, body);
+        outcomes.push(o);
+        if (o.kind === "answered" && o.status === 200 && ++acks >= opts.acksBeforeSigterm) reachedLoad();
+        // Refused: the server is gone. Broken: already a failure; carrying on adds nothing.
+        if (o.kind !== "answered") return;
+      }
+    } finally {
+      agent.destroy();
+    }
+  };
+  const clients = Array.from({ length: opts.clients }, client);
+
+  await within(180_000, `${opts.acksBeforeSigterm} acknowledged sends`, loaded);
+  const killedAt = Date.now();
+  app.child.kill("SIGTERM");
+  const exit = await within((opts.timeoutS + 30) * 1000, "exit after SIGTERM", app.exited);
+  const exitMs = Date.now() - killedAt;
+  await within(60_000, "the clients to stop", Promise.all(clients));
+
+  return { group, outcomes, killedAt, exit, exitMs };
 }
