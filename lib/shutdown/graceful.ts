@@ -51,11 +51,14 @@ export function installGracefulShutdown({ timeoutS, stopWorker }: Options) {
     }, timeoutS * 1000);
 
     const worker = stopWorker?.();
-    const http = stopAccepting().then(async ({ closed }) => {
+    // The backlog gets at most a third of the deadline: the requests still have to be answered.
+    const http = stopAccepting({ backlogWaitMs: Math.min(10_000, (timeoutS * 1000) / 3) }).then(async ({ closed, waited }) => {
       // Streams end once the port is closed: the reconnect their retry hint asks for must be
       // refused here (and go to another replica), not be accepted and cut.
       const streams = endOpenStreams(STREAM_RETRY_MS);
-      log(`no longer accepting; ${inFlightCount()} requests in flight, ${streams} event streams ended with retry: ${STREAM_RETRY_MS}`);
+      log(
+        `no longer accepting (after ${waited} ms); ${inFlightCount()} requests in flight, ${streams} event streams ended with retry: ${STREAM_RETRY_MS}`,
+      );
       await finishRequests({ closed, idleGraceMs: IDLE_GRACE_MS });
     });
     const results = await Promise.allSettled([http, worker]);

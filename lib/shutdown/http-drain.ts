@@ -1,7 +1,8 @@
 import diagnostics from "node:diagnostics_channel";
 import type http from "node:http";
 import net from "node:net";
-import type { Socket } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { listenBacklog } from "./listen-backlog";
 
 /**
  * The HTTP half of a graceful shutdown under `next start`, which gives the app no handle on its
@@ -10,8 +11,8 @@ import type { Socket } from "node:net";
  * module learns the server and the requests in flight from there.
  *
  * Draining (README "Operations: shutdown"):
- * - the listening socket closes after the connections already waiting in its backlog are
- *   accepted (stopAccepting): new connections are refused, so a client knows its request was
+ * - the listening socket closes once the connections already waiting in its backlog are
+ *   accepted (stopAccepting, listen-backlog.ts): new connections are refused, so a client knows its request was
  *   never sent and can go to another replica;
  * - every request in flight is answered; answers whose headers are not out yet carry
  *   `Connection: close`, and so does any request still arriving on an open connection, so no
@@ -101,22 +102,29 @@ function afterNextPollPhase(): Promise<void> {
 
 /**
  * Stops accepting connections; from then on every answer not yet started closes its connection.
- * Resolves once the listening socket is closed. Returns the promise of every connection's end.
+ * Resolves once the listening socket is closed, with the promise of every connection's end.
  *
  * Not at once: connections whose handshake the kernel has completed wait in the listen backlog
- * until Node accepts them, and their clients may already have written a request. Closing the
- * listening socket resets them (Linux does), and the event loop of a busy server (PGlite's
- * queries run on it) leaves many there. libuv accepts the whole backlog in its poll phase, so the
- * socket closes right after one. `Connection: close` starts only then too: a client told to
- * leave reconnects at once, and must find the port closed (refused) rather than queued and reset.
+ * until Node accepts them, and closing the listening socket resets them after their clients
+ * wrote a request (listen-backlog.ts). So the socket closes once its backlog is empty (checked
+ * and closed in one synchronous step, after a poll phase), or after `backlogWaitMs` at most;
+ * where the backlog cannot be read, after one poll phase. Until then answers keep their
+ * connections open: a client told to leave would reconnect at once and refill the backlog.
  */
-export async function stopAccepting(): Promise<{ closed: Promise<void> }> {
+export async function stopAccepting({ backlogWaitMs }: { backlogWaitMs: number }): Promise<{ closed: Promise<void>; waited: number }> {
   const s = state();
-  await afterNextPollPhase();
+  const ports = [...s.servers].map((server) => (server.address() as AddressInfo | null)?.port).filter((p) => p !== undefined);
+  const began = Date.now();
+  for (;;) {
+    await afterNextPollPhase();
+    const queued = ports.map(listenBacklog);
+    if (queued.every((n) => !n) || Date.now() - began > backlogWaitMs) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   s.draining = true;
   for (const { response } of s.inFlight) if (!response.headersSent) response.setHeader("connection", "close");
   const closed = Promise.all([...s.servers].map(serverClosed)).then(() => {});
-  return { closed };
+  return { closed, waited: Date.now() - began };
 }
 
 /**
