@@ -97,7 +97,7 @@ const DEMO = { number: "573001234567", customer: "573009876543" };
 
 /**
  * `clients` clients send the demo template in a loop, each over its own kept-alive connection;
- * once `acksBeforeSigterm` sends were acknowledged the app gets SIGTERM. Resolves when the app
+ * once `acksBeforeSigterm` sends were acknowledged, and every client had one, the app gets SIGTERM. Resolves when the app
  * has exited and every client has stopped (each stops at its first answer-less request).
  */
 export async function sendLoopThenSigterm(app: AppProcess, opts: { clients: number; acksBeforeSigterm: number; timeoutS: number }) {
@@ -117,6 +117,9 @@ export async function sendLoopThenSigterm(app: AppProcess, opts: { clients: numb
 
   const outcomes: Outcome[] = [];
   let acks = 0;
+  // Every client must have been answered once: a connection still waiting in the listen backlog
+  // at SIGTERM (a busy server accepts slowly) is not the in-flight case this is about (README).
+  const served = new Set<http.Agent>();
   let reachedLoad!: () => void;
   const loaded = new Promise<void>((r) => (reachedLoad = r));
   const client = async () => {
@@ -125,7 +128,10 @@ export async function sendLoopThenSigterm(app: AppProcess, opts: { clients: numb
       for (;;) {
         const o = await send(app, agent, body);
         outcomes.push(o);
-        if (o.kind === "answered" && o.status === 200 && ++acks >= opts.acksBeforeSigterm) reachedLoad();
+        if (o.kind === "answered" && o.status === 200) {
+          served.add(agent);
+          if (++acks >= opts.acksBeforeSigterm && served.size === opts.clients) reachedLoad();
+        }
         // Refused: the server is gone. Broken: already a failure; carrying on adds nothing.
         if (o.kind !== "answered") return;
       }
