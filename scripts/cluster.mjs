@@ -153,7 +153,26 @@ function runPrimary() {
     if (stopping) return;
     stopping = true;
     log(`${signal}: deteniendo los procesos hijos`);
-    const children = [...Object.values(cluster.workers ?? {}).map((w) => w.process), ...deliveryProcs];
+    const webWorkers = Object.values(cluster.workers ?? {});
+    const children = [...webWorkers.map((w) => w.process), ...deliveryProcs];
+    // The port closes when the last web process closes its server; each reports when it has and
+    // waits for this word before telling its clients to leave (lib/shutdown/cluster-port.ts).
+    const listening = new Set(webWorkers);
+    const portClosed = () => {
+      if (listening.size) return;
+      for (const w of webWorkers) if (w.isConnected()) w.send("wa:port-closed");
+    };
+    for (const w of webWorkers) {
+      w.on("message", (message) => {
+        if (message !== "wa:listener-closed") return;
+        listening.delete(w);
+        portClosed();
+      });
+      w.once("exit", () => {
+        listening.delete(w);
+        portClosed();
+      });
+    }
     for (const child of children) child.kill(signal);
     // Each child ends itself SHUTDOWN_TIMEOUT_S after the signal; the margin covers a child that
     // cannot (stuck in a synchronous loop). The primary's own exit code says whether all drained.

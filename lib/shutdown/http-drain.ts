@@ -3,6 +3,7 @@ import type http from "node:http";
 import net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import { listenBacklog } from "./listen-backlog";
+import { portClosedEverywhere } from "./cluster-port";
 
 /**
  * The HTTP half of a graceful shutdown under `next start`, which gives the app no handle on its
@@ -121,9 +122,11 @@ export async function stopAccepting({ backlogWaitMs }: { backlogWaitMs: number }
     if (queued.every((n) => !n) || Date.now() - began > backlogWaitMs) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const closed = Promise.all([...s.servers].map(serverClosed)).then(() => {});
+  // In the cluster the port stays open until every web process has closed (cluster-port.ts).
+  await portClosedEverywhere(backlogWaitMs);
   s.draining = true;
   for (const { response } of s.inFlight) if (!response.headersSent) response.setHeader("connection", "close");
-  const closed = Promise.all([...s.servers].map(serverClosed)).then(() => {});
   return { closed, waited: Date.now() - began };
 }
 
