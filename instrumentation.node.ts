@@ -4,6 +4,8 @@ import { checkSettings, config, InvalidSettingsError } from "@/lib/config";
 import { ensureDemoData } from "@/lib/seed/startup";
 import { startWorker } from "@/lib/delivery/runtime";
 import { startChores } from "@/lib/chores/schedule";
+import { trackHttpRequests } from "@/lib/shutdown/http-drain";
+import { installGracefulShutdown } from "@/lib/shutdown/graceful";
 
 /**
  * What one `next start` (or `next dev`) does before serving: apply migrations, load the demo
@@ -19,6 +21,9 @@ export async function startServerProcess() {
     console.error(err instanceof InvalidSettingsError ? err.message : err);
     process.exit(1);
   }
+  // First: the drain must know of the requests in flight (one that arrived while the server was
+  // starting is held by Next until register() ends, but Node announced it before this ran).
+  trackHttpRequests();
   const handle = await getHandle();
   await runMigrations();
   if (config.seedDemo) {
@@ -27,12 +32,22 @@ export async function startServerProcess() {
     if (config.production) console.log(`[demo] team ${demo.team_id}; API token saved in ${demo.tokenFile}`);
     else console.log(`[demo] team ${demo.team_id}; API token: ${demo.token}  (also in ${demo.tokenFile})`);
   }
-  startChores();
-  if (config.workerInProcess) {
-    const worker = startWorker();
-    const stop = () => void worker.stop().finally(() => process.exit(0));
+  const stopChores = startChores();
+  const worker = config.workerInProcess ? startWorker() : undefined;
+  if (process.env.NODE_ENV === "development") {
+    // `next dev` keeps its own handler (it also stops the bundler); the worker just gives its claims back.
+    const stop = () => void worker?.stop();
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
+  } else {
+    // The chores stop with the worker: nothing new is claimed once the drain has begun.
+    installGracefulShutdown({
+      timeoutS: config.shutdownTimeoutS,
+      stopWorker: async () => {
+        stopChores();
+        await worker?.stop();
+      },
+    });
   }
   console.log(`[db] ${handle.kind === "pglite" ? `embedded PGlite at ${config.pgliteDir}` : "PostgreSQL (DATABASE_URL)"}`);
 }

@@ -54,8 +54,7 @@ export function ensureBuild(force: boolean): "fresh" | "built" {
  */
 export const SNAPSHOT_DIR = path.join(ROOT, ".data", "bench-app");
 
-export function snapshotBuild(): string {
-  const shadow = SNAPSHOT_DIR;
+export function snapshotBuild(shadow: string = SNAPSHOT_DIR): string {
   fs.rmSync(shadow, { recursive: true, force: true });
   fs.mkdirSync(shadow, { recursive: true });
   for (const entry of fs.readdirSync(ROOT)) {

@@ -82,6 +82,7 @@ const schema = {
   ),
   ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
   BENCH_ROUTES: flag("0"),
+  SHUTDOWN_TIMEOUT_S: positive(25),
 } as const;
 
 type Schema = typeof schema;
@@ -184,6 +185,13 @@ export const config = {
   /** The bench's empty and limiter-only routes answer only with BENCH_ROUTES=1. */
   get benchRoutes(): boolean {
     return read("BENCH_ROUTES") === "1";
+  },
+  /**
+   * How long a SIGTERM/SIGINT drain (requests in flight, the worker's sends) may take before the
+   * process exits anyway (default 25 s, under the 30 s Kubernetes and Docker wait before SIGKILL).
+   */
+  get shutdownTimeoutS(): number {
+    return read("SHUTDOWN_TIMEOUT_S");
   },
   get workerPollMs(): number {
     return read("WORKER_POLL_MS");

@@ -6,7 +6,11 @@
  * One Next.js server per core (Node's cluster module: the primary owns the port and hands each
  * new connection to a worker in turn), plus one delivery worker process (`scripts/worker.ts`)
  * beside them, so the web processes run with WORKER_IN_PROCESS=0. A child that dies is started
- * again; SIGTERM/SIGINT are passed to every child, which finish their requests before exiting.
+ * again; SIGTERM/SIGINT are passed to every child, which drain before exiting (README "Operations:
+ * shutdown": each web process stops taking connections, answers what it holds, ends its event
+ * streams with a retry hint; the delivery process finishes or gives back its claims). The primary
+ * exits 0 when every child exited 0, else 1; a child still running SHUTDOWN_TIMEOUT_S + 5 s after
+ * the signal (its own deadline plus a margin) is killed.
  *
  * Options: -p/--port (or PORT, default 3000), -H/--hostname (default all interfaces),
  * WEB_CONCURRENCY (web processes, default os.availableParallelism()), DELIVERY_WORKERS (default 1,
@@ -101,6 +105,8 @@ function runPrimary() {
       CLUSTER_HOSTNAME: hostname ?? "",
       CLUSTER_SLOT: String(slot),
       WORKER_IN_PROCESS: "0",
+      // The app's drain (lib/shutdown/) handles the signals, not Next's own handler (as `npm start`).
+      NEXT_MANUAL_SIG_HANDLE: "1",
     };
     // Only one server may seed the demo team on an empty database; the others would race it.
     if (slot !== 0) env.SEED_DEMO = "0";
@@ -147,21 +153,47 @@ function runPrimary() {
     if (stopping) return;
     stopping = true;
     log(`${signal}: deteniendo los procesos hijos`);
-    const children = [...Object.values(cluster.workers ?? {}).map((w) => w.process), ...deliveryProcs];
+    const webWorkers = Object.values(cluster.workers ?? {});
+    const children = [...webWorkers.map((w) => w.process), ...deliveryProcs];
+    // The port closes when the last web process closes its server; each reports when it has and
+    // waits for this word before telling its clients to leave (lib/shutdown/cluster-port.ts).
+    const listening = new Set(webWorkers);
+    const portClosed = () => {
+      if (listening.size) return;
+      for (const w of webWorkers) if (w.isConnected()) w.send("wa:port-closed");
+    };
+    for (const w of webWorkers) {
+      w.on("message", (message) => {
+        if (message !== "wa:listener-closed") return;
+        listening.delete(w);
+        portClosed();
+      });
+      w.once("exit", () => {
+        listening.delete(w);
+        portClosed();
+      });
+    }
     for (const child of children) child.kill(signal);
+    // Each child ends itself SHUTDOWN_TIMEOUT_S after the signal; the margin covers a child that
+    // cannot (stuck in a synchronous loop). The primary's own exit code says whether all drained.
+    const childTimeoutS = Number(process.env.SHUTDOWN_TIMEOUT_S) > 0 ? Number(process.env.SHUTDOWN_TIMEOUT_S) : 25;
     const deadline = setTimeout(
       () => {
-        for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        const stuck = children.filter((c) => c.exitCode === null && c.signalCode === null);
+        log(`${stuck.length} proceso(s) siguen vivos tras ${childTimeoutS + 5} s: SIGKILL`);
+        for (const child of stuck) child.kill("SIGKILL");
         process.exit(1);
       },
-      Number(process.env.SHUTDOWN_TIMEOUT_MS || 15_000),
+      (childTimeoutS + 5) * 1000,
     );
-    const waitAll = children.map((c) =>
-      c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)),
-    );
-    Promise.all(waitAll).then(() => {
+    const exitCode = (c) =>
+      c.exitCode !== null || c.signalCode !== null ? Promise.resolve(c.exitCode) : new Promise((r) => c.once("exit", (code) => r(code)));
+    Promise.all(children.map(exitCode)).then((codes) => {
       clearTimeout(deadline);
-      process.exit(0);
+      const failed = codes.filter((code) => code !== 0).length;
+      if (failed) log(`${failed} proceso(s) hijo(s) no terminaron limpios (códigos ${codes.join(", ")})`);
+      else log("todos los procesos hijos terminaron limpios");
+      process.exit(failed ? 1 : 0);
     });
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));

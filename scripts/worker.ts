@@ -16,13 +16,14 @@ async function main() {
   }
   await runMigrations();
   const worker = startWorker();
-  startChores();
+  const stopChores = startChores();
   console.log(`[worker] started (pid ${process.pid})`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`[worker] ${signal}: finishing sends in flight…`);
+    stopChores();
     await worker.stop();
     await closeDb();
     process.exit(0);

@@ -2,6 +2,7 @@ import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { requireNumber } from "@/lib/numbers/service";
 import { subscribe } from "./bus";
+import { registerOpenStream } from "./open-streams";
 import { eventCursor, listEventsAfter, type EventFilter, type LogCursor } from "./repo";
 import type { EventStreamQuery, StoredEvent } from "./schemas";
 
@@ -73,6 +74,7 @@ export async function openEventStream({
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   let unsubscribe = () => {};
+  let unregister = () => {};
   // Ids already written: every replayed one while the replay and the live events that waited
   // behind it are merged, then only the last few hundred (a LISTEN catch-up may repeat those).
   let pending: StoredEvent[] | null = from === undefined ? null : [];
@@ -85,6 +87,7 @@ export async function openEventStream({
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    unregister();
     try {
       controller.close();
     } catch {}
@@ -124,6 +127,12 @@ export async function openEventStream({
   }
   if (signal.aborted) close();
   write("retry: 3000\n: connected\n\n");
+  // A shutdown ends the stream with a short retry hint: the client reconnects to another process.
+  if (!closed)
+    unregister = registerOpenStream((retryMs) => {
+      write(`retry: ${retryMs}\n: server shutting down\n\n`);
+      close();
+    });
 
   if (from !== undefined && !closed) {
     const cursor = from > 0 ? await eventCursor(ctx.teamId, from) : undefined;
