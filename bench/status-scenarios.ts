@@ -6,6 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import type { RawRequest } from "autocannon";
 import { BENCH_APP_SECRET } from "./dataset";
 import { load, unavailable, type Measure } from "./load";
+import { cpuMs } from "./processes";
 import type { Query, ScenarioCtx } from "./scenarios";
 
 /*
@@ -19,6 +20,8 @@ const INGEST = "status webhook ingest";
 const WRITE_SET = 10_000;
 /** Messages the webhooks name: each takes sent, delivered, read, so 3× as many statuses. */
 const INGEST_SET = 30_000;
+/** How long the idle server's own CPU is sampled before the webhook load. */
+const IDLE_MS = 3_000;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : 0);
@@ -229,6 +232,65 @@ export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]>
   return results;
 }
 
+/** CPU (user + system, ms) used so far by the given processes (Postgres backends here); gone ones count 0. */
+function pidsCpuMs(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {}
+  }
+  return out;
+}
+
+/**
+ * The database's side of a load: CPU of this database's client backends (read from /proc, so only
+ * when Postgres runs on this machine) and transactions committed, between start() and stop().
+ */
+function databaseMeter(q: Query) {
+  let cpu0 = new Map<number, number>();
+  let commits0 = 0;
+  const backends = async () =>
+    (await q(`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`)).map((r) =>
+      Number(r.pid),
+    );
+  const commits = async () => {
+    await q(`select pg_stat_clear_snapshot()`);
+    return Number((await q(`select xact_commit::bigint as n from pg_stat_database where datname = current_database()`))[0].n);
+  };
+  // Index and sequential scans and rows written, per table (flushed by busy backends about once a second).
+  let tables0 = new Map<string, { reads: number; writes: number }>();
+  const tables = async () =>
+    new Map(
+      (
+        await q(`select relname, (coalesce(idx_scan, 0) + coalesce(seq_scan, 0))::bigint as reads,
+            (n_tup_ins + n_tup_upd + n_tup_del)::bigint as writes from pg_stat_user_tables`)
+      ).map((r) => [String(r.relname), { reads: Number(r.reads), writes: Number(r.writes) }]),
+    );
+  return {
+    async start() {
+      cpu0 = pidsCpuMs(await backends());
+      commits0 = await commits();
+      tables0 = await tables();
+    },
+    async stop(): Promise<{ cpuMs: number | null; commits: number; tables: { table: string; reads: number; writes: number }[] }> {
+      const pids = await backends();
+      const now = pidsCpuMs([...new Set([...pids, ...cpu0.keys()])]);
+      let cpu = 0;
+      for (const [pid, ms] of now) cpu += ms - (cpu0.get(pid) ?? 0);
+      const committed = (await commits()) - commits0;
+      const perTable = [...(await tables())].map(([table, t]) => ({
+        table,
+        reads: t.reads - (tables0.get(table)?.reads ?? 0),
+        writes: t.writes - (tables0.get(table)?.writes ?? 0),
+      }));
+      return { cpuMs: now.size ? cpu : null, commits: committed, tables: perTable.filter((t) => t.reads || t.writes) };
+    },
+  };
+}
+
 const RANK = `case m.status when 'SENT' then 1 when 'DELIVERED' then 2 when 'READED' then 3 else 0 end`;
 const CLOUD_STATUS = ["sent", "delivered", "read"] as const;
 
@@ -307,19 +369,28 @@ export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): 
     const path = "/api/v1/webhooks/whatsapp";
     let before = 0;
     let parked0 = 0;
+    const database = databaseMeter(q);
+    // What the server spends with no request at all (chores, the event log's tail), so the CPU
+    // per status can be read net of it when few statuses share it (a loaded machine).
+    const pid = ctx.app.child.pid!;
+    const idle0 = cpuMs(pid);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idleMsPerS = ((cpuMs(pid) - idle0) * 1000) / IDLE_MS;
     let answeredApplied = 0;
     const m = await load({
       scenario: INGEST,
       target: "app",
       url: ctx.app.url,
       connections,
-      duration: ctx.duration,
+      // At least 10 s: the statuses in flight when counting starts and stops weigh less.
+      duration: Math.max(ctx.duration, 10),
       serverPid: ctx.app.child.pid!,
       unit: "statuses/s",
       onMeasureStart: async () => {
         before = await steps();
         parked0 = await parked();
         answeredApplied = 0;
+        await database.start();
       },
       requests: [
         {
@@ -345,6 +416,8 @@ export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): 
       },
     });
     if (!m.available) return [m];
+    // Stats stopped first: the runner's own counting queries below are not the load's.
+    const db = await database.stop();
     const moved = (await steps()) - before;
     const parkedNow = (await parked()) - parked0;
     const exhausted = next > 3 * ids.length;
@@ -356,7 +429,20 @@ export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): 
         note:
           `${fmt(moved)} statuses applied in the database during the measured ${m.durationSeconds} s ` +
           `(answers said ${fmt(answeredApplied)}; ${fmt(m.requests)} answers, ${m.non2xx} non-2xx, ${parkedNow} parked); ` +
-          `CPU ms/req is server CPU per applied status; target ≥ 1,000 statuses/s` +
+          `CPU ms/req is server CPU per applied status` +
+          (moved && m.serverCpuMs !== undefined
+            ? ` (${((m.serverCpuMs - idleMsPerS * m.durationSeconds) / moved).toFixed(2)} net of the idle server's ${Math.round(idleMsPerS)} ms/s)`
+            : "") +
+          (moved && db.cpuMs !== null ? `; Postgres backends ${(db.cpuMs / moved).toFixed(2)} ms CPU per status` : "") +
+          (moved ? `; ${(db.commits / moved).toFixed(1)} commits per status` : "") +
+          (moved
+            ? `; per status, scans/rows written by table: ${db.tables
+                .sort((a, b) => b.reads + b.writes - a.reads - a.writes)
+                .slice(0, 8)
+                .map((t) => `${t.table} ${(t.reads / moved).toFixed(1)}/${(t.writes / moved).toFixed(1)}`)
+                .join(", ")}`
+            : "") +
+          `; target ≥ 1,000 statuses/s` +
           (exhausted ? `; the ${ids.length} messages ran out of statuses (${next} requests)` : ""),
       },
     ];
