@@ -123,7 +123,11 @@ async function main() {
     };
     const record = (m: Measure) => {
       results.push(m);
-      const shown = m.available ? `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}` : m.note;
+      const shown = !m.available
+        ? m.note
+        : m.p99 === null
+          ? `${m.throughput} ${m.unit}`
+          : `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}`;
       console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
     };
 

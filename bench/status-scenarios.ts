@@ -26,10 +26,10 @@ const IDLE_MS = 3_000;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : 0);
 
-/** pgbench from PGBENCH, /usr/bin or the PATH; null when the machine has none. */
+/** pgbench from PGBENCH when set (only there), else /usr/bin or the PATH; null when there is none. */
 function findPgbench(): string | null {
-  for (const candidate of [process.env.PGBENCH, "/usr/bin/pgbench", "pgbench"]) {
-    if (!candidate) continue;
+  const candidates = process.env.PGBENCH ? [process.env.PGBENCH] : ["/usr/bin/pgbench", "pgbench"];
+  for (const candidate of candidates) {
     const r = spawnSync(candidate, ["--version"], { encoding: "utf8" });
     if (!r.error && r.status === 0) return candidate;
   }
