@@ -31,6 +31,8 @@ const LABEL_CONTACTS = 1000;
 const ORDINARY_SAMPLE = 2000;
 const CHUNK = 500_000;
 export const BENCH_TEMPLATE = "bench_pedido";
+/** The Meta app secret of every bench number: status webhooks (bench/status-scenarios.ts) are signed with it. */
+export const BENCH_APP_SECRET = "bench-app-secret";
 
 const dollar = (s: string) => `$bench$${s}$bench$`;
 
@@ -73,7 +75,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         displayName: `Bench ${i + 1}`,
         provider: "cloud_api",
         phoneNumberId,
-        credentials: { accessToken: "bench-token" },
+        credentials: { accessToken: "bench-token", appSecret: BENCH_APP_SECRET },
       },
     });
     numbers.push({ id: row.id, number, phoneNumberId, teamId });

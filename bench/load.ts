@@ -3,7 +3,7 @@ import { cpuMs, memorySampler } from "./processes";
 
 export type Measure = {
   scenario: string;
-  target: "app" | "empty" | "floor" | "cluster" | "rate-limit" | "worker";
+  target: "app" | "empty" | "floor" | "cluster" | "rate-limit" | "worker" | "db";
   connections: number | null;
   /** Successful (2xx) answers per second; for round trips and bulk sends, see `unit`. */
   throughput: number;
@@ -24,6 +24,8 @@ export type Measure = {
   statusCodes: Record<string, number>;
   peakRssMb: number | null;
   peakTreeRssMb: number | null;
+  /** The server's CPU (ms) over the measured load, for scenarios that divide it by their own unit. */
+  serverCpuMs?: number;
   note?: string;
   available: boolean;
 };
@@ -51,8 +53,8 @@ export async function load(
     perRequest?: number;
     warmupSeconds?: number;
     probe?: () => Promise<number>;
-    /** Called between the warm-up and the measured run (to reset counters kept by the caller). */
-    onMeasureStart?: () => void;
+    /** Called (and awaited) between the warm-up and the measured run (to reset counters kept by the caller). */
+    onMeasureStart?: () => void | Promise<void>;
   },
 ): Promise<Measure> {
   const base: Measure = {
@@ -91,7 +93,7 @@ export async function load(
   } = opts;
   // A short warm-up lets the JIT and the connection pools settle so the measure is steady state.
   if (warmupSeconds > 0) await autocannon({ ...cannon, duration: warmupSeconds });
-  onMeasureStart?.();
+  await onMeasureStart?.();
   const mem = memorySampler(serverPid);
   const cpu0 = cpuMs(serverPid);
   const result: Result = await autocannon(cannon);
@@ -114,6 +116,7 @@ export async function load(
     statusCodes,
     peakRssMb: mb(m.peakProcessRss),
     peakTreeRssMb: mb(m.peakTreeRss),
+    serverCpuMs: cpu,
   };
 }
 

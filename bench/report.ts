@@ -18,7 +18,7 @@ export function withRatios(results: Measure[]): Row[] {
   const floor = new Map<string, number>();
   for (const m of results) if (m.available && m.target === "floor") floor.set(`${m.scenario}|${m.connections}`, m.reqPerSec);
   return results.map((m) => {
-    if (!m.available || m.target === "empty" || m.target === "floor" || m.target === "worker")
+    if (!m.available || m.target === "empty" || m.target === "floor" || m.target === "worker" || m.target === "db")
       return { ...m, vsEmpty: null, vsFloor: null };
     const base = m.target === "cluster" ? clusterEmpty : empty;
     return {

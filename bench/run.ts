@@ -21,6 +21,7 @@ import { workerScenarios } from "./worker-scenario";
 import { conversationsLoad, eventsScenario } from "./inbox-scenarios";
 import { importScenario, statsLoad } from "./audience-scenarios";
 import { broadcastScenario } from "./broadcast-scenario";
+import { statusIngestScenario, statusWritesScenario } from "./status-scenarios";
 
 const args = new Set(process.argv.slice(2));
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -118,10 +119,15 @@ async function main() {
       floor,
       duration,
       query: admin ? async (q) => [...(await admin!.unsafe(q))] as Record<string, unknown>[] : undefined,
+      databaseUrl: db?.url,
     };
     const record = (m: Measure) => {
       results.push(m);
-      const shown = m.available ? `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}` : m.note;
+      const shown = !m.available
+        ? m.note
+        : m.p99 === null
+          ? `${m.throughput} ${m.unit}`
+          : `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}`;
       console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
     };
 
@@ -144,6 +150,8 @@ async function main() {
     if (want("stats")) for (const c of [1, 16]) record(await statsLoad(ctx, c));
     if (want("import")) for (const m of await importScenario(ctx)) record(m);
     if (want("broadcast")) for (const m of await broadcastScenario(ctx)) record(m);
+    if (want("status-writes")) for (const m of await statusWritesScenario(ctx)) record(m);
+    if (want("status-ingest")) for (const m of await statusIngestScenario(ctx)) record(m);
 
     await stopChild(app.child);
     procs.splice(procs.indexOf(app), 1);

@@ -12,6 +12,8 @@ export type ScenarioCtx = {
   duration: number;
   /** Runner-side SQL on the bench database (absent on PGlite, which the server holds). */
   query?: Query;
+  /** The bench database's URL (absent on PGlite), for tools such as pgbench. */
+  databaseUrl?: string;
 };
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -164,7 +166,9 @@ export async function bulkSendLoad(ctx: ScenarioCtx, connections: number, path: 
   // Throughput counts the messages each answer says it accepted, not requests × batch size.
   let accepted = 0;
   const m = await load({
-    onMeasureStart: () => (accepted = 0),
+    onMeasureStart: () => {
+      accepted = 0;
+    },
     scenario: `bulk send (${perRequest}/request)`,
     target: "app",
     url: ctx.app.url,
