@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { startServer, type TestServer } from "../helpers/server";
+import { createTeam } from "../helpers/factories";
+import { toErrorResponse, SERVICE_UNAVAILABLE } from "@/lib/http/respond";
+
+/**
+ * Issue 19, findings 3 and 4: unknown API paths answer the API's JSON 404 with its headers, and a
+ * lost database answers 503 with Retry-After instead of 500.
+ */
+let server: TestServer;
+let team: Awaited<ReturnType<typeof createTeam>>;
+beforeAll(async () => {
+  server = await startServer();
+  team = await createTeam();
+});
+afterAll(() => server.close());
+
+describe("unknown /api/v1 paths", () => {
+  const cases: [string, string][] = [
+    ["GET", "/api/v1/nope"],
+    ["GET", "/api/v1/contacts/1/labels/extra"],
+    ["POST", "/api/v1/a/b/c/d"],
+    ["PUT", "/api/v1/messages/whatsapp"],
+    ["PATCH", "/api/v1/updates"],
+    ["DELETE", "/api/v1/x%20y"],
+    ["OPTIONS", "/api/v1/nope"],
+  ];
+  it.each(cases)("%s %s answers the JSON 404 with CSP and Referrer-Policy", async (method, path) => {
+    const auths: Record<string, string>[] = [{}, { authorization: `Bearer ${team.token}` }];
+    for (const auth of auths) {
+      const res = await fetch(server.url + path, { method, headers: auth });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get("referrer-policy")).toBe("same-origin");
+      expect(await res.json()).toEqual({ message: "Ruta no encontrada." });
+    }
+  });
+
+  it("known routes still answer as before, with the same API headers", async () => {
+    const res = await fetch(`${server.url}/api/v1/contacts`, { headers: { authorization: `Bearer ${team.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get("referrer-policy")).toBe("same-origin");
+  });
+});
+
+describe("a lost database answers 503 with Retry-After", () => {
+  async function unavailable(err: unknown) {
+    const res = toErrorResponse(err);
+    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
+  }
+
+  it("maps what postgres.js throws when the server is unreachable (a real refused connection)", async () => {
+    // A port nothing listens on: the driver's own error, as during an outage.
+    const sql = postgres("postgres://postgres@127.0.0.1:1/none", { max: 1, connect_timeout: 2, onnotice: () => {} });
+    const err = await sql`select 1`.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await sql.end({ timeout: 1 });
+    expect(err).toBeDefined();
+    const res = await unavailable(err);
+    expect(res.status).toBe(503);
+    expect(res.retryAfter).toBe("5");
+    expect(res.body.message).toBe(SERVICE_UNAVAILABLE);
+  });
+
+  it.each([
+    ["ECONNRESET", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })],
+    ["CONNECTION_CLOSED", Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" })],
+    [
+      "57P01 wrapped by drizzle",
+      Object.assign(new Error("Failed query: select 1"), { cause: Object.assign(new Error("terminating"), { code: "57P01" }) }),
+    ],
+    ["08006", Object.assign(new Error("connection failure"), { code: "08006" })],
+    [
+      "AggregateError of refused connects",
+      Object.assign(new AggregateError([Object.assign(new Error("x"), { code: "ECONNREFUSED" })]), { code: undefined }),
+    ],
+  ])("%s → 503", async (_name, err) => {
+    const res = await unavailable(err);
+    expect(res.status).toBe(503);
+    expect(res.retryAfter).toBe("5");
+    expect(typeof res.body.message).toBe("string");
+  });
+
+  it("other errors stay 500 (a unique violation is not an outage)", async () => {
+    const res = await unavailable(Object.assign(new Error("dup"), { code: "23505" }));
+    expect(res.status).toBe(500);
+    expect(res.retryAfter).toBeNull();
+  });
+});
