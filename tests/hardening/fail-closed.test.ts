@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import postgres from "postgres";
 import { startServer, type TestServer } from "../helpers/server";
 import { createTeam } from "../helpers/factories";
+import { NextRequest } from "next/server";
 import { toErrorResponse, SERVICE_UNAVAILABLE } from "@/lib/http/respond";
+import { proxy } from "@/proxy";
 
 /**
  * Issue 19, findings 3 and 4: unknown API paths answer the API's JSON 404 with its headers, and a
@@ -47,8 +49,17 @@ describe("unknown /api/v1 paths", () => {
 });
 
 describe("a lost database answers 503 with Retry-After", () => {
+  const logged: string[] = [];
+  beforeAll(() => {
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
+  });
+  afterEach(() => void (logged.length = 0));
+  afterAll(() => vi.restoreAllMocks());
+
   async function unavailable(err: unknown) {
     const res = toErrorResponse(err);
+    // Logged with its status and request id, as a 500 is (never request data).
+    expect(logged.at(-1)).toMatch(new RegExp(`^\\[api\\] ${res.status} request_id=${res.headers.get("x-request-id")}`));
     return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
   }
 
@@ -90,5 +101,27 @@ describe("a lost database answers 503 with Retry-After", () => {
     const res = await unavailable(Object.assign(new Error("dup"), { code: "23505" }));
     expect(res.status).toBe(500);
     expect(res.retryAfter).toBeNull();
+  });
+});
+
+describe("malformed page paths (proxy.ts, before Next decodes them)", () => {
+  it.each(["/broadcasts/%zz", "/conversations/%", "/%E0%A4%A", "/labels/%C3/x"])(
+    "%s answers the 400 page with the security headers",
+    async (path) => {
+      const res = proxy(new NextRequest(`http://localhost:3000${path}`));
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get("content-security-policy")).toMatch(/object-src 'none'/);
+      expect(res.headers.get("referrer-policy")).toBe("same-origin");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await res.text()).toContain("La URL de la solicitud no es válida.");
+    },
+  );
+
+  it("a well-formed page path goes on to Next, with the page policy", () => {
+    const res = proxy(new NextRequest("http://localhost:3000/broadcasts/%41"));
+    expect(res.headers.get("x-middleware-next")).toBe("1");
+    expect(res.headers.get("content-security-policy")).toMatch(/nonce-/);
   });
 });
