@@ -3,6 +3,7 @@ import type { AuthContext } from "@/lib/auth/context";
 import { requireNumber } from "@/lib/numbers/service";
 import { subscribe } from "./bus";
 import { eventExists, listEventsAfter, type EventFilter } from "./repo";
+import { registerStream } from "./stream-registry";
 import type { EventStreamQuery, StoredEvent } from "./schemas";
 
 /** Proxies close a silent connection after 30–60 s; a comment line every 15 s keeps it open. */
@@ -52,6 +53,9 @@ class RecentIds {
  * events that arrive during the replay wait and follow it, so nothing is lost or repeated. If
  * the log can no longer fill the gap (pruned, or too long), an `event: reset` tells the client
  * to refetch what it shows before going on.
+ *
+ * The stream is registered under the caller's credential (stream-registry.ts): it ends when that
+ * token is revoked or that session ends, and a credential holding too many streams gets a 429.
  */
 export async function openEventStream({
   ctx,
@@ -65,6 +69,34 @@ export async function openEventStream({
   lastEventId?: number;
   signal: AbortSignal;
   heartbeatMs?: number;
+}): Promise<ReadableStream<Uint8Array>> {
+  // The slot is taken first, before any await, so concurrent opens cannot pass the cap together.
+  let end = () => {};
+  const release = registerStream(ctx, () => end());
+  try {
+    return await openRegisteredStream({ ctx, input, lastEventId, signal, heartbeatMs, release, onEnd: (close) => (end = close) });
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function openRegisteredStream({
+  ctx,
+  input,
+  lastEventId,
+  signal,
+  heartbeatMs,
+  release,
+  onEnd,
+}: {
+  ctx: AuthContext;
+  input: EventStreamQuery;
+  lastEventId?: number;
+  signal: AbortSignal;
+  heartbeatMs: number;
+  release: () => void;
+  onEnd: (close: () => void) => void;
 }): Promise<ReadableStream<Uint8Array>> {
   const filter: EventFilter = { contactId: input.contact_id };
   if (input.wa_number) filter.waNumberId = (await requireNumber(ctx, input.wa_number)).id;
@@ -85,6 +117,7 @@ export async function openEventStream({
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    release();
     try {
       controller.close();
     } catch {}
@@ -111,6 +144,8 @@ export async function openEventStream({
     cancel: close,
   });
   signal.addEventListener("abort", close, { once: true });
+  // The credential ended (revoked, signed out, expired): the stream ends with it.
+  onEnd(close);
 
   try {
     unsubscribe = await subscribe({
