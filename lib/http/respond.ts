@@ -47,7 +47,7 @@ export function toErrorResponse(err: unknown, at?: { req?: Request; params?: Rec
   const requestId = randomUUID();
   if (connectionLost(err)) {
     logUnexpected(requestId, at?.req?.method ?? "?", routePattern(at?.req, at?.params), err, 503);
-    return json({ message: SERVICE_UNAVAILABLE, request_id: requestId }, 503, {
+    return json({ message: SERVICE_UNAVAILABLE }, 503, {
       "retry-after": String(UNAVAILABLE_RETRY_AFTER_S),
       "x-request-id": requestId,
     });

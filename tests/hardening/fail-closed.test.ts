@@ -40,6 +40,20 @@ describe("unknown /api/v1 paths", () => {
     }
   });
 
+  it("a known path with a method it does not serve answers the JSON 405 with Allow", async () => {
+    for (const [method, path, allow] of [
+      ["DELETE", "/api/v1/contacts", "GET, HEAD"],
+      ["GET", "/api/v1/message_templates/send", "POST"],
+      ["POST", "/api/v1/contacts/labels/1", "PATCH, DELETE"],
+    ]) {
+      const res = await fetch(server.url + path, { method, headers: { authorization: `Bearer ${team.token}` } });
+      expect(res.status, path).toBe(405);
+      expect(res.headers.get("allow"), path).toBe(allow);
+      expect(res.headers.get("content-security-policy"), path).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(await res.json(), path).toEqual({ message: "Método no permitido en esta ruta." });
+    }
+  });
+
   it("known routes still answer as before, with the same API headers", async () => {
     const res = await fetch(`${server.url}/api/v1/contacts`, { headers: { authorization: `Bearer ${team.token}` } });
     expect(res.status).toBe(200);
