@@ -21,12 +21,13 @@ const SELF = "http://self.invalid";
 // eslint-disable-next-line no-control-regex
 const UNSAFE_DECODED = /[\\\u0000-\u001f\u007f]|\/\//;
 
-function decodedPath(pathname: string): string | null {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
+/**
+ * The path with its ASCII percent-escapes decoded (`%5C` → `\\`, `%2F` → `/`, `%00`): every
+ * character that could turn a path into another host is ASCII. Never throws, so a path with a
+ * broken UTF-8 escape (a stored file name) is still judged by the same rule.
+ */
+function decodedPath(pathname: string): string {
+  return pathname.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export function sameOriginPath(value: unknown, origin: string = SELF): string | null {
@@ -49,8 +50,7 @@ export function sameOriginPath(value: unknown, origin: string = SELF): string | 
     return null;
   }
   if (again.href !== url.href) return null;
-  const decoded = decodedPath(url.pathname);
-  if (decoded === null || UNSAFE_DECODED.test(decoded)) return null;
+  if (UNSAFE_DECODED.test(decodedPath(url.pathname))) return null;
   return path;
 }
 

@@ -69,6 +69,11 @@ describe("sameOriginPath", () => {
     expect(sameOriginPath(42, ORIGIN)).toBeNull();
     expect(sameOriginPath("/.//evil.example", ORIGIN)).toBeNull();
     expect(sameOriginPath("/./%5Cevil.example", ORIGIN)).toBeNull();
+    // A stored name with a broken UTF-8 escape is still a path of ours (it is not decoded whole).
+    expect(sameOriginPath("/api/v1/media/uploads/team1/factura%E0%A4%A.pdf", ORIGIN)).toBe(
+      "/api/v1/media/uploads/team1/factura%E0%A4%A.pdf",
+    );
+    expect(sameOriginPath("/a/%E0%A4%A/%5Cevil.example", ORIGIN)).toBeNull();
     // A query or fragment may hold slashes: only the path can become a host.
     expect(sameOriginPath("/a?next=//b#//c", ORIGIN)).toBe("/a?next=//b#//c");
   });
