@@ -22,7 +22,7 @@ const SELF = "http://self.invalid";
 const UNSAFE_DECODED = /[\\\u0000-\u001f\u007f]|\/\//;
 
 /**
- * The path with its ASCII percent-escapes decoded (`%5C` → `\\`, `%2F` → `/`, `%00`): every
+ * The path with its ASCII percent-escapes decoded (`%5C` → a backslash, `%2F` → `/`, `%00`): every
  * character that could turn a path into another host is ASCII. Never throws, so a path with a
  * broken UTF-8 escape (a stored file name) is still judged by the same rule.
  */
