@@ -7,7 +7,6 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
 import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import type { LabelDto } from "@/lib/labels/schemas";
-import { teamLabelIds } from "@/lib/labels/repo";
 import {
   assignedLabelIds,
   deleteAssignments,
