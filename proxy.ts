@@ -1,13 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { rejectMalformedPath } from "@/lib/http/malformed-path";
+import { rejectMalformedPage, rejectMalformedPath } from "@/lib/http/malformed-path";
 import { newNonce, pageContentSecurityPolicy, REFERRER_POLICY } from "@/lib/http/security-headers";
 
 /**
  * Runs before Next routes a request (Next 16's middleware).
  *
- * API paths: a malformed percent-encoding in a segment answers our JSON 400 (Next itself would
- * answer a bare 500 before any handler runs). API responses set their own headers (media
- * downloads their sandbox policy; `nosniff` comes from next.config.mjs for everything).
+ * A malformed percent-encoding in a path segment answers 400 here, before Next decodes it (Next
+ * itself would answer a bare text/plain 500 without our headers): API paths the ruled JSON body,
+ * pages a small HTML page with the pages' security headers. API responses set their own headers
+ * (respond.ts; media downloads their sandbox policy; `nosniff` comes from next.config.mjs).
  *
  * Pages get a Content-Security-Policy with a fresh nonce per response (DESIGN.md §15). Next reads
  * the nonce from the request's policy header and puts it on every script it renders; the root
@@ -15,6 +16,8 @@ import { newNonce, pageContentSecurityPolicy, REFERRER_POLICY } from "@/lib/http
  */
 export function proxy(request: NextRequest) {
   if (request.nextUrl.pathname.startsWith("/api/")) return rejectMalformedPath(request) ?? NextResponse.next();
+  const malformed = rejectMalformedPage(request);
+  if (malformed) return malformed;
   const policy = pageContentSecurityPolicy(newNonce(), { dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", policy);

@@ -13,8 +13,7 @@
  */
 import postgres from "postgres";
 import { applyStatusUpdates } from "@/lib/delivery/status";
-import { withSecrets } from "@/lib/channels/credentials";
-import { numberByPhoneNumberId } from "@/lib/webhooks/repo";
+import { cloudNumberByPhoneNumberId } from "@/lib/webhooks/secrets";
 
 const MESSAGES = Number(process.env.MESSAGES ?? 3000);
 const CALLERS = Number(process.env.CALLERS ?? process.env.DATABASE_POOL_SIZE ?? 10);
@@ -25,7 +24,7 @@ async function main() {
   const saved = `bench_inprocess_${process.pid}`;
   try {
     const [n] = await admin`select phone_number_id from wa_numbers where provider = 'cloud_api' order by id limit 1`;
-    const number = withSecrets((await numberByPhoneNumberId(String(n.phone_number_id)))!);
+    const number = (await cloudNumberByPhoneNumberId(String(n.phone_number_id)))!;
     await admin.unsafe(`create table ${saved} as select id, status, provider_message_id, error from messages
         where wa_number_id = ${number.id} and direction = 'OUTBOUND' and status in ('SENT', 'DELIVERED', 'READED', 'FAILED')
           and broadcast_id is null order by id desc limit ${MESSAGES}`);

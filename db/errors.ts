@@ -25,3 +25,40 @@ export function isRetryableTxError(err: unknown): boolean {
   const code = pgErrorCode(err);
   return code === "40P01" || code === "40001";
 }
+
+// Node socket errors and postgres.js's own codes for a connection that is gone or cannot be made.
+const LOST_CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+/**
+ * Whether `err` (or a cause drizzle wrapped it in) says the database cannot be reached right now:
+ * a socket error, postgres.js's connection codes, or a Postgres SQLSTATE of class 08 (connection
+ * exception), 57P01–57P03 (admin/crash shutdown, cannot connect now) or 53300 (too many clients).
+ * Such a request is worth retrying in a few seconds: it answers 503 with Retry-After, not 500.
+ */
+export function connectionLost(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; cause?: unknown; errors?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    const code = typeof e.code === "string" ? e.code : undefined;
+    if (code && (LOST_CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code) || code === "53300"))
+      return true;
+    // Node's AggregateError of a failed dual-stack connect (ECONNREFUSED on ::1 and 127.0.0.1).
+    if (Array.isArray(e.errors) && e.errors.some((x) => connectionLost(x))) return true;
+  }
+  return false;
+}

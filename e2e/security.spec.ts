@@ -211,11 +211,12 @@ test("finding 8: every page sends a nonce CSP and security headers, and works un
     .toBeGreaterThan(0);
   expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
 
-  // API JSON keeps its own headers: nosniff, no page policy.
+  // API JSON keeps its own headers: nosniff and the API's policy (it loads nothing), no page policy.
   const json = await api(page).get("/api/v1/auth/me");
   expect(json.status()).toBe(200);
   expect(json.headers()["x-content-type-options"]).toBe("nosniff");
-  expect(json.headers()["content-security-policy"]).toBeUndefined();
+  expect(json.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(json.headers()["referrer-policy"]).toBe("same-origin");
 });
 
 test("finding 8: media downloads are sandboxed and never sniffed; a PDF and a recording still open in a tab", async ({ page }) => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { placeholder, preparedOnce } from "@/db/prepared";
 import { agents, agentSessions, apiTokens } from "@/db/schema";
@@ -59,4 +59,51 @@ export async function revokeToken(id: number) {
 export async function findSessionByHash(tokenHash: string) {
   const [row] = await sessionByHash(await getDb()).execute({ tokenHash });
   return row;
+}
+
+/**
+ * Of these token ids, the ones still active for their team (not revoked, not moved). Open event
+ * streams are re-checked with it (lib/events/stream-registry.ts): one query for all of them.
+ */
+export async function stillActiveTokenIds(tokens: { id: number; teamId: number }[]): Promise<Set<number>> {
+  if (!tokens.length) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: apiTokens.id, teamId: apiTokens.teamId })
+    .from(apiTokens)
+    .where(
+      and(
+        inArray(
+          apiTokens.id,
+          tokens.map((t) => t.id),
+        ),
+        isNull(apiTokens.revokedAt),
+      ),
+    );
+  const teamOf = new Map(rows.map((r) => [r.id, r.teamId]));
+  return new Set(tokens.filter((t) => teamOf.get(t.id) === t.teamId).map((t) => t.id));
+}
+
+/**
+ * Of these session ids, the ones still live: not signed out, not expired, and whose agent still
+ * exists in the team (an agent removed takes its sessions with it). Same use as above.
+ */
+export async function stillLiveSessionIds(sessions: { id: number; teamId: number }[]): Promise<Set<number>> {
+  if (!sessions.length) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: agentSessions.id, teamId: agentSessions.teamId })
+    .from(agentSessions)
+    .innerJoin(agents, and(eq(agents.id, agentSessions.agentId), eq(agents.teamId, agentSessions.teamId)))
+    .where(
+      and(
+        inArray(
+          agentSessions.id,
+          sessions.map((t) => t.id),
+        ),
+        gt(agentSessions.expiresAt, sql`now()`),
+      ),
+    );
+  const teamOf = new Map(rows.map((r) => [r.id, r.teamId]));
+  return new Set(sessions.filter((t) => teamOf.get(t.id) === t.teamId).map((t) => t.id));
 }

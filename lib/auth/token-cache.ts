@@ -27,16 +27,43 @@ type Cache = { entries: Map<string, Entry>; handle?: Handle; up: boolean };
 const g = globalThis as unknown as { __waTokenCache?: Cache };
 const cache: Cache = (g.__waTokenCache ??= { entries: new Map(), up: false });
 
+/**
+ * Who else wants to hear that a token may have ended (its id; null: any token may have): open
+ * event streams end at once instead of at their next periodic check (lib/events/stream-registry.ts).
+ */
+type TokenWatcher = (id: number | null) => void;
+const gw = globalThis as unknown as { __waTokenWatchers?: Set<TokenWatcher> };
+const watchers: Set<TokenWatcher> = (gw.__waTokenWatchers ??= new Set());
+
+export function watchTokenChanges(watcher: TokenWatcher): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+function tell(id: number | null) {
+  for (const w of watchers) {
+    try {
+      w(id);
+    } catch (err) {
+      console.error("[auth] token watcher failed", err instanceof Error ? err.message : err);
+    }
+  }
+}
+
 /** Drops every cached token with this id (after a revocation in this process, or its NOTIFY). */
 export function forgetToken(id: number) {
   for (const [hash, entry] of cache.entries) if (entry.id === id) cache.entries.delete(hash);
+  tell(id);
 }
 
 function onNotify(payload: string) {
   const id = Number(payload);
   // Anything unexpected on the channel: forget everything rather than guess.
   if (Number.isSafeInteger(id)) forgetToken(id);
-  else cache.entries.clear();
+  else {
+    cache.entries.clear();
+    tell(null);
+  }
 }
 
 function ensureListening(handle: Handle) {
@@ -49,6 +76,8 @@ function ensureListening(handle: Handle) {
       if (cache.handle !== handle) return;
       cache.entries.clear();
       cache.up = true;
+      // Announcements made while the LISTEN was down are lost: whoever watches re-checks all.
+      tell(null);
     })
     .catch((err) => {
       if (cache.handle === handle) cache.handle = undefined;

@@ -5,9 +5,8 @@ import { insertEvents } from "@/lib/events/repo";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
-import { toLabelDto } from "@/lib/labels/service";
+import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import type { LabelDto } from "@/lib/labels/schemas";
-import { teamLabelIds } from "@/lib/labels/repo";
 import {
   assignedLabelIds,
   deleteAssignments,
@@ -40,11 +39,7 @@ type ListContactsInput = { page: number; per_page: number; search?: string; labe
  * when assigning (another team's label reads like a missing one).
  */
 export async function listContacts({ ctx, input }: { ctx: AuthContext; input: ListContactsInput }) {
-  const labelIds = input.label_id ? [...new Set(input.label_id)] : undefined;
-  if (labelIds?.length) {
-    const known = await teamLabelIds(ctx.teamId, labelIds);
-    if (labelIds.some((id) => !known.has(id))) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
-  }
+  const labelIds = await requireTeamLabels(ctx.teamId, input.label_id);
   const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page), labelIds);
   const ids = rows.map((r) => r.id);
   const [labelRows, activity] = await Promise.all([labelsOfContacts(ctx.teamId, ids), lastActivityOfContacts(ctx.teamId, ids)]);

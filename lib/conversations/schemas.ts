@@ -2,7 +2,9 @@ import { z } from "@/lib/http/zod-es";
 import { MESSAGE_STATUSES } from "@/db/schema/messages";
 import { CONVERSATION_STATUSES } from "@/db/schema/conversations";
 import { labelSchema } from "@/lib/labels/schemas";
+import { labelIdFilter } from "@/lib/contacts/schemas";
 import { perPageTooBig, PAGE_NOT_INTEGER } from "@/lib/http/list-query";
+import { PG_INT_MAX } from "@/lib/http/ints";
 
 export const CURSOR_INVALID = "El cursor no es válido.";
 export const CONVERSATION_NOT_FOUND = "Conversación no encontrada.";
@@ -14,13 +16,13 @@ const positiveId = z
   .string()
   .regex(/^\s*\d{1,9}\s*$/, "Debe ser un id entero.")
   .transform((s) => Number(s.trim()))
-  .pipe(z.number().int().min(1, "Debe ser un id entero."));
+  .pipe(z.number().int().min(1, "Debe ser un id entero.").max(PG_INT_MAX, "Debe ser un id entero."));
 
 /** `GET /api/v1/conversations`: filters, and an opaque cursor for the next page. */
 export const listConversationsQuery = z
   .object({
     wa_number: z.string().trim().min(1).optional(),
-    label_id: z.array(positiveId).max(20, "Como máximo 20 etiquetas.").optional(),
+    label_id: labelIdFilter,
     needs_reply: flag.optional(),
     unread: flag.optional(),
     search: z.string().trim().max(100, "La búsqueda no puede superar 100 caracteres.").optional(),
@@ -77,7 +79,14 @@ export const conversationResponse = z.object({ message: z.string(), data: conver
 /** `PATCH /api/v1/conversations/{id}`: assign (null unassigns) and/or open or resolve. */
 export const updateConversationBody = z
   .object({
-    assignee_agent_id: z.number({ error: "assignee_agent_id debe ser un entero o null." }).int().positive().nullable().optional(),
+    assignee_agent_id: z
+      .number({ error: "assignee_agent_id debe ser un entero o null." })
+      .int()
+      .positive()
+      // An agent id is an `integer` column: a larger value is no agent (not a database error).
+      .max(PG_INT_MAX, ASSIGNEE_INVALID)
+      .nullable()
+      .optional(),
     status: z.enum(CONVERSATION_STATUSES, { error: "status debe ser open o resolved." }).optional(),
   })
   .strict()

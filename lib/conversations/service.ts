@@ -2,7 +2,7 @@ import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { requireNumber } from "@/lib/numbers/service";
-import { toLabelDto } from "@/lib/labels/service";
+import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
 import { REPLY_WINDOW_HOURS } from "@/db/schema/conversations";
 import {
@@ -80,7 +80,7 @@ function agentIdOf(ctx: AuthContext): number | null {
 /** The team's conversations, newest activity first, one page at a time (opaque cursor). */
 export async function listConversations({ ctx, input }: { ctx: AuthContext; input: ListConversationsQuery }) {
   const filter: ConversationFilter = {
-    labelIds: input.label_id,
+    labelIds: await requireTeamLabels(ctx.teamId, input.label_id),
     needsReply: input.needs_reply,
     unread: input.unread,
     search: input.search || undefined,

@@ -1,3 +1,4 @@
+import { BIGINT_ID_MAX, PG_INT_MAX } from "@/lib/http/ints";
 import { z } from "zod";
 import { MESSAGE_STATUSES } from "@/db/schema/messages";
 import { labelSchema } from "@/lib/labels/schemas";
@@ -71,7 +72,7 @@ export type StoredEvent = {
 /** `GET /api/v1/events` query: optional filters, and `last_event_id` for a first connection. */
 export const eventStreamQuery = z.object({
   wa_number: z.string().trim().min(1).optional(),
-  contact_id: z.coerce.number().int().positive().max(2147483647).optional(),
-  last_event_id: z.coerce.number().int().min(0).optional(),
+  contact_id: z.coerce.number().int().positive().max(PG_INT_MAX).optional(),
+  last_event_id: z.coerce.number().int().min(0).max(BIGINT_ID_MAX).optional(),
 });
 export type EventStreamQuery = z.output<typeof eventStreamQuery>;

@@ -4,6 +4,7 @@ import { requireNumber } from "@/lib/numbers/service";
 import { subscribe } from "./bus";
 import { registerOpenStream } from "./open-streams";
 import { eventCursor, listEventsAfter, type EventFilter, type LogCursor } from "./repo";
+import { registerStream } from "./stream-registry";
 import type { EventStreamQuery, StoredEvent } from "./schemas";
 
 /** Proxies close a silent connection after 30–60 s; a comment line every 15 s keeps it open. */
@@ -53,6 +54,9 @@ class RecentIds {
  * events that arrive during the replay wait and follow it, so nothing is lost or repeated. If
  * the log can no longer fill the gap (pruned, or too long), an `event: reset` tells the client
  * to refetch what it shows before going on.
+ *
+ * The stream is registered under the caller's credential (stream-registry.ts): it ends when that
+ * token is revoked or that session ends, and a credential holding too many streams gets a 429.
  */
 export async function openEventStream({
   ctx,
@@ -66,6 +70,34 @@ export async function openEventStream({
   lastEventId?: number;
   signal: AbortSignal;
   heartbeatMs?: number;
+}): Promise<ReadableStream<Uint8Array>> {
+  // The slot is taken first, before any await, so concurrent opens cannot pass the cap together.
+  let end = () => {};
+  const release = registerStream(ctx, () => end());
+  try {
+    return await openRegisteredStream({ ctx, input, lastEventId, signal, heartbeatMs, release, onEnd: (close) => (end = close) });
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function openRegisteredStream({
+  ctx,
+  input,
+  lastEventId,
+  signal,
+  heartbeatMs,
+  release,
+  onEnd,
+}: {
+  ctx: AuthContext;
+  input: EventStreamQuery;
+  lastEventId?: number;
+  signal: AbortSignal;
+  heartbeatMs: number;
+  release: () => void;
+  onEnd: (close: () => void) => void;
 }): Promise<ReadableStream<Uint8Array>> {
   const filter: EventFilter = { contactId: input.contact_id };
   if (input.wa_number) filter.waNumberId = (await requireNumber(ctx, input.wa_number)).id;
@@ -88,6 +120,7 @@ export async function openEventStream({
     clearInterval(heartbeat);
     unsubscribe();
     unregister();
+    release();
     try {
       controller.close();
     } catch {}
@@ -114,6 +147,8 @@ export async function openEventStream({
     cancel: close,
   });
   signal.addEventListener("abort", close, { once: true });
+  // The credential ended (revoked, signed out, expired): the stream ends with it.
+  onEnd(close);
 
   try {
     unsubscribe = await subscribe({

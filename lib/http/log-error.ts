@@ -71,6 +71,6 @@ export function routePattern(req: Request | undefined, params?: Record<string, s
   return params ? pattern : pattern.split("/").slice(0, 4).join("/");
 }
 
-export function logUnexpected(requestId: string, method: string, route: string, err: unknown) {
-  console.error(`[api] 500 request_id=${requestId} ${method} ${route}`, JSON.stringify(summarizeError(err)));
+export function logUnexpected(requestId: string, method: string, route: string, err: unknown, status = 500) {
+  console.error(`[api] ${status} request_id=${requestId} ${method} ${route}`, JSON.stringify(summarizeError(err)));
 }

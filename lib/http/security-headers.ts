@@ -55,3 +55,13 @@ export function mediaSecurityHeaders(contentType: string): Record<string, string
     "x-content-type-options": "nosniff",
   };
 }
+
+/**
+ * Headers of every JSON answer of the API (respond.ts `json`), including the catch-all 404 of
+ * unknown /api/v1 paths: a JSON body is never a document, so it may load nothing, be framed
+ * nowhere, and send no referrer. `nosniff` comes from next.config.mjs for every response.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "referrer-policy": REFERRER_POLICY,
+};

@@ -1,3 +1,5 @@
+import { boundedJsonText } from "./json-limits";
+
 // eslint-disable-next-line no-control-regex
 const NUL = /\u0000/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -22,10 +24,14 @@ export function storableJson(value: unknown): unknown {
   return value;
 }
 
-/** A JSON value as text for a dead letter: JSON.stringify writes NUL and lone surrogates as \u escapes. */
+/**
+ * A JSON value as text for a dead letter: NUL and lone surrogates written as \u escapes, and at
+ * most MAX_KEPT_DEPTH levels and MAX_KEPT_CHARS characters of it (an item set aside for its depth
+ * or size is kept as far as it can be, never the cause of a stack overflow).
+ */
 export function rawJsonText(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? "null";
+    return boundedJsonText(value);
   } catch {
     return "(not serializable)";
   }

@@ -13,6 +13,7 @@ import {
   transaction,
   updateLabelRow,
   findLabelRow,
+  teamLabelIds,
   type LabelRow,
 } from "./repo";
 import {
@@ -88,4 +89,17 @@ export async function updateLabel({
 
 export async function deleteLabel({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<void> {
   if (!(await deleteLabelRow(ctx.teamId, input.id))) throw ApiError.notFound(LABEL_NOT_FOUND);
+}
+
+/**
+ * A `label_id` filter of a list (contacts, conversations), deduplicated; a label that is not the
+ * team's answers the same 422 on every list (another team's label reads like a missing one).
+ */
+export async function requireTeamLabels(teamId: number, ids: number[] | undefined): Promise<number[] | undefined> {
+  const labelIds = ids ? [...new Set(ids)] : undefined;
+  if (labelIds?.length) {
+    const known = await teamLabelIds(teamId, labelIds);
+    if (labelIds.some((id) => !known.has(id))) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
+  }
+  return labelIds;
 }

@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
+import { MAX_KEPT_CHARS } from "@/lib/http/json-limits";
 import { readBodyLimited } from "@/lib/http/parse";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
 import { applyStatusUpdates } from "@/lib/delivery/status";
@@ -30,7 +31,9 @@ export async function verifyHandshake({ input }: { input: { mode?: string; token
  * message and status is handled on its own: text Postgres cannot hold is cleaned (NUL removed,
  * lone surrogates → U+FFFD), an absurd timestamp is replaced by the receipt time (noted as a
  * `clamped` dead letter), and an item that fails its schema or its own transaction is kept in
- * `webhook_dead_letters` with its reason while the rest is stored. The batch answers 200 once
+ * `webhook_dead_letters` with its reason while the rest is stored; so is an item nested deeper
+ * than MAX_ITEM_DEPTH or larger than MAX_ITEM_BYTES (lib/http/json-limits.ts), and a signed body
+ * that is not JSON at all (whole, up to MAX_KEPT_CHARS). The batch answers 200 once
  * that is done. Only a failure of the database itself (connection lost, deadlock: the item is not
  * at fault) or of keeping the dead letters answers 500, so Meta redelivers; what was stored is
  * skipped then (wamids are unique per number).
@@ -43,13 +46,19 @@ export async function receiveWhatsAppWebhook({ req }: { req: Request }) {
     (await candidateAppSecrets(true)).find((s) => signatureMatches(s, raw, header));
   if (!signer) throw new ApiError(401, "Firma de webhook inválida.");
 
+  const result = { messages: 0, statuses: 0, ignored: 0 };
+  const text = new TextDecoder().decode(raw);
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(raw));
-  } catch {
-    throw ApiError.badRequest("El cuerpo de la solicitud no es un JSON válido.");
+    body = JSON.parse(text);
+  } catch (err) {
+    // Signed, so it comes from Meta (or whoever holds the secret): a 4xx would have it redelivered
+    // for days, and no retry can fix it. The whole body is kept as a dead letter; the answer is 200.
+    const reason = `body: not JSON (${err instanceof Error ? err.name : "Error"})`;
+    await keepDeadLetters([deadLetter({ teamId: null, waNumberId: null }, reason, text.slice(0, MAX_KEPT_CHARS))]);
+    console.warn("[webhooks] a signed body that is not JSON was set aside in webhook_dead_letters");
+    return result;
   }
-  const result = { messages: 0, statuses: 0, ignored: 0 };
   const { changes, rejected } = parseEnvelope(body);
   const nowhere = { teamId: null, waNumberId: null };
   const dead: DeadLetterInput[] = rejected.map((r) => deadLetter(nowhere, r.reason, r.raw));

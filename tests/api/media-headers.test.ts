@@ -34,11 +34,12 @@ describe("GET /api/v1/media/{media_path}: a download never runs as a page of our
     expect(again.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
-  it("JSON answers of the API carry no page policy", async () => {
+  it("JSON answers of the API carry no page policy: the API's own, which lets a JSON body load nothing", async () => {
     const team = await createTeam();
     const res = await fetch(`${server.url}/api/v1/wa_numbers`, { headers: { authorization: `Bearer ${team.token}` } });
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-security-policy")).toBeNull();
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get("referrer-policy")).toBe("same-origin");
   });
 });
 

@@ -53,7 +53,8 @@ describe("GET /api/v1/openapi.json", () => {
           .replace(/\/route\.ts$/, "")
           .replace(/\[(\.\.\.)?\w+\]/g, "{}"),
       )
-      .filter((p) => p !== "/api/v1/openapi.json");
+      // The catch-all answers the JSON 404 of unknown paths: not an operation.
+      .filter((p) => p !== "/api/v1/openapi.json" && p !== "/api/v1/{}");
     for (const f of files) expect(documented, f).toContain(f);
   });
 });

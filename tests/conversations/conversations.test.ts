@@ -106,7 +106,16 @@ describe("GET /api/v1/conversations", () => {
     expect(await ids("?needs_reply=1")).toEqual([maria.id]);
     const firstPage = (await list(w.api, "?unread=1&per_page=1")).body;
     expect(await ids(`?unread=1&per_page=1&cursor=${firstPage.next_cursor}`)).toEqual([maria.id]);
-    expect(await ids(`?label_id=999999&label_id=${vip.id}`)).toEqual([maria.id]);
+    // A label that is not the team's is the same 422 as on /api/v1/contacts (issue 19).
+    const other = await createTeam();
+    const theirs = await createLabel(other.id, { title: "Ajena" });
+    for (const q of [`?label_id=999999&label_id=${vip.id}`, `?label_id=${theirs.id}`, "?label_id=9999999999"]) {
+      const res = await list(w.api, q);
+      expect(res.status, q).toBe(422);
+      expect(res.body, q).toEqual({ message: "Etiqueta no encontrada.", errors: { label_id: ["Etiqueta no encontrada."] } });
+      const contacts = await w.api.get(`/api/v1/contacts${q}`);
+      expect({ status: contacts.status, body: contacts.body }, q).toEqual({ status: res.status, body: res.body });
+    }
     expect(await ids("?search=MARIA")).toEqual([maria.id]);
     expect(await ids(`?search=${pedro.customerNumber!.slice(-6)}`)).toEqual([pedro.id]);
     expect(await ids(`?wa_number=${w.number.number}`)).toHaveLength(2);
@@ -193,6 +202,15 @@ describe("reading, assigning and resolving", () => {
     const bad = await w.api.patch(`/api/v1/conversations/${conv.id}`, { assignee_agent_id: foreignAgent.agent.id });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.assignee_agent_id).toEqual(["El agente indicado no existe."]);
+    // Beyond the integer column: the same 422, not a database error (issue 19).
+    const huge = await w.api.patch(`/api/v1/conversations/${conv.id}`, { assignee_agent_id: 2147483648 });
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors.assignee_agent_id).toEqual(["El agente indicado no existe."]);
+    for (const id of [2 ** 53, 1e300, -1, 1.5]) {
+      const bad = await w.api.patch(`/api/v1/conversations/${conv.id}`, { assignee_agent_id: id });
+      expect(bad.status, String(id)).toBe(422);
+      expect(bad.body.errors.assignee_agent_id[0], String(id)).toBe(bad.body.message);
+    }
     const empty = await w.api.patch(`/api/v1/conversations/${conv.id}`, {});
     expect(empty.body.message).toBe("Debe indicar assignee_agent_id o status.");
     expect((await w.api.patch(`/api/v1/conversations/${conv.id}`, { assignee_agent_id: null })).body.data.assignee_agent_id).toBeNull();

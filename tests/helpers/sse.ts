@@ -9,6 +9,8 @@ export type SseStream = {
   /** The next event (not comment) matching `pred`, waiting up to `timeoutMs`. */
   next: (pred?: (e: SseEvent) => boolean, timeoutMs?: number) => Promise<SseEvent>;
   close: () => void;
+  /** Settles when the server ended the stream (or close() aborted it). */
+  ended: Promise<void>;
 };
 
 export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseStream> {
@@ -19,8 +21,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const waiters = new Set<() => void>();
   const wake = () => waiters.forEach((w) => w());
 
+  let ended: Promise<void> = Promise.resolve();
   if (res.ok && res.body) {
-    void (async () => {
+    ended = (async () => {
       const decoder = new TextDecoder();
       let buffer = "";
       try {
@@ -73,5 +76,5 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       check();
     });
 
-  return { status: res.status, headers: res.headers, seen, next, close: () => abort.abort() };
+  return { status: res.status, headers: res.headers, seen, next, close: () => abort.abort(), ended };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { postLoginPath, sameOriginPath } from "@/lib/http/safe-redirect";
 import { safeUrl } from "@/components/messages/safe-url";
+import { HOSTILE_NEXT } from "../../e2e/hostile-next";
 
 const ORIGIN = "http://localhost:3000";
 
@@ -24,6 +25,21 @@ describe("postLoginPath (the sign-in page's `next`)", () => {
   it("refuses the findings' exact query strings", () => {
     for (const search of ["?next=/%5Cevil.example/x", "?next=/%09/evil.example"]) {
       expect(postLoginPath(new URLSearchParams(search).get("next"), ORIGIN)).toBe("/inbox");
+    }
+  });
+
+  it.each(HOSTILE_NEXT)("refuses the hostile table's ?next=%s (round 2: checked after every normalisation)", (raw) => {
+    const next = new URLSearchParams(`next=${raw}`).get("next");
+    expect(postLoginPath(next, ORIGIN)).toBe("/inbox");
+  });
+
+  it("what it answers for any value resolves to our origin, and to itself", () => {
+    for (const raw of HOSTILE_NEXT.concat(["/a/./b", "/a/../b?x=%2F%2F", "/x#//evil.example"])) {
+      const path = postLoginPath(new URLSearchParams(`next=${raw}`).get("next"), ORIGIN);
+      const url = new URL(path, ORIGIN);
+      expect(url.origin).toBe(ORIGIN);
+      expect(url.pathname + url.search + url.hash).toBe(path);
+      expect(path.startsWith("//")).toBe(false);
     }
   });
 
@@ -51,6 +67,15 @@ describe("sameOriginPath", () => {
     expect(sameOriginPath("/\\evil.example/x", ORIGIN)).toBeNull();
     expect(sameOriginPath("/a", "not an origin")).toBeNull();
     expect(sameOriginPath(42, ORIGIN)).toBeNull();
+    expect(sameOriginPath("/.//evil.example", ORIGIN)).toBeNull();
+    expect(sameOriginPath("/./%5Cevil.example", ORIGIN)).toBeNull();
+    // A stored name with a broken UTF-8 escape is still a path of ours (it is not decoded whole).
+    expect(sameOriginPath("/api/v1/media/uploads/team1/factura%E0%A4%A.pdf", ORIGIN)).toBe(
+      "/api/v1/media/uploads/team1/factura%E0%A4%A.pdf",
+    );
+    expect(sameOriginPath("/a/%E0%A4%A/%5Cevil.example", ORIGIN)).toBeNull();
+    // A query or fragment may hold slashes: only the path can become a host.
+    expect(sameOriginPath("/a?next=//b#//c", ORIGIN)).toBe("/a?next=//b#//c");
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { storableJson, storableText } from "@/lib/http/storable";
+import { itemLimitProblem } from "@/lib/http/json-limits";
 import type { InboundMessage, StatusUpdate } from "../types";
 
 /*
@@ -164,12 +165,20 @@ export function parseEnvelope(
 function parseChange(value: z.infer<typeof messagesValueSchema>, nowSeconds: number): ParsedChange {
   const out: ParsedChange = { phoneNumberId: storableText(value.metadata.phone_number_id), messages: [], statuses: [], rejected: [] };
   const contacts: CloudContact[] = [];
+  // An item too deep or too large for the walks below is set aside whole; its neighbours go on.
+  const tooBig = (where: string, raw: unknown): boolean => {
+    const problem = itemLimitProblem(where, raw);
+    if (problem) out.rejected.push({ reason: problem, raw });
+    return problem !== null;
+  };
   for (const raw of value.contacts ?? []) {
+    if (tooBig("contact", raw)) continue;
     const c = contactSchema.safeParse(storableJson(raw));
     if (c.success) contacts.push(c.data);
     else out.rejected.push({ reason: reasonOf("contact", c.error), raw });
   }
   for (const raw of value.messages ?? []) {
+    if (tooBig("message", raw)) continue;
     const m = messageSchema.safeParse(storableJson(raw));
     if (!m.success) {
       out.rejected.push({ reason: reasonOf("message", m.error), raw });
@@ -181,6 +190,7 @@ function parseChange(value: z.infer<typeof messagesValueSchema>, nowSeconds: num
     out.messages.push(parsed);
   }
   for (const raw of value.statuses ?? []) {
+    if (tooBig("status", raw)) continue;
     const s = statusSchema.safeParse(storableJson(raw));
     if (!s.success) {
       out.rejected.push({ reason: reasonOf("status", s.error), raw });

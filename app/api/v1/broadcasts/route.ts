@@ -4,6 +4,7 @@ import { idempotencyOf } from "@/lib/idempotency/service";
 import { json } from "@/lib/http/respond";
 import { BROADCASTS_FOUND, createBroadcastRequest, listBroadcastsQuery } from "@/lib/broadcasts/schemas";
 import { createBroadcast, listBroadcasts } from "@/lib/broadcasts/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const POST = withAuth(async ({ req, ctx }) => {
   // The raw body is kept: an Idempotency-Key stands for the request as sent, not as parsed.
@@ -19,3 +20,7 @@ export const GET = withAuth(async ({ req, ctx }) => {
   const result = await listBroadcasts({ ctx, input });
   return json({ message: BROADCASTS_FOUND, ...result });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["POST", "GET", "HEAD"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -3,9 +3,14 @@ import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { listContactsQuery } from "@/lib/contacts/schemas";
 import { listContacts } from "@/lib/contacts/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth(async ({ req, ctx }) => {
   const input = parseQuery(req, listContactsQuery, { arrays: ["label_id"] });
   const result = await listContacts({ ctx, input });
   return json({ message: "Contactos obtenidos correctamente.", ...result });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -2,6 +2,7 @@ import { withAuth } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { eventStreamQuery } from "@/lib/events/schemas";
 import { openEventStream } from "@/lib/events/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -23,3 +24,7 @@ export const GET = withAuth(async ({ req, ctx }) => {
     },
   });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,6 +1,7 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { json } from "@/lib/http/respond";
 import { importContacts } from "@/lib/contacts/import-service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /**
  * The body is the CSV itself. With `Accept: application/x-ndjson` the answer is a stream of
@@ -16,3 +17,7 @@ export const POST = withAuth(async ({ req, ctx }) => {
   }
   return json(result.body);
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as HEAD, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

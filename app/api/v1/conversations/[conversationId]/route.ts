@@ -3,6 +3,7 @@ import { parseId, parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { CONVERSATION_NOT_FOUND, updateConversationBody } from "@/lib/conversations/schemas";
 import { getConversation, updateConversation } from "@/lib/conversations/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth<{ conversationId: string }>(async ({ ctx, params }) => {
   const data = await getConversation({ ctx, input: { id: parseId(params.conversationId, CONVERSATION_NOT_FOUND) } });
@@ -15,3 +16,7 @@ export const PATCH = withAuth<{ conversationId: string }>(async ({ req, ctx, par
   const data = await updateConversation({ ctx, input: { id, ...body } });
   return json({ message: "Conversación actualizada correctamente.", data });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "PATCH", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as DELETE };

@@ -2,6 +2,7 @@ import { withAuth } from "@/lib/http/with-auth";
 import { mediaPathParams } from "@/lib/media/schemas";
 import { getMediaFile } from "@/lib/media/service";
 import { mediaSecurityHeaders } from "@/lib/http/security-headers";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth<{ path: string[] }>(async ({ req, ctx, params }) => {
   const path = mediaPathParams.parse(params);
@@ -19,3 +20,7 @@ export const GET = withAuth<{ path: string[] }>(async ({ req, ctx, params }) => 
   if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(new Uint8Array(file.content), { headers: { ...headers, "content-length": String(file.size) } });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -4,6 +4,7 @@ import { json } from "@/lib/http/respond";
 import { idempotencyOf } from "@/lib/idempotency/service";
 import { sendBulkRequest } from "@/lib/messages/send-bulk-schemas";
 import { sendBulk } from "@/lib/messages/send-bulk-service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 // 1,000 recipients with a few long parameters each fit well within this.
 const MAX_BULK_BYTES = 2 * 1024 * 1024;
@@ -15,3 +16,7 @@ export const POST = withAuth(async ({ req, ctx }) => {
   const result = await sendBulk({ ctx, input, idempotency });
   return json(result.body, result.status, result.replayed ? { "idempotent-replayed": "true" } : undefined);
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as HEAD, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

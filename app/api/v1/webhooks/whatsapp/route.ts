@@ -4,6 +4,7 @@ import { json } from "@/lib/http/respond";
 import { withAddressFailureBudget } from "@/lib/rate-limit/failures";
 import { webhookVerifyQuery } from "@/lib/webhooks/schemas";
 import { receiveWhatsAppWebhook, verifyHandshake } from "@/lib/webhooks/whatsapp";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** Meta's subscription handshake: the challenge echoed as plain text. */
 export const GET = withErrors(async ({ req }) => {
@@ -22,3 +23,7 @@ export const POST = withErrors(async ({ req }) => {
   const data = await withAddressFailureBudget(req, () => receiveWhatsAppWebhook({ req }));
   return json({ message: "Webhook recibido.", data });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "POST", "HEAD"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -3,6 +3,7 @@ import { parseId, parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { BROADCAST_NOT_FOUND, RECIPIENTS_FOUND, recipientsQuery } from "@/lib/broadcasts/schemas";
 import { listRecipients, recipientsCsv } from "@/lib/broadcasts/recipients";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** JSON pages, or the whole list as CSV with `?format=csv` or `Accept: text/csv`. */
 export const GET = withAuth<{ broadcastId: string }>(async ({ req, ctx, params }) => {
@@ -22,3 +23,7 @@ export const GET = withAuth<{ broadcastId: string }>(async ({ req, ctx, params }
   const result = await listRecipients({ ctx, input: { ...query, id } });
   return json({ message: RECIPIENTS_FOUND, ...result });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -3,6 +3,7 @@ import { parseId, parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { CONTACT_NOT_FOUND, contactLabelIdsBody } from "@/lib/contacts/schemas";
 import { addContactLabels, removeContactLabels } from "@/lib/contacts/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { contactId: string };
 
@@ -19,3 +20,7 @@ export const PUT = withAuth<Params>(async ({ req, ctx, params }) => {
   const data = await removeContactLabels({ ctx, input: { contactId, ...body } });
   return json({ message: "Etiquetas eliminadas del contacto correctamente.", data });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["POST", "PUT"]);
+export { notAllowed as GET, notAllowed as HEAD, notAllowed as PATCH, notAllowed as DELETE };

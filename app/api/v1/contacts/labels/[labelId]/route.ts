@@ -3,6 +3,7 @@ import { parseId, parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { LABEL_NOT_FOUND, updateLabelBody } from "@/lib/labels/schemas";
 import { deleteLabel, updateLabel } from "@/lib/labels/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { labelId: string };
 
@@ -18,3 +19,7 @@ export const DELETE = withAuth<Params>(async ({ ctx, params }) => {
   await deleteLabel({ ctx, input: { id } });
   return json({ message: "Etiqueta eliminada correctamente." });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["PATCH", "DELETE"]);
+export { notAllowed as GET, notAllowed as HEAD, notAllowed as POST, notAllowed as PUT };

@@ -3,6 +3,7 @@ import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { historyQuerySchema } from "@/lib/messages/history-schemas";
 import { messageHistory, requireChannel } from "@/lib/messages/history";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth<{ channel: string }>(async ({ req, ctx, params }) => {
   requireChannel(params.channel);
@@ -15,3 +16,7 @@ export const GET = withAuth<{ channel: string }>(async ({ req, ctx, params }) =>
   }
   return json(result);
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

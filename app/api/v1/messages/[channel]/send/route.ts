@@ -5,6 +5,7 @@ import { idempotencyOf } from "@/lib/idempotency/service";
 import { requireChannel } from "@/lib/messages/history";
 import { sendReplyInput } from "@/lib/messages/reply-schemas";
 import { sendReply } from "@/lib/messages/reply-service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const POST = withAuth<{ channel: string }>(async ({ req, ctx, params }) => {
   requireChannel(params.channel);
@@ -15,3 +16,7 @@ export const POST = withAuth<{ channel: string }>(async ({ req, ctx, params }) =
   const result = await sendReply({ ctx, input, idempotency });
   return json(result.body, result.status, result.replayed ? { "idempotent-replayed": "true" } : undefined);
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as HEAD, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

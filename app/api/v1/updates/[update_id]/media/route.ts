@@ -2,6 +2,7 @@ import { withAuth } from "@/lib/http/with-auth";
 import { updateParams } from "@/lib/delivery/updates-schemas";
 import { getUpdateMedia } from "@/lib/delivery/updates";
 import { mediaSecurityHeaders } from "@/lib/http/security-headers";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** Streams an inbound attachment from the channel (the `url` of inbound media payloads). */
 export const GET = withAuth<{ update_id: string }>(async ({ ctx, params }) => {
@@ -16,3 +17,7 @@ export const GET = withAuth<{ update_id: string }>(async ({ ctx, params }) => {
     },
   });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
