@@ -77,6 +77,8 @@ const schema = {
   WHATSAPP_VERIFY_TOKEN: optionalText,
   EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(48)),
   ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
+  // Comma-separated; a customer's message that is exactly one of them opts them out of marketing.
+  OPT_OUT_WORDS: z.preprocess(unset, z.string().default("SALIR,STOP,BAJA")),
   BENCH_ROUTES: flag("0"),
 } as const;
 
@@ -189,6 +191,13 @@ export const config = {
   },
   get deliveryMaxAttempts(): number {
     return read("DELIVERY_MAX_ATTEMPTS");
+  },
+  /** Words that opt a customer out of MARKETING templates (OPT_OUT_WORDS, default SALIR,STOP,BAJA). */
+  get optOutWords(): string[] {
+    return read("OPT_OUT_WORDS")
+      .split(",")
+      .map((w) => w.trim())
+      .filter(Boolean);
   },
   get sandboxStepMs(): number {
     return read("SANDBOX_STEP_MS");

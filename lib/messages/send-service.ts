@@ -13,6 +13,7 @@ import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
 import { resolveParams } from "./send-params";
 import { upsertContacts } from "@/lib/contacts/repo";
+import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
 import { botExists, campaignExists, insertMessage } from "./send-repo";
 import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
 import { buildTemplatePayload } from "./template-payload";
@@ -110,6 +111,9 @@ export async function sendTemplate({
   const { number, template } = await resolveSendTarget(ctx, input);
   const params = resolveParams(template.components, input);
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
+  // Marketing opt-out (issue 21): MARKETING templates only; UTILITY ones and replies still go.
+  if ((await optedOutAmong(ctx.teamId, template.category, [input.destination])).size)
+    throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
   const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
 
   const updateId = randomUUID();
