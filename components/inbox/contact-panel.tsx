@@ -4,6 +4,7 @@ import type { Conversation, Label } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { ContactLabelEditor } from "@/components/contacts/contact-label-editor";
 import { cx } from "@/components/ui";
+import { MarketingOptOut } from "@/components/contacts/marketing-opt-out";
 
 /** Time left in the 24-hour customer-service window, ticking every 30 seconds. */
 export function useWindowLeft(expiresAt: string | null): number {
@@ -50,6 +51,10 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
       <div>
         <h3 className="mb-1 text-sm font-semibold">{t("contacts.labels")}</h3>
         <ContactLabelEditor contact={conv.contact} allLabels={allLabels} pickerId="inbox-label-picker" />
+      </div>
+      <div>
+        <h3 className="mb-1 text-sm font-semibold">{t("optOut.title")}</h3>
+        <MarketingOptOut contact={conv.contact} />
       </div>
     </section>
   );

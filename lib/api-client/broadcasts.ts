@@ -182,7 +182,7 @@ export function audienceIsEmpty(rule: AudienceRule) {
 /** The audience's size, asked 300 ms after the last change of its labels. */
 export function useAudienceSize(rule: AudienceRule) {
   const settled = useDebounced(rule, 300);
-  const query = useQuery<number>({
+  const query = useQuery<AudienceSizeResponse["data"]>({
     queryKey: broadcastKeys.audienceSize(settled),
     enabled: !audienceIsEmpty(settled),
     queryFn: ({ signal }) =>
@@ -193,7 +193,7 @@ export function useAudienceSize(rule: AudienceRule) {
           exclude: settled.labels_exclude.join(","),
         })}`,
         { signal },
-      ).then((r) => r.data.size),
+      ).then((r) => r.data),
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });

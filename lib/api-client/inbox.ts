@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
 import { keys } from "./hooks";
+import { patchOptOut } from "./contact-opt-out";
 import type {
   Contact,
   ContactList,
@@ -364,6 +365,10 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
         old ? { ...old, data: old.data.map((c: Contact) => (c.id === ev.contact_id ? { ...c, labels: ev.labels } : c)) } : old,
       );
     });
+
+    on("contact.updated", (ev: { contact_id: number; marketing_opt_out: Contact["marketing_opt_out"] }) =>
+      patchOptOut(qc, ev.contact_id, ev.marketing_opt_out),
+    );
 
     on("conversation.read", (ev: { id: number; unread_count: number }) =>
       patchConversation(qc, ev.id, (c) => ({ ...c, unread_count: ev.unread_count })),

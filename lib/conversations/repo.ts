@@ -29,6 +29,9 @@ const listColumns = (teamId: Param<number>) => ({
   contactName: contacts.name,
   customerNumber: contacts.customerNumber,
   customerId: contacts.customerId,
+  // Two columns of the contact row the page already reads (no extra lookup).
+  marketingOptedOutAt: contacts.marketingOptedOutAt,
+  marketingOptOutReason: contacts.marketingOptOutReason,
   lastMessageAt: conversations.lastMessageAt,
   lastInboundAt: conversations.lastInboundAt,
   unreadCount: conversations.unreadCount,

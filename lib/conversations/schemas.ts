@@ -2,6 +2,7 @@ import { z } from "@/lib/http/zod-es";
 import { MESSAGE_STATUSES } from "@/db/schema/messages";
 import { CONVERSATION_STATUSES } from "@/db/schema/conversations";
 import { labelSchema } from "@/lib/labels/schemas";
+import { marketingOptOutSchema } from "@/lib/contacts/schemas";
 import { perPageTooBig, PAGE_NOT_INTEGER } from "@/lib/http/list-query";
 
 export const CURSOR_INVALID = "El cursor no es válido.";
@@ -48,6 +49,7 @@ export const conversationSchema = z
       customer_number: z.string().nullable(),
       customer_id: z.string().nullable(),
       labels: z.array(labelSchema),
+      marketing_opt_out: marketingOptOutSchema,
     }),
     last_message: z.object({
       id: z.number().int(),

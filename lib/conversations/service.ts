@@ -54,6 +54,9 @@ function toDto(row: ConversationRow): ConversationDto {
       customer_number: row.customerNumber,
       customer_id: row.customerId,
       labels: row.labels.map(toLabelDto),
+      marketing_opt_out: row.marketingOptedOutAt
+        ? { at: row.marketingOptedOutAt.toISOString(), reason: row.marketingOptOutReason ?? "agent" }
+        : null,
     },
     last_message: {
       id: row.message.id,
