@@ -88,6 +88,8 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
     unread: input.unread,
     search: input.search || undefined,
     status: input.status,
+    outboundOnly: input.outbound_only,
+    order: input.order,
   };
   if (input.wa_number) filter.waNumberId = (await requireNumber(ctx, input.wa_number)).id;
   if (input.assignee === "none") filter.assigneeAgentId = null;
