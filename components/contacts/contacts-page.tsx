@@ -58,7 +58,7 @@ export function ContactsPage() {
     <>
       <PageTitle
         actions={
-          <>
+          <div className="flex flex-wrap gap-2">
             {/* The same filter as the list: what is shown is what is exported. */}
             <a
               href={exportHref(deferred, labelIds)}
@@ -73,7 +73,7 @@ export function ContactsPage() {
             >
               {t("import.link")}
             </Link>
-          </>
+          </div>
         }
       >
         {t("contacts.title")}

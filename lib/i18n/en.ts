@@ -1,6 +1,7 @@
 import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
 import { marketingEn } from "./marketing.en";
+import { inboxListEn } from "./inbox-list.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -319,4 +320,5 @@ export const en: Record<MessageKey, string> = {
   "nav.docs": "API docs",
   ...broadcastsEn,
   ...marketingEn,
+  ...inboxListEn,
 };

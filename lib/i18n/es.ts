@@ -1,5 +1,6 @@
 import { broadcastsEs } from "./broadcasts.es";
 import { marketingEs } from "./marketing.es";
+import { inboxListEs } from "./inbox-list.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -319,6 +320,7 @@ export const es = {
   "nav.docs": "Documentación API",
   ...broadcastsEs,
   ...marketingEs,
+  ...inboxListEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
