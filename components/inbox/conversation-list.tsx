@@ -184,7 +184,10 @@ export function ConversationList({
               role="tab"
               type="button"
               aria-selected={filters.tab === tab.id}
-              className={cx("flex-1 rounded px-2 py-1", filters.tab === tab.id ? "bg-white font-semibold shadow-sm" : "text-slate-700")}
+              className={cx(
+                "flex-1 whitespace-nowrap rounded px-1 py-1",
+                filters.tab === tab.id ? "bg-white font-semibold shadow-sm" : "text-slate-700",
+              )}
               onClick={() => onFilters({ ...filters, tab: tab.id })}
             >
               {t(tab.key)}
@@ -202,7 +205,8 @@ export function ConversationList({
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
-        <div className="grid grid-cols-2 gap-2 text-sm">
+        {/* One select per row: none of their options is ever cut (the list column is 20rem). */}
+        <div className="grid grid-cols-1 gap-2 text-sm">
           <label htmlFor="inbox-status" className="sr-only">
             {t("inbox.status")}
           </label>
@@ -235,7 +239,7 @@ export function ConversationList({
           {/* The whole row: a long label title is never cut. */}
           <select
             id="inbox-label"
-            className={cx(inputClass, "col-span-2 min-w-0 py-1")}
+            className={cx(inputClass, "min-w-0 py-1")}
             value={filters.labelId ?? ""}
             onChange={(e) => onFilters({ ...filters, labelId: e.target.value ? Number(e.target.value) : null })}
           >
@@ -246,7 +250,7 @@ export function ConversationList({
               </option>
             ))}
           </select>
-          <label className="col-span-2 flex items-center gap-1.5">
+          <label className="flex items-center gap-1.5">
             <input type="checkbox" checked={filters.needsReply} onChange={(e) => onFilters({ ...filters, needsReply: e.target.checked })} />
             {t("inbox.needsReply")}
           </label>

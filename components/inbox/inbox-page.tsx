@@ -106,7 +106,7 @@ export function InboxPage() {
 
   return (
     <div
-      className="flex h-[calc(100dvh-7.5rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+      className="flex h-0 min-h-[28rem] flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
       data-testid="inbox"
       data-stream={stream}
     >
