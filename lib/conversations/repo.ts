@@ -26,7 +26,7 @@ export type ConversationFilter = {
    */
   order?: ConversationOrder;
   /** The cursor's position (last activity, then id): rows after it in the list's order. */
-  before?: { at: Date; id: number };
+  before?: { at: string; id: number };
 };
 export type ConversationOrder = "newest" | "waiting";
 
@@ -44,6 +44,9 @@ const listColumns = (teamId: Param<number>) => ({
   marketingOptedOutAt: contacts.marketingOptedOutAt,
   marketingOptOutReason: contacts.marketingOptOutReason,
   lastMessageAt: conversations.lastMessageAt,
+  // The cursor's instant to the microsecond (a Date keeps milliseconds: a page read oldest first
+  // would start again at its own last row).
+  activityCursor: sql<string>`to_char(${conversations.lastMessageAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
   lastInboundAt: conversations.lastInboundAt,
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
@@ -176,7 +179,7 @@ export function listValues(teamId: number, filter: ConversationFilter, limit: nu
     status: filter.status,
     assigneeAgentId: filter.assigneeAgentId ?? undefined,
     // As text: a placeholder's value reaches the driver as it is, without the column's mapping.
-    beforeAt: filter.before?.at.toISOString(),
+    beforeAt: filter.before?.at,
     beforeId: filter.before?.id,
   };
 }

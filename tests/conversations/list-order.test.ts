@@ -132,10 +132,15 @@ describe("conversation list plans", () => {
     // As the inbox asks: one company number, open conversations.
     const plans = {
       abiertas: await genericPlan({ waNumberId: 1, status: "open", outboundOnly: false }),
-      abiertasNextPage: await genericPlan({ waNumberId: 1, status: "open", outboundOnly: false, before: { at: new Date(), id: 5 } }),
+      abiertasNextPage: await genericPlan({
+        waNumberId: 1,
+        status: "open",
+        outboundOnly: false,
+        before: { at: new Date().toISOString(), id: 5 },
+      }),
       outboundOnly: await genericPlan({ waNumberId: 1, status: "open", outboundOnly: true }),
       waiting: await genericPlan({ status: "open", order: "waiting" }),
-      waitingNextPage: await genericPlan({ status: "open", order: "waiting", before: { at: new Date(), id: 5 } }),
+      waitingNextPage: await genericPlan({ status: "open", order: "waiting", before: { at: new Date().toISOString(), id: 5 } }),
     };
     if (process.env.CONVERSATION_PLAN_PRINT) console.log(JSON.stringify(plans, null, 2));
     expect(plans.abiertas).toMatch(/Index Scan using conversations_answered_activity_idx on conversations/);
