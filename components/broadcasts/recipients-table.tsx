@@ -51,7 +51,7 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
             </select>
           </div>
           <a
-            href={recipientsCsvUrl(broadcastId, status)}
+            href={recipientsCsvUrl(broadcastId, status, locale)}
             download
             className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
             data-testid="recipients-export"

@@ -68,8 +68,8 @@ export function useTimeline(id: number, bucket: Bucket) {
 }
 
 /** The recipients CSV (streamed by the server); a plain link, so the browser downloads it with the session cookie. */
-export function recipientsCsvUrl(id: number, status: RecipientStatus | "") {
-  return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status })}`;
+export function recipientsCsvUrl(id: number, status: RecipientStatus | "", lang: "es" | "en" = "es") {
+  return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status, lang })}`;
 }
 
 /**

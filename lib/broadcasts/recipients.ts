@@ -2,6 +2,7 @@ import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { csvCell } from "@/lib/http/csv";
+import { statusLabeler } from "@/lib/i18n/status-labels";
 import { firstReason } from "./recipient";
 import { listRecipientRows, recipientRowsAfter, timelineRows, type RecipientRow } from "./repo";
 import { RECIPIENTS_CSV_HEADER, type RecipientDto, type RecipientsQuery, type TimelineQuery } from "./schemas";
@@ -43,8 +44,9 @@ export async function recipientsCsv({
   input,
 }: {
   ctx: AuthContext;
-  input: { id: number; status?: RecipientsQuery["status"] };
+  input: { id: number; status?: RecipientsQuery["status"]; lang?: "es" | "en" };
 }): Promise<ReadableStream<Uint8Array>> {
+  const label = statusLabeler(input.lang ?? "es");
   await requireBroadcast(ctx.teamId, input.id);
   const enc = new TextEncoder();
   let after: { kind: "m" | "r"; id: number } | undefined;
@@ -67,6 +69,7 @@ export async function recipientsCsv({
             r.contact.customer_number,
             r.contact.name,
             r.status,
+            label(r.status),
             r.error?.code ?? null,
             r.error?.title ?? null,
             r.replied,
