@@ -2,6 +2,7 @@ import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
 import { marketingEn } from "./marketing.en";
 import { inboxListEn } from "./inbox-list.en";
+import { providerErrorsEn } from "./provider-errors.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -321,4 +322,5 @@ export const en: Record<MessageKey, string> = {
   ...broadcastsEn,
   ...marketingEn,
   ...inboxListEn,
+  ...providerErrorsEn,
 };

@@ -1,6 +1,7 @@
 import { broadcastsEs } from "./broadcasts.es";
 import { marketingEs } from "./marketing.es";
 import { inboxListEs } from "./inbox-list.es";
+import { providerErrorsEs } from "./provider-errors.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -321,6 +322,7 @@ export const es = {
   ...broadcastsEs,
   ...marketingEs,
   ...inboxListEs,
+  ...providerErrorsEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
