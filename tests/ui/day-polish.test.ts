@@ -4,6 +4,7 @@ import { es, type MessageKey } from "@/lib/i18n/es";
 import { format } from "@/lib/i18n/format";
 import { providerErrorText } from "@/lib/i18n/provider-error";
 import { statusLabeler } from "@/lib/i18n/status-labels";
+import { groupIssues } from "@/components/contacts/group-issues";
 
 const tOf = (catalogue: Record<string, string>) => (key: MessageKey, vars?: Record<string, string | number>) =>
   format(catalogue[key] ?? key, vars);
@@ -31,5 +32,21 @@ describe("status labels of the exports", () => {
     expect(statusLabeler("en")("READED")).toBe("Read");
     expect(statusLabeler("es")("REJECTED")).toBe("Rechazado");
     expect(statusLabeler("es")("WEIRD")).toBe("WEIRD");
+  });
+});
+
+describe("import warnings, grouped", () => {
+  it("writes identical reasons once, with their lines as ranges, in first-seen order", () => {
+    const missing = "La etiqueta «Feria Bogotá» no existe; se omitió.";
+    const rows = [
+      ...Array.from({ length: 21 }, (_, i) => ({ line: i + 2, reason: missing })),
+      { line: 25, reason: missing },
+      { line: 24, reason: "otro" },
+    ];
+    expect(groupIssues(rows)).toEqual([
+      { reason: missing, count: 22, lines: "2–22, 25" },
+      { reason: "otro", count: 1, lines: "24" },
+    ]);
+    expect(groupIssues([])).toEqual([]);
   });
 });
