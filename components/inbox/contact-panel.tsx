@@ -43,7 +43,10 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-sm">
           <dt className="text-slate-600">{t("inbox.number")}</dt>
           <dd data-testid="contact-number">{conv.contact.customer_number ? `+${conv.contact.customer_number}` : "—"}</dd>
-          <dt className="text-slate-600">customer_id</dt>
+          {/* A name the agent reads; the API's field name stays in the tooltip for whoever wires integrations. */}
+          <dt className="text-slate-600" title="customer_id">
+            {t("inbox.customerId")}
+          </dt>
           <dd>{conv.contact.customer_id ?? "—"}</dd>
         </dl>
       </div>

@@ -15,4 +15,5 @@ export const marketingEn: Record<keyof typeof marketingEs, string> = {
   "optOut.badge": "No marketing",
   "optOut.audienceLeftOut": "{n} opted out of marketing: a MARKETING template will not reach them (counted as rejected).",
   "contacts.export": "Export CSV",
+  "inbox.customerId": "Customer ID",
 };

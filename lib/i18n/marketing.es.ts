@@ -14,4 +14,5 @@ export const marketingEs = {
   "optOut.badge": "Sin marketing",
   "optOut.audienceLeftOut": "{n} se dieron de baja del marketing: una plantilla MARKETING no les llegará (se cuentan como rechazados).",
   "contacts.export": "Exportar CSV",
+  "inbox.customerId": "ID de cliente",
 } as const;
