@@ -184,9 +184,9 @@ test("import a CSV, build an audience by label, send a broadcast and watch it re
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Exportar CSV" }).click()]);
   const csv = fs.readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
   const lines = csv.trim().split(/\r?\n/);
-  expect(lines[0]).toBe("number,name,status,error_code,error_title,replied,update_id");
+  expect(lines[0]).toBe("number,name,status,status_label,error_code,error_title,replied,update_id");
   expect(lines).toHaveLength(4);
-  for (const n of numbers) expect(lines.some((l) => l.startsWith(`${n},`) && l.includes(",READED,"))).toBe(true);
+  for (const n of numbers) expect(lines.some((l) => l.startsWith(`${n},`) && l.includes(",READED,Leído,"))).toBe(true);
   await expectAccessible(page);
 
   // 9. The list shows it with its counts and a full bar, and links to it.

@@ -67,7 +67,10 @@ test("WhatsApp's own types, ticks, failures, contacts, dates and routing notes r
   expect(await sended.innerHTML()).not.toBe(await sent.innerHTML());
   const failed = byType(page, "text").filter({ hasText: "Mensaje que no salió" });
   await expect(failed.getByTestId("failure-reason")).toBeVisible();
-  await expect(failed.getByTestId("failure-reason")).toContainText(`No se envió: Recipient not in allowed list: ${RENDER.failedDetails}`);
+  // In the UI's language, with the code and Meta's own words after it (issue 21).
+  await expect(failed.getByTestId("failure-reason")).toContainText(
+    `No se envió: El número del destinatario no está en la lista de números permitidos de prueba (131030: Recipient not in allowed list: ${RENDER.failedDetails})`,
+  );
 
   // Shared contacts: kinds in Spanish, birthday as a Spanish date.
   const card = byType(page, "contacts").getByTestId("contact-card");

@@ -81,6 +81,8 @@ const schema = {
     z.coerce.number().int().min(10, "debe ser al menos 10").max(5000, "debe ser como mucho 5000").default(100),
   ),
   ALLOW_PRIVATE_WEBHOOK_URLS: flag("0"),
+  // Comma-separated; a customer's message that is exactly one of them opts them out of marketing.
+  OPT_OUT_WORDS: z.preprocess(unset, z.string().default("SALIR,STOP,BAJA")),
   BENCH_ROUTES: flag("0"),
   SHUTDOWN_TIMEOUT_S: positive(25),
 } as const;
@@ -205,6 +207,13 @@ export const config = {
   },
   get deliveryMaxAttempts(): number {
     return read("DELIVERY_MAX_ATTEMPTS");
+  },
+  /** Words that opt a customer out of MARKETING templates (OPT_OUT_WORDS, default SALIR,STOP,BAJA). */
+  get optOutWords(): string[] {
+    return read("OPT_OUT_WORDS")
+      .split(",")
+      .map((w) => w.trim())
+      .filter(Boolean);
   },
   get sandboxStepMs(): number {
     return read("SANDBOX_STEP_MS");

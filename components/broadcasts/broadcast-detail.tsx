@@ -1,5 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
+import { providerErrorText } from "@/lib/i18n/provider-error";
 import Link from "next/link";
 import {
   useBroadcast,
@@ -107,7 +108,7 @@ export function BroadcastDetail({ id }: { id: number }) {
               {b.failures_by_code.map((f, i) => (
                 <tr key={`${f.code}-${i}`} className="border-b border-slate-100">
                   <td className="py-1 pr-3 tabular-nums">{f.code ?? "—"}</td>
-                  <td className="py-1 pr-3 break-words">{f.title}</td>
+                  <td className="py-1 pr-3 break-words">{providerErrorText(t, f.code, f.title)}</td>
                   <td className="py-1 text-right tabular-nums">{formatNumber(f.count, locale)}</td>
                 </tr>
               ))}

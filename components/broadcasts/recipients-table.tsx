@@ -1,5 +1,7 @@
 "use client";
 import { useId, useState } from "react";
+import { providerErrorText } from "@/lib/i18n/provider-error";
+import type { Translate } from "@/lib/i18n";
 import { recipientsCsvUrl, useRecipients } from "@/lib/api-client/broadcasts";
 import type { RecipientStatus } from "@/lib/api-client/types";
 import { RECIPIENT_STATUSES } from "@/lib/broadcasts/schemas";
@@ -51,7 +53,7 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
             </select>
           </div>
           <a
-            href={recipientsCsvUrl(broadcastId, status)}
+            href={recipientsCsvUrl(broadcastId, status, locale)}
             download
             className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
             data-testid="recipients-export"
@@ -101,7 +103,7 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
                     </span>
                   </td>
                   <td className="px-3 py-2 whitespace-nowrap">{t(`status.${r.status}`)}</td>
-                  <td className="px-3 py-2 text-xs break-words">{r.error ? `${r.error.code ?? ""} ${r.error.title}`.trim() : ""}</td>
+                  <td className="px-3 py-2 text-xs break-words">{r.error ? recipientError(t, r.error) : ""}</td>
                   <td className="px-3 py-2">{r.replied ? t("bc.yes") : t("bc.no")}</td>
                   <td className="px-3 py-2 text-xs whitespace-nowrap">{formatDateTime(r.updated_at, locale)}</td>
                 </tr>
@@ -113,4 +115,11 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
       <Pager page={page} pagination={pg} onPage={setPage} label={t("bc.recipients")} />
     </section>
   );
+}
+
+/** A rejection's own reason (no code), or the provider's error in the UI's language (an unknown code: "131999 Meta's title"). */
+function recipientError(t: Translate, e: { code: number | null; title: string }): string {
+  if (e.code === null) return e.title;
+  const text = providerErrorText(t, e.code, e.title);
+  return text === e.title ? `${e.code} ${e.title}` : text;
 }

@@ -4,6 +4,7 @@ import type { Contact, Label } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { formatInstant } from "@/components/messages/format";
 import { ContactLabelEditor } from "./contact-label-editor";
+import { MarketingOptOut } from "./marketing-opt-out";
 
 /** One contact with its last activity and its label chips: remove with one click, add from the picker. */
 export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels: Label[] }) {
@@ -38,6 +39,9 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
       </div>
       <div className="mt-2">
         <ContactLabelEditor contact={contact} allLabels={allLabels} pickerId={`picker-${contact.id}`} />
+      </div>
+      <div className="mt-2">
+        <MarketingOptOut contact={contact} />
       </div>
     </li>
   );

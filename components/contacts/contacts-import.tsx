@@ -1,5 +1,6 @@
 "use client";
 import { useId, useState } from "react";
+import { groupIssues } from "./group-issues";
 import Link from "next/link";
 import { countCsvRows, useImportContacts } from "@/lib/api-client/contacts-import";
 import { ApiRequestError } from "@/lib/api-client/fetch";
@@ -112,7 +113,14 @@ function ImportReportView({ report }: { report: ImportReport }) {
         ))}
       </dl>
       <RowTable title={t("import.rejected")} rows={report.rejected} empty={t("import.noneRejected")} testId="import-rejected" />
-      {report.warnings.length > 0 && <RowTable title={t("import.warnings")} rows={report.warnings} testId="import-warnings" />}
+      {report.warnings.length > 0 && (
+        <RowTable
+          title={t("import.warnings")}
+          rows={groupIssues(report.warnings)}
+          total={report.warnings.length}
+          testId="import-warnings"
+        />
+      )}
     </section>
   );
 }
@@ -125,11 +133,14 @@ function RowTable({
   rows,
   empty,
   testId,
+  total = rows.length,
 }: {
   title: string;
-  rows: { line: number; reason: string }[];
+  /** One per row, or one per reason (grouped warnings: `lines` "2–22, 25"). */
+  rows: (({ line: number } | { lines: string }) & { reason: string })[];
   empty?: string;
   testId: string;
+  total?: number;
 }) {
   const t = useT();
   const [shown, setShown] = useState(SHOWN_STEP);
@@ -139,7 +150,7 @@ function RowTable({
       <div className="max-h-96 overflow-auto">
         <table className="w-full text-left text-sm" data-testid={testId}>
           <caption className="mb-2 text-left font-semibold">
-            {title} ({rows.length})
+            {title} ({total})
           </caption>
           <thead className="sticky top-0 bg-white">
             <tr className="border-b border-slate-200">
@@ -153,8 +164,8 @@ function RowTable({
           </thead>
           <tbody>
             {rows.slice(0, shown).map((r, i) => (
-              <tr key={`${r.line}-${i}`} className="border-b border-slate-100 align-top">
-                <td className="py-1 pr-3 tabular-nums">{r.line}</td>
+              <tr key={i} className="border-b border-slate-100 align-top">
+                <td className="py-1 pr-3 tabular-nums">{"line" in r ? r.line : r.lines}</td>
                 <td className="py-1 break-words">{r.reason}</td>
               </tr>
             ))}

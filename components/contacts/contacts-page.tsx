@@ -14,6 +14,14 @@ function labelIdsOf(sp: URLSearchParams): number[] {
   return [...new Set(sp.getAll("label_id").map(Number))].filter((n) => Number.isInteger(n) && n > 0);
 }
 
+/** The CSV export of what the list shows (its search and labels). */
+function exportHref(search: string, labelIds: number[]): string {
+  const q = new URLSearchParams({ format: "csv" });
+  if (search) q.set("search", search);
+  for (const id of labelIds) q.append("label_id", String(id));
+  return `/api/v1/contacts?${q}`;
+}
+
 /** Contact label editor: search by name or number, filter by labels, paginated, label chips per contact. */
 export function ContactsPage() {
   const t = useT();
@@ -50,12 +58,22 @@ export function ContactsPage() {
     <>
       <PageTitle
         actions={
-          <Link
-            href="/contacts/import"
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
-          >
-            {t("import.link")}
-          </Link>
+          <div className="flex flex-wrap gap-2">
+            {/* The same filter as the list: what is shown is what is exported. */}
+            <a
+              href={exportHref(deferred, labelIds)}
+              download
+              className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
+            >
+              {t("contacts.export")}
+            </a>
+            <Link
+              href="/contacts/import"
+              className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100"
+            >
+              {t("import.link")}
+            </Link>
+          </div>
         }
       >
         {t("contacts.title")}

@@ -4,6 +4,7 @@ import type { Conversation, Label } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { ContactLabelEditor } from "@/components/contacts/contact-label-editor";
 import { cx } from "@/components/ui";
+import { MarketingOptOut } from "@/components/contacts/marketing-opt-out";
 
 /** Time left in the 24-hour customer-service window, ticking every 30 seconds. */
 export function useWindowLeft(expiresAt: string | null): number {
@@ -42,7 +43,10 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-sm">
           <dt className="text-slate-600">{t("inbox.number")}</dt>
           <dd data-testid="contact-number">{conv.contact.customer_number ? `+${conv.contact.customer_number}` : "—"}</dd>
-          <dt className="text-slate-600">customer_id</dt>
+          {/* A name the agent reads; the API's field name stays in the tooltip for whoever wires integrations. */}
+          <dt className="text-slate-600" title="customer_id">
+            {t("inbox.customerId")}
+          </dt>
           <dd>{conv.contact.customer_id ?? "—"}</dd>
         </dl>
       </div>
@@ -50,6 +54,10 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
       <div>
         <h3 className="mb-1 text-sm font-semibold">{t("contacts.labels")}</h3>
         <ContactLabelEditor contact={conv.contact} allLabels={allLabels} pickerId="inbox-label-picker" />
+      </div>
+      <div>
+        <h3 className="mb-1 text-sm font-semibold">{t("optOut.title")}</h3>
+        <MarketingOptOut contact={conv.contact} />
       </div>
     </section>
   );

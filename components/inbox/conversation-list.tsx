@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import type { Conversation, Label, WaNumber } from "@/lib/api-client/types";
-import { useConversations, type ConversationFilters } from "@/lib/api-client/inbox";
+import { fitsFilters, useConversations, type ConversationFilters } from "@/lib/api-client/inbox";
 import { useI18n, type MessageKey } from "@/lib/i18n";
 import { LabelChip } from "@/components/labels/label-chip";
 import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
@@ -66,7 +66,44 @@ function when(iso: string, locale: string, yesterday: string): string {
   return d.toLocaleDateString(locale, { day: "numeric", month: "short" });
 }
 
-export type ListFilters = { tab: Tab; status: "open" | "resolved"; needsReply: boolean; labelId: number | null; search: string };
+/** `outbound`: open conversations the customer never wrote in (a broadcast opened them), apart from "Abiertas". */
+export type ListStatus = "open" | "outbound" | "resolved";
+export type ListOrder = "newest" | "waiting";
+export type ListFilters = {
+  tab: Tab;
+  status: ListStatus;
+  order: ListOrder;
+  needsReply: boolean;
+  labelId: number | null;
+  search: string;
+};
+
+/** The filters as the URL keeps them (`?tab=me&status=outbound&order=waiting&label=3&q=ana&needs_reply=1`): a reload keeps them. */
+export function filtersFromUrl(sp: URLSearchParams): ListFilters {
+  const tab = sp.get("tab");
+  const status = sp.get("status");
+  const label = Number(sp.get("label"));
+  return {
+    tab: tab === "me" || tab === "none" ? tab : "all",
+    status: status === "outbound" || status === "resolved" ? status : "open",
+    order: sp.get("order") === "waiting" ? "waiting" : "newest",
+    needsReply: sp.get("needs_reply") === "1",
+    labelId: Number.isInteger(label) && label > 0 ? label : null,
+    search: (sp.get("q") ?? "").slice(0, 100),
+  };
+}
+
+/** URL parameters of the filters; defaults are left out so a plain /inbox stays plain. */
+export function filtersToUrl(f: ListFilters): Record<string, string | null> {
+  return {
+    tab: f.tab === "all" ? null : f.tab,
+    status: f.status === "open" ? null : f.status,
+    order: f.order === "newest" ? null : f.order,
+    needs_reply: f.needsReply ? "1" : null,
+    label: f.labelId ? String(f.labelId) : null,
+    q: f.search || null,
+  };
+}
 
 /** The conversation list: number switcher, assignment tabs, filters, search and the rows. */
 export function ConversationList({
@@ -102,7 +139,10 @@ export function ConversationList({
 
   const query: ConversationFilters = {
     wa_number: waNumber,
-    status: filters.status,
+    status: filters.status === "resolved" ? "resolved" : "open",
+    // "Abiertas" waits for the customer's first word; until then the conversation is under "outbound".
+    ...(filters.status !== "resolved" ? { outbound_only: filters.status === "outbound" } : {}),
+    ...(filters.order === "waiting" ? { order: "waiting" as const } : {}),
     ...(filters.tab !== "all" ? { assignee: filters.tab } : {}),
     ...(filters.needsReply ? { needs_reply: true } : {}),
     ...(filters.labelId ? { label_id: [filters.labelId] } : {}),
@@ -113,7 +153,7 @@ export function ConversationList({
   // Live patches may leave a conversation that no longer fits the tab (assigned or resolved meanwhile).
   const visible = rows.filter(
     (c) =>
-      c.status === filters.status &&
+      fitsFilters(c, query) !== false &&
       (filters.tab === "all" || (filters.tab === "none" ? c.assignee_agent_id === null : c.assignee_agent_id !== null)),
   );
 
@@ -144,7 +184,10 @@ export function ConversationList({
               role="tab"
               type="button"
               aria-selected={filters.tab === tab.id}
-              className={cx("flex-1 rounded px-2 py-1", filters.tab === tab.id ? "bg-white font-semibold shadow-sm" : "text-slate-700")}
+              className={cx(
+                "flex-1 whitespace-nowrap rounded px-1 py-1",
+                filters.tab === tab.id ? "bg-white font-semibold shadow-sm" : "text-slate-700",
+              )}
               onClick={() => onFilters({ ...filters, tab: tab.id })}
             >
               {t(tab.key)}
@@ -162,25 +205,41 @@ export function ConversationList({
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
-        <div className="grid grid-cols-2 gap-2 text-sm">
+        {/* One select per row: none of their options is ever cut (the list column is 20rem). */}
+        <div className="grid grid-cols-1 gap-2 text-sm">
           <label htmlFor="inbox-status" className="sr-only">
             {t("inbox.status")}
           </label>
           <select
             id="inbox-status"
-            className={cx(inputClass, "py-1")}
+            className={cx(inputClass, "min-w-0 py-1")}
             value={filters.status}
-            onChange={(e) => onFilters({ ...filters, status: e.target.value as "open" | "resolved" })}
+            onChange={(e) => onFilters({ ...filters, status: e.target.value as ListStatus })}
+            title={filters.status === "outbound" ? t("inbox.outboundOnlyHint") : undefined}
           >
             <option value="open">{t("inbox.open")}</option>
+            <option value="outbound">{t("inbox.outboundOnly")}</option>
             <option value="resolved">{t("inbox.resolved")}</option>
+          </select>
+          <label htmlFor="inbox-order" className="sr-only">
+            {t("inbox.order")}
+          </label>
+          <select
+            id="inbox-order"
+            className={cx(inputClass, "min-w-0 py-1")}
+            value={filters.order}
+            onChange={(e) => onFilters({ ...filters, order: e.target.value as ListOrder })}
+          >
+            <option value="newest">{t("inbox.orderNewest")}</option>
+            <option value="waiting">{t("inbox.orderWaiting")}</option>
           </select>
           <label htmlFor="inbox-label" className="sr-only">
             {t("inbox.labelFilter")}
           </label>
+          {/* The whole row: a long label title is never cut. */}
           <select
             id="inbox-label"
-            className={cx(inputClass, "py-1")}
+            className={cx(inputClass, "min-w-0 py-1")}
             value={filters.labelId ?? ""}
             onChange={(e) => onFilters({ ...filters, labelId: e.target.value ? Number(e.target.value) : null })}
           >
@@ -191,13 +250,14 @@ export function ConversationList({
               </option>
             ))}
           </select>
-          <label className="col-span-2 flex items-center gap-1.5">
+          <label className="flex items-center gap-1.5">
             <input type="checkbox" checked={filters.needsReply} onChange={(e) => onFilters({ ...filters, needsReply: e.target.checked })} />
             {t("inbox.needsReply")}
           </label>
         </div>
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto" data-testid="conversation-list">
+      {/* relative: the rows' visually hidden texts are positioned inside this scroller, never beyond it. */}
+      <div className="relative min-h-0 flex-1 overflow-y-auto" data-testid="conversation-list">
         {list.isError ? (
           <ErrorBox error={list.error} onRetry={() => list.refetch()} />
         ) : list.isLoading || !waNumber ? (
@@ -218,7 +278,8 @@ export function ConversationList({
                     data-conversation-id={c.id}
                     data-unread={c.unread_count}
                     className={cx(
-                      "flex w-full gap-2 border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50",
+                      // relative + overflow-hidden: nothing of a row (its hidden "Usted:" included) reaches outside it.
+                      "relative flex w-full gap-2 overflow-hidden border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50",
                       selectedId === c.id && "bg-emerald-50",
                     )}
                   >

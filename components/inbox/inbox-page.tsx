@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useLabels, useMe, useWaNumbers } from "@/lib/api-client/hooks";
@@ -7,7 +7,7 @@ import { useConversation, useEventStream, useMarkRead, useUpdateConversation } f
 import type { Conversation, Message } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { cx, EmptyState, ErrorBox } from "@/components/ui";
-import { ConversationList, type ListFilters } from "./conversation-list";
+import { ConversationList, filtersFromUrl, filtersToUrl, type ListFilters } from "./conversation-list";
 import { Thread } from "./thread";
 import { ContactPanel } from "./contact-panel";
 import { Composer } from "./composer";
@@ -35,7 +35,8 @@ export function InboxPage() {
   const view = sp.get("view") === "contact" ? "contact" : selectedId ? "thread" : "list";
   const [waNumber, setWaNumber] = useState(sp.get("wa_number") ?? "");
   const effectiveNumber = waNumber || numbers.data?.[0]?.number || "";
-  const [filters, setFilters] = useState<ListFilters>({ tab: "all", status: "open", needsReply: false, labelId: null, search: "" });
+  // The list's tab and filters live in the URL: a reload or a shared link shows the same list.
+  const filters = useMemo(() => filtersFromUrl(sp), [sp]);
   const [shown, setShown] = useState<Conversation[]>([]);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
 
@@ -53,6 +54,19 @@ export function InboxPage() {
       else router.push(url);
     },
     [sp, pathname, router],
+  );
+
+  // The browser's own history call, as on the contacts page: Next's router follows it
+  // (useSearchParams) without asking the server for the page again, so a filter answers at once.
+  const setFilters = useCallback(
+    (f: ListFilters) => {
+      const q = new URLSearchParams(window.location.search);
+      for (const [k, v] of Object.entries(filtersToUrl(f)))
+        if (v === null) q.delete(k);
+        else q.set(k, v);
+      window.history.replaceState(null, "", `${pathname}${q.size ? `?${q}` : ""}`);
+    },
+    [pathname],
   );
 
   // Opening a conversation marks it read, and so does a message arriving while it is open and seen.
@@ -92,7 +106,7 @@ export function InboxPage() {
 
   return (
     <div
-      className="flex h-[calc(100dvh-7.5rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+      className="flex h-0 min-h-[28rem] flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
       data-testid="inbox"
       data-stream={stream}
     >

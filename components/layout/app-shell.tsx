@@ -31,8 +31,10 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (unauthenticated) router.replace(`/login?next=${encodeURIComponent(pathname)}`);
   }, [unauthenticated, router, pathname]);
 
+  // The inbox is exactly the window's height (its panes scroll inside); other pages grow with their content.
+  const fitted = pathname.startsWith("/inbox");
   return (
-    <div className="flex min-h-dvh flex-col">
+    <div className={cx("flex flex-col", fitted ? "h-dvh" : "min-h-dvh")}>
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
@@ -97,7 +99,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+      {/* The inbox fills what the header leaves of the window (a column it grows in), whatever the
+          header's height: a page taller than the window lets the wheel scroll the inbox away. */}
+      <main id="main" className={cx("mx-auto w-full max-w-7xl flex-1 px-4 py-6", fitted && "flex min-h-0 flex-col")}>
         {me.error && !unauthenticated ? <ErrorBox error={me.error} onRetry={() => me.refetch()} /> : children}
       </main>
     </div>

@@ -1,6 +1,7 @@
 "use client";
 import type { Message } from "@/lib/api-client/types";
-import { useI18n, type MessageKey } from "@/lib/i18n";
+import { useI18n, type MessageKey, type Translate } from "@/lib/i18n";
+import { providerErrorText } from "@/lib/i18n/provider-error";
 import type { Reaction } from "@/components/conversations/rows";
 import { cx } from "@/components/ui";
 import { PayloadView } from "./payload";
@@ -10,9 +11,10 @@ import { obj, str } from "./safe-url";
 import { formatWallDateTime, formatWallTime } from "./format";
 import { emojiOf } from "./payload-helpers";
 
-function failureReason(m: Message): string | null {
+function failureReason(m: Message, t: Translate): string | null {
   const e = obj(m.error);
-  return [str(e.title), str(e.details)].filter(Boolean).join(": ") || null;
+  const original = [str(e.title), str(e.details)].filter(Boolean).join(": ");
+  return providerErrorText(t, typeof e.code === "number" ? e.code : null, original) || null;
 }
 
 /**
@@ -34,7 +36,7 @@ export function MessageBubble({
   const { t, locale } = useI18n();
   const inbound = m.direction === "INBOUND";
   const sticker = m.type === "sticker";
-  const reason = m.status === "FAILED" ? failureReason(m) : null;
+  const reason = m.status === "FAILED" ? failureReason(m, t) : null;
   const shown = (reactions ?? []).map((r) => ({ ...r, emoji: emojiOf(r.emoji) })).filter((r) => r.emoji);
   const reactionLabel = shown
     .map((r) => t(r.direction === "INBOUND" ? "msg.reactionCustomer" : "msg.reactionBusiness", { emoji: r.emoji }))
@@ -75,7 +77,7 @@ export function MessageBubble({
           >
             {formatWallTime(m.created_at, locale)}
           </time>
-          {!inbound && <StatusTicks status={m.status} reason={failureReason(m)} />}
+          {!inbound && <StatusTicks status={m.status} reason={reason} />}
         </p>
         {reason && (
           <p className="mt-0.5 rounded bg-red-50 px-1.5 py-0.5 text-xs text-red-800" data-testid="failure-reason">

@@ -1,6 +1,9 @@
 import { foreignKey, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex } from "drizzle-orm/pg-core";
 import { teams } from "./teams";
 
+export const MARKETING_OPT_OUT_REASONS = ["keyword", "provider", "agent", "import"] as const;
+export type MarketingOptOutReason = (typeof MARKETING_OPT_OUT_REASONS)[number];
+
 /** Customers. `customerNumber` is digits only; `customerId` is the platform's id for them. */
 export const contacts = pgTable(
   "contacts",
@@ -12,6 +15,12 @@ export const contacts = pgTable(
     customerNumber: text("customer_number"),
     customerId: text("customer_id"),
     name: text("name").notNull().default(""),
+    /**
+     * Opted out of MARKETING templates (issue 21): when, and why (`keyword`: the customer wrote
+     * an opt-out word; `provider`: Meta refused a send with 131050; `agent`; `import`). Null: not opted out.
+     */
+    marketingOptedOutAt: timestamp("marketing_opted_out_at", { withTimezone: true }),
+    marketingOptOutReason: text("marketing_opt_out_reason").$type<MarketingOptOutReason>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -46,6 +46,9 @@ export function useBroadcast(id: number) {
     queryKey: broadcastKeys.one(id),
     queryFn: () => apiFetch<BroadcastResponse>(`/api/v1/broadcasts/${id}`).then((r) => r.data),
     staleTime: Infinity,
+    // Opening the page always asks: a cached copy (the create's answer, "0 de 21 procesados")
+    // shows meanwhile but never stands for the broadcast (issue 21).
+    refetchOnMount: "always",
   });
 }
 
@@ -55,6 +58,7 @@ export function useRecipients(id: number, status: RecipientStatus | "", page: nu
     queryFn: () => apiFetch<RecipientList>(`/api/v1/broadcasts/${id}/recipients${qs({ status, page, per_page: perPage })}`),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
+    refetchOnMount: "always",
   });
 }
 
@@ -64,12 +68,13 @@ export function useTimeline(id: number, bucket: Bucket) {
     queryFn: () => apiFetch<TimelineResponse>(`/api/v1/broadcasts/${id}/timeline${qs({ bucket })}`).then((r) => r.data),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
+    refetchOnMount: "always",
   });
 }
 
 /** The recipients CSV (streamed by the server); a plain link, so the browser downloads it with the session cookie. */
-export function recipientsCsvUrl(id: number, status: RecipientStatus | "") {
-  return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status })}`;
+export function recipientsCsvUrl(id: number, status: RecipientStatus | "", lang: "es" | "en" = "es") {
+  return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status, lang })}`;
 }
 
 /**
@@ -135,7 +140,16 @@ export function useBroadcastsLive(openId?: number): StreamState {
     },
     [qc, openId, refetchOne, refetchDetails],
   );
-  return useEventStream(onEvent);
+  const state = useEventStream(onEvent);
+  // Each time the stream (re)opens, what changed before it was listening is read once: events
+  // sent between the page's first fetch and the stream's opening are never replayed to it.
+  useEffect(() => {
+    if (state !== "open" || openId === undefined) return;
+    qc.invalidateQueries({ queryKey: broadcastKeys.one(openId) });
+    qc.invalidateQueries({ queryKey: broadcastKeys.recipientsAll(openId) });
+    qc.invalidateQueries({ queryKey: ["broadcasts", "timeline", openId] });
+  }, [state, openId, qc]);
+  return state;
 }
 
 export type BroadcastAction = "pause" | "resume" | "cancel";
@@ -182,7 +196,7 @@ export function audienceIsEmpty(rule: AudienceRule) {
 /** The audience's size, asked 300 ms after the last change of its labels. */
 export function useAudienceSize(rule: AudienceRule) {
   const settled = useDebounced(rule, 300);
-  const query = useQuery<number>({
+  const query = useQuery<AudienceSizeResponse["data"]>({
     queryKey: broadcastKeys.audienceSize(settled),
     enabled: !audienceIsEmpty(settled),
     queryFn: ({ signal }) =>
@@ -193,7 +207,7 @@ export function useAudienceSize(rule: AudienceRule) {
           exclude: settled.labels_exclude.join(","),
         })}`,
         { signal },
-      ).then((r) => r.data.size),
+      ).then((r) => r.data),
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });

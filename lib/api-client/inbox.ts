@@ -1,8 +1,17 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+} from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
 import { keys } from "./hooks";
+import { patchOptOut } from "./contact-opt-out";
 import type {
   Contact,
   ContactList,
@@ -27,6 +36,10 @@ export type ConversationFilters = {
   search?: string;
   assignee?: "me" | "none";
   status?: "open" | "resolved";
+  /** false: the customer wrote at least once ("Abiertas"); true: only a broadcast or send opened it. */
+  outbound_only?: boolean;
+  /** waiting: waiting for our reply, the longest-waiting first. */
+  order?: "newest" | "waiting";
 };
 
 export const inboxKeys = {
@@ -48,6 +61,8 @@ function listQueryString(f: ConversationFilters, cursor?: string | null): string
   if (f.search) sp.set("search", f.search);
   if (f.assignee) sp.set("assignee", f.assignee);
   if (f.status) sp.set("status", f.status);
+  if (f.outbound_only !== undefined) sp.set("outbound_only", f.outbound_only ? "1" : "0");
+  if (f.order && f.order !== "newest") sp.set("order", f.order);
   sp.set("per_page", "30");
   if (cursor) sp.set("cursor", cursor);
   return `?${sp.toString()}`;
@@ -81,20 +96,43 @@ function patchConversation(qc: QueryClient, id: number, fn: (c: Conversation) =>
   qc.setQueryData<Conversation>(inboxKeys.one(id), (old) => (old ? fn(old) : old));
 }
 
-/** Puts a fresh copy of a conversation at the top of every list that holds it. */
+/**
+ * Puts a fresh copy of a conversation at the top of every newest-first list that holds it and it
+ * still fits; a list it left (the customer answered a broadcast: out of "sin respuesta") drops it,
+ * and a list that should now show it, or whose order it changed (waiting), is read again.
+ */
 function upsertConversation(qc: QueryClient, conv: Conversation): boolean {
   let found = false;
-  qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) => {
-    if (!old) return old;
+  const stale: QueryKey[] = [];
+  for (const [key, old] of qc.getQueriesData<ListData>({ queryKey: inboxKeys.listsAll })) {
+    const f = (key[1] ?? {}) as ConversationFilters;
+    if (!old || (f.wa_number && f.wa_number !== conv.wa_number)) continue;
     const had = old.pages.some((p) => p.data.some((c) => c.id === conv.id));
-    if (!had) return old;
-    found = true;
+    found ||= had;
+    const fits = fitsFilters(conv, f);
+    if (f.order === "waiting" || (!had && fits !== false)) {
+      stale.push(key);
+      continue;
+    }
+    if (!had) continue;
     const pages = old.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== conv.id) }));
-    pages[0] = { ...pages[0], data: [conv, ...pages[0].data] };
-    return { ...old, pages };
-  });
+    if (fits !== false) pages[0] = { ...pages[0], data: [conv, ...pages[0].data] };
+    qc.setQueryData<ListData>(key, { ...old, pages });
+  }
+  for (const key of stale) qc.invalidateQueries({ queryKey: key, exact: true });
   qc.setQueryData(inboxKeys.one(conv.id), conv);
   return found;
+}
+
+/** Whether a conversation belongs in a list: false when a filter says no, undefined when the client cannot tell (search, "mine"). */
+export function fitsFilters(c: Conversation, f: ConversationFilters): boolean | undefined {
+  if (f.status && c.status !== f.status) return false;
+  if (f.outbound_only !== undefined && (c.last_inbound_at === null) !== f.outbound_only) return false;
+  if ((f.needs_reply || f.order === "waiting") && c.last_message.direction !== "INBOUND") return false;
+  if (f.unread && c.unread_count === 0) return false;
+  if (f.assignee === "none" && c.assignee_agent_id !== null) return false;
+  if (f.label_id?.length && !c.contact.labels.some((l) => f.label_id!.includes(l.id))) return false;
+  return f.search || f.assignee === "me" ? undefined : true;
 }
 
 function findConversation(qc: QueryClient, waNumber: string, contactId: number): Conversation | undefined {
@@ -364,6 +402,10 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
         old ? { ...old, data: old.data.map((c: Contact) => (c.id === ev.contact_id ? { ...c, labels: ev.labels } : c)) } : old,
       );
     });
+
+    on("contact.updated", (ev: { contact_id: number; marketing_opt_out: Contact["marketing_opt_out"] }) =>
+      patchOptOut(qc, ev.contact_id, ev.marketing_opt_out),
+    );
 
     on("conversation.read", (ev: { id: number; unread_count: number }) =>
       patchConversation(qc, ev.id, (c) => ({ ...c, unread_count: ev.unread_count })),

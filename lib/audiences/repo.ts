@@ -29,12 +29,14 @@ function audienceWhere(teamId: number, a: Audience): SQL {
     ${excluded}`;
 }
 
-export async function countAudience(teamId: number, audience: Audience, tx?: DbOrTx): Promise<number> {
+/** The audience's size, and how many of it opted out of marketing (a MARKETING broadcast leaves them out). */
+export async function countAudience(teamId: number, audience: Audience, tx?: DbOrTx): Promise<{ size: number; optedOut: number }> {
   const db = tx ?? (await getDb());
-  const [row] = rowsOf<{ n: number | string }>(
-    await db.execute(sql`SELECT count(*) AS n FROM contacts c WHERE ${audienceWhere(teamId, audience)}`),
+  const [row] = rowsOf<{ n: number | string; o: number | string }>(
+    await db.execute(sql`SELECT count(*) AS n, count(*) FILTER (WHERE c.marketing_opted_out_at IS NOT NULL) AS o
+      FROM contacts c WHERE ${audienceWhere(teamId, audience)}`),
   );
-  return Number(row?.n ?? 0);
+  return { size: Number(row?.n ?? 0), optedOut: Number(row?.o ?? 0) };
 }
 
 /**
@@ -48,12 +50,18 @@ export async function selectAudienceContacts(
   audience: Audience,
   { afterId = 0, limit = 5000 }: { afterId?: number; limit?: number } = {},
 ): Promise<AudienceContact[]> {
-  const rows = rowsOf<{ id: number | string; name: string; customer_number: string; customer_id: string | null }>(
-    await tx.execute(sql`SELECT c.id, c.name, c.customer_number, c.customer_id FROM contacts c
+  const rows = rowsOf<{ id: number | string; name: string; customer_number: string; customer_id: string | null; o: boolean }>(
+    await tx.execute(sql`SELECT c.id, c.name, c.customer_number, c.customer_id, c.marketing_opted_out_at IS NOT NULL AS o FROM contacts c
       WHERE ${audienceWhere(teamId, audience)} AND c.id > ${afterId}
       ORDER BY c.id LIMIT ${limit}`),
   );
-  return rows.map((r) => ({ id: Number(r.id), name: r.name, customer_number: r.customer_number, customer_id: r.customer_id }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    customer_number: r.customer_number,
+    customer_id: r.customer_id,
+    marketing_opted_out: r.o === true,
+  }));
 }
 
 /** The ids among `labelIds` that are not labels of the team. */

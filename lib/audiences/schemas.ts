@@ -57,9 +57,24 @@ export const audienceSizeQuery = z
   .meta({ id: "AudienceSizeQuery" });
 
 export const audienceSizeResponse = z
-  .object({ message: z.string(), data: z.object({ size: z.number().int() }) })
+  .object({
+    message: z.string(),
+    data: z.object({
+      size: z.number().int(),
+      opted_out: z.number().int().meta({
+        description:
+          "Cuántos de `size` se dieron de baja del marketing: una difusión de una plantilla MARKETING los deja fuera (rechazados)",
+      }),
+    }),
+  })
   .meta({ id: "AudienceSizeResponse" });
 export type AudienceSizeResponse = z.infer<typeof audienceSizeResponse>;
 
 /** A contact of an audience, as the broadcast enqueue reads it (id order). */
-export type AudienceContact = { id: number; name: string; customer_number: string; customer_id: string | null };
+export type AudienceContact = {
+  id: number;
+  name: string;
+  customer_number: string;
+  customer_id: string | null;
+  marketing_opted_out: boolean;
+};

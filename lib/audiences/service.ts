@@ -31,7 +31,8 @@ export async function checkAudienceLabels(teamId: number, audience: Audience, fi
 }
 
 /** GET /api/v1/audiences/size. */
-export async function sizeAudience({ ctx, input }: { ctx: AuthContext; input: Audience }): Promise<{ size: number }> {
+export async function sizeAudience({ ctx, input }: { ctx: AuthContext; input: Audience }): Promise<{ size: number; opted_out: number }> {
   await checkAudienceLabels(ctx.teamId, input, { labels_any: "any", labels_all: "all", labels_exclude: "exclude" });
-  return { size: await countAudience(ctx.teamId, input) };
+  const { size, optedOut } = await countAudience(ctx.teamId, input);
+  return { size, opted_out: optedOut };
 }

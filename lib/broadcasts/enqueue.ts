@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { transaction } from "@/db/client";
 import { selectAudienceContacts } from "@/lib/audiences/service";
+import { MARKETING_OPTED_OUT, isMarketing } from "@/lib/contacts/opt-out";
 import type { AuthContext } from "@/lib/auth/context";
 import type { ResolvedMedia } from "@/lib/messages/send-media";
 import { queuedMessage } from "@/lib/messages/send-service";
@@ -82,6 +83,8 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   const headerText = textAt(headerAt);
   const bodyText = textAt(bodyAt);
 
+  // Opted-out contacts stay in the audience (its size says how many) and are rejected with their reason.
+  const marketing = isMarketing(target.template.category);
   let queued = 0;
   let rejected = 0;
   let lastAnnounce = Date.now();
@@ -96,6 +99,15 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       const rows: BatchRecipient[] = [];
       const rejections = [];
       for (const contact of contacts) {
+        if (marketing && contact.marketing_opted_out) {
+          rejections.push({
+            teamId: row.teamId,
+            broadcastId: row.id,
+            contactId: contact.id,
+            errors: { destination: [MARKETING_OPTED_OUT] },
+          });
+          continue;
+        }
         const checked = fillRecipient(contact, send);
         if ("errors" in checked) {
           rejections.push({ teamId: row.teamId, broadcastId: row.id, contactId: contact.id, errors: checked.errors });

@@ -1,6 +1,8 @@
 import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
+import { csvCell } from "@/lib/http/csv";
+import { statusLabeler } from "@/lib/i18n/status-labels";
 import { firstReason } from "./recipient";
 import { listRecipientRows, recipientRowsAfter, timelineRows, type RecipientRow } from "./repo";
 import { RECIPIENTS_CSV_HEADER, type RecipientDto, type RecipientsQuery, type TimelineQuery } from "./schemas";
@@ -32,15 +34,7 @@ export async function listRecipients({ ctx, input }: { ctx: AuthContext; input: 
   return { data: rows.map(toRecipient), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
-/**
- * A CSV cell: quoted when needed, and a value a spreadsheet would read as a formula (starting with
- * = + - @, a tab or a carriage return) is prefixed with an apostrophe (OWASP "CSV injection").
- */
-export function csvCell(value: string | number | boolean | null): string {
-  let s = value === null ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+export { csvCell };
 
 const CSV_PAGE = 2000;
 
@@ -50,8 +44,9 @@ export async function recipientsCsv({
   input,
 }: {
   ctx: AuthContext;
-  input: { id: number; status?: RecipientsQuery["status"] };
+  input: { id: number; status?: RecipientsQuery["status"]; lang?: "es" | "en" };
 }): Promise<ReadableStream<Uint8Array>> {
+  const label = statusLabeler(input.lang ?? "es");
   await requireBroadcast(ctx.teamId, input.id);
   const enc = new TextEncoder();
   let after: { kind: "m" | "r"; id: number } | undefined;
@@ -74,6 +69,7 @@ export async function recipientsCsv({
             r.contact.customer_number,
             r.contact.name,
             r.status,
+            label(r.status),
             r.error?.code ?? null,
             r.error?.title ?? null,
             r.replied,

@@ -183,6 +183,10 @@ export const recipientsQuery = pageQuery({ max: 100, fallback: 50 })
       .optional()
       .meta({ description: "CANCELLED: los FAILED por cancelación; REJECTED: los rechazados al crear la difusión." }),
     format: z.enum(["json", "csv"], { error: "El campo format debe ser json o csv." }).optional(),
+    lang: z
+      .enum(["es", "en"], { error: "El campo lang debe ser es o en." })
+      .optional()
+      .meta({ description: "Idioma de la columna status_label del CSV (por defecto es)" }),
   })
   .meta({ id: "BroadcastRecipientsQuery" });
 export type RecipientsQuery = z.output<typeof recipientsQuery>;
@@ -200,7 +204,17 @@ export const recipientSchema = z
 export type RecipientDto = z.infer<typeof recipientSchema>;
 export const recipientsResponse = listResponse(recipientSchema).meta({ id: "BroadcastRecipientsResponse" });
 
-export const RECIPIENTS_CSV_HEADER = ["number", "name", "status", "error_code", "error_title", "replied", "update_id"] as const;
+/** `status` is the contract's code (READED); `status_label` the word a marketer reads ("Leído"), in `lang`. */
+export const RECIPIENTS_CSV_HEADER = [
+  "number",
+  "name",
+  "status",
+  "status_label",
+  "error_code",
+  "error_title",
+  "replied",
+  "update_id",
+] as const;
 
 // ---- Timeline ----
 

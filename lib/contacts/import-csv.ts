@@ -6,7 +6,7 @@ import { parse, type Options, type Parser } from "csv-parse";
  * and hands records over as they complete).
  */
 
-export type Column = "number" | "name" | "customer_id" | "labels";
+export type Column = "number" | "name" | "customer_id" | "labels" | "marketing_opt_out";
 
 /** Header names accepted for each column, compared lowercased, without accents, spaces as `_`. */
 const ALIASES: Record<Column, string[]> = {
@@ -25,7 +25,20 @@ const ALIASES: Record<Column, string[]> = {
   name: ["name", "nombre", "customer_name", "nombre_completo"],
   customer_id: ["customer_id", "id_cliente", "cliente_id", "external_id"],
   labels: ["labels", "label", "etiquetas", "etiqueta", "tags"],
+  marketing_opt_out: ["marketing_opt_out", "opt_out", "baja_marketing", "sin_marketing", "baja"],
 };
+
+const YES = new Set(["si", "yes", "true", "1", "x", "baja"]);
+const NO = new Set(["no", "false", "0"]);
+/**
+ * A marketing_opt_out cell: true (sí, yes, true, 1, x), false (no, false, 0, or empty: nothing
+ * changes), or null when it is none of them. The export writes "sí"/"no".
+ */
+export function parseOptOutCell(cell: string): boolean | null {
+  const v = normalizeHeader(cell);
+  if (!v || NO.has(v)) return false;
+  return YES.has(v) ? true : null;
+}
 
 export function normalizeHeader(h: string): string {
   return h

@@ -4,7 +4,7 @@ import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { MAX_LABELS_PER_CONTACT } from "@/lib/limits";
 
 /** One valid row of the file, ready to write. Numbers and customer_ids are unique within a batch. */
-export type ImportRow = { line: number; number: string; customerId: string | null; name: string; labelIds: number[] };
+export type ImportRow = { line: number; number: string; customerId: string | null; name: string; labelIds: number[]; optOut?: boolean };
 
 export type BatchOutcome = {
   created: number;
@@ -109,7 +109,15 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
     out.updated = existing.length;
   }
 
-  // 5. Labels.
+  // 5. Marketing opt-outs given by the file (first date and reason kept when already opted out).
+  const optOutIds = kept.filter((r) => r.optOut && ids.has(r.number)).map((r) => ids.get(r.number)!);
+  if (optOutIds.length) {
+    await tx.execute(sql`UPDATE contacts SET marketing_opted_out_at = now(), marketing_opt_out_reason = 'import', updated_at = now()
+      WHERE team_id = ${teamId} AND marketing_opted_out_at IS NULL
+        AND id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(optOutIds)}::jsonb)::int))`);
+  }
+
+  // 6. Labels.
   const labelled = kept.filter((r) => r.labelIds.length && ids.has(r.number));
   if (labelled.length) {
     const wanted = [...new Set(labelled.flatMap((r) => r.labelIds))];

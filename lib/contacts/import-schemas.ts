@@ -24,6 +24,7 @@ export const ROW_CUSTOMER_ID_TOO_LONG = "El customer_id no puede tener más de 1
 export const ROW_UNREADABLE = "La fila no se pudo leer (comillas sin cerrar o fila demasiado larga).";
 export const ROW_BAD_CHARACTERS = "La fila contiene caracteres no válidos.";
 // Warnings: the row was imported, something in it was not.
+export const ROW_OPT_OUT_UNKNOWN = "El valor de marketing_opt_out no se reconoce (use sí o no); se ignoró.";
 export const rowLabelUnknown = (title: string) => `La etiqueta «${title}» no existe; se omitió.`;
 export const rowLabelCap = (titles: string[]) => `El contacto no puede tener más de 5 etiquetas; se omitieron: ${titles.join(", ")}.`;
 

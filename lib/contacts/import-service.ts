@@ -5,7 +5,7 @@ import { logUnexpected } from "@/lib/http/log-error";
 import { readBodyLimited } from "@/lib/http/parse";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
 import { transaction } from "@/db/client";
-import { detectSeparator, mapHeader, readCsv, type Column, type CsvEvent } from "./import-csv";
+import { detectSeparator, mapHeader, parseOptOutCell, readCsv, type Column, type CsvEvent } from "./import-csv";
 import { teamLabelTitles, writeImportBatch, type ImportRow } from "./import-repo";
 import {
   IMPORT_BATCH_ROWS,
@@ -23,6 +23,7 @@ import {
   ROW_NUMBER_INVALID,
   ROW_NUMBER_MISSING,
   ROW_UNREADABLE,
+  ROW_OPT_OUT_UNKNOWN,
   importDoneMessage,
   rowCustomerIdRepeated,
   rowLabelCap,
@@ -205,7 +206,10 @@ async function* importRows(
       if (id === undefined) warn(line, rowLabelUnknown(title.trim().slice(0, 100)));
       else labelIds.push(id);
     }
-    batch.push({ line, number, customerId, name, labelIds });
+    // Only ever opts out: an import never re-subscribes a customer who asked to stop.
+    const optOut = parseOptOutCell(get("marketing_opt_out"));
+    if (optOut === null) warn(line, ROW_OPT_OUT_UNKNOWN);
+    batch.push({ line, number, customerId, name, labelIds, optOut: optOut === true });
     if (batch.length >= IMPORT_BATCH_ROWS) {
       if (writing) yield { type: "progress", processed: await writing };
       writing = flush();

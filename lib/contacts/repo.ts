@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, eq, exists, ilike, inArray, like, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, exists, gt, ilike, inArray, like, max, or, sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { contactLabels, contacts, conversations, labels } from "@/db/schema";
 
@@ -51,6 +51,24 @@ export async function listContactRows(teamId: number, search: string | undefined
     db.select({ total: count() }).from(contacts).where(where),
   ]);
   return { rows, total };
+}
+
+/** A page of the team's contacts after `afterId` in id order (keyset): the CSV export's pages. */
+export async function contactRowsAfter(teamId: number, afterId: number, limit: number, search?: string, labelIds?: number[]) {
+  const db = await getDb();
+  return db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.teamId, teamId),
+        gt(contacts.id, afterId),
+        search ? contactSearchWhere(search) : undefined,
+        labelIds?.length ? contactHasAnyLabelWhere(teamId, labelIds) : undefined,
+      ),
+    )
+    .orderBy(asc(contacts.id))
+    .limit(limit);
 }
 
 /** The labels of several contacts in one query, ordered by contact then label id. */

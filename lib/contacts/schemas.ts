@@ -1,6 +1,7 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
 import { labelSchema, LABEL_NOT_FOUND } from "@/lib/labels/schemas";
+import { MARKETING_OPT_OUT_REASONS } from "@/db/schema/contacts";
 
 export const CONTACT_NOT_FOUND = "Contacto no encontrado.";
 export const LABEL_IDS_REQUIRED = "Debe indicar al menos una etiqueta.";
@@ -13,6 +14,22 @@ export const LABEL_FILTER_TOO_MANY = "No puede filtrar por más de 20 etiquetas.
 export { MAX_LABELS_PER_CONTACT } from "@/lib/limits";
 export { LABEL_NOT_FOUND };
 
+/** The 422 of a MARKETING template sent to an opted-out customer (single send; a bulk or broadcast rejection's reason). */
+export const MARKETING_OPTED_OUT =
+  "El contacto se dio de baja de los mensajes de marketing: no se le pueden enviar plantillas de la categoría MARKETING.";
+export const MARKETING_OPT_OUT_INVALID = "El campo marketing_opt_out debe ser true o false.";
+
+/** Whether, since when and why the contact opted out of MARKETING templates; null while they receive them. */
+export const marketingOptOutSchema = z
+  .object({
+    at: z.string().meta({ description: "ISO 8601 (UTC)" }),
+    reason: z.enum(MARKETING_OPT_OUT_REASONS).meta({
+      description: "keyword: escribió una palabra de baja (OPT_OUT_WORDS); provider: Meta rechazó un envío con 131050; agent; import",
+    }),
+  })
+  .nullable()
+  .meta({ id: "MarketingOptOut" });
+
 export const contactSchema = z
   .object({
     id: z.number().int(),
@@ -23,6 +40,7 @@ export const contactSchema = z
     last_activity_at: z.string().nullable().meta({
       description: "Último mensaje (enviado o recibido) en cualquiera de sus conversaciones, ISO 8601 (UTC); null si no tiene ninguna",
     }),
+    marketing_opt_out: marketingOptOutSchema,
   })
   .meta({ id: "Contact" });
 export type ContactDto = z.infer<typeof contactSchema>;
@@ -48,6 +66,10 @@ export const listContactsQuery = pageQuery({ max: 100, fallback: 20 })
   .extend({
     search: z.string().trim().max(100, "El campo search no puede tener más de 100 caracteres.").optional(),
     label_id: labelIdFilter,
+    format: z
+      .enum(["json", "csv"], { error: "El campo format debe ser json o csv." })
+      .optional()
+      .meta({ description: "`csv`: todos los contactos del filtro como CSV (la importación lo lee de vuelta)" }),
   })
   .meta({ id: "ListContactsQuery" });
 export const listContactsResponse = listResponse(contactSchema).meta({ id: "ListContactsResponse" });
@@ -70,6 +92,13 @@ export const contactLabelIdsBody = z
 export type ContactLabelIdsInput = z.infer<typeof contactLabelIdsBody>;
 
 export const contactLabelsResponse = z.object({ message: z.string(), data: z.array(labelSchema) }).meta({ id: "ContactLabelsResponse" });
+
+/** PATCH /api/v1/contacts/{contactId}: an agent opts the contact out of marketing (true) or back in (false). */
+export const updateContactBody = z
+  .object({ marketing_opt_out: z.boolean({ error: MARKETING_OPT_OUT_INVALID }) })
+  .meta({ id: "UpdateContactRequest" });
+export type UpdateContactInput = z.infer<typeof updateContactBody>;
+export const contactResponse = z.object({ message: z.string(), data: contactSchema }).meta({ id: "ContactResponse" });
 
 /** Input of `createContact` (admin CLI `contact:add`, inbound messages). */
 export const createContactInput = z

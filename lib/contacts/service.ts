@@ -18,7 +18,9 @@ import {
   lockTeamLabelIds,
   transaction,
   upsertContacts,
+  type ContactRow,
 } from "./repo";
+import { setOptOut } from "./opt-out-repo";
 import {
   CONTACT_LABEL_CAP,
   CONTACT_NOT_FOUND,
@@ -29,6 +31,7 @@ import {
   type ContactDto,
   type ContactLabelIdsInput,
   type CreateContactInput,
+  type UpdateContactInput,
 } from "./schemas";
 
 type ListContactsInput = { page: number; per_page: number; search?: string; label_id?: number[] };
@@ -56,8 +59,43 @@ export async function listContacts({ ctx, input }: { ctx: AuthContext; input: Li
     customer_id: r.customerId,
     labels: byContact.get(r.id) ?? [],
     last_activity_at: activity.get(r.id)?.toISOString() ?? null,
+    marketing_opt_out: optOutOf(r),
   }));
   return { data, pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+function optOutOf(r: Pick<ContactRow, "marketingOptedOutAt" | "marketingOptOutReason">): ContactDto["marketing_opt_out"] {
+  return r.marketingOptedOutAt ? { at: r.marketingOptedOutAt.toISOString(), reason: r.marketingOptOutReason ?? "agent" } : null;
+}
+
+/**
+ * PATCH /contacts/{contactId}: an agent opts the contact out of marketing or back in (when the
+ * customer asks again to receive promotions). Answers the whole contact; a `contact.updated` event
+ * tells every open screen.
+ */
+export async function updateContact({ ctx, input }: { ctx: AuthContext; input: { contactId: number } & UpdateContactInput }) {
+  const contact = await transaction(async (tx) => {
+    const row = await setOptOut(tx, ctx.teamId, input.contactId, input.marketing_opt_out, "agent");
+    if (!row) throw ApiError.notFound(CONTACT_NOT_FOUND);
+    const marketing_opt_out = optOutOf(row);
+    await insertEvents(tx, [
+      { teamId: ctx.teamId, type: "contact.updated", contactId: row.id, data: { contact_id: row.id, marketing_opt_out } },
+    ]);
+    return row;
+  });
+  const [labelRows, activity] = await Promise.all([
+    labelsOfContacts(ctx.teamId, [contact.id]),
+    lastActivityOfContacts(ctx.teamId, [contact.id]),
+  ]);
+  return {
+    id: contact.id,
+    name: contact.name,
+    customer_number: contact.customerNumber,
+    customer_id: contact.customerId,
+    labels: labelRows.map(toLabelDto),
+    last_activity_at: activity.get(contact.id)?.toISOString() ?? null,
+    marketing_opt_out: optOutOf(contact),
+  } satisfies ContactDto;
 }
 
 type LabelsChange = { ctx: AuthContext; input: { contactId: number } & ContactLabelIdsInput };
@@ -125,6 +163,7 @@ export async function createContact({ ctx, input }: { ctx: AuthContext; input: C
     customer_id: row.customerId,
     labels: [],
     last_activity_at: null,
+    marketing_opt_out: null,
   } satisfies ContactDto;
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, exists, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db, type DbOrTx } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
@@ -15,9 +15,20 @@ export type ConversationFilter = {
   /** null: unassigned only. */
   assigneeAgentId?: number | null;
   status?: ConversationStatus;
-  /** Rows strictly older than this (last activity, then id): the cursor's position. */
-  before?: { at: Date; id: number };
+  /**
+   * true: only conversations the customer never wrote in (a broadcast or a send opened them);
+   * false: only those where they did ("Abiertas" leaves the others out until the customer answers).
+   */
+  outboundOnly?: boolean;
+  /**
+   * `newest`: latest activity first. `waiting`: the conversations waiting for our reply (the last
+   * message is the customer's), the one whose last message is oldest first.
+   */
+  order?: ConversationOrder;
+  /** The cursor's position (last activity, then id): rows after it in the list's order. */
+  before?: { at: string; id: number };
 };
+export type ConversationOrder = "newest" | "waiting";
 
 /** A label as the list carries it (lib/labels/service.ts toLabelDto makes the DTO). */
 export type ListedLabel = { id: number; title: string; description: string | null; bgColor: string; textColor: string };
@@ -29,7 +40,13 @@ const listColumns = (teamId: Param<number>) => ({
   contactName: contacts.name,
   customerNumber: contacts.customerNumber,
   customerId: contacts.customerId,
+  // Two columns of the contact row the page already reads (no extra lookup).
+  marketingOptedOutAt: contacts.marketingOptedOutAt,
+  marketingOptOutReason: contacts.marketingOptOutReason,
   lastMessageAt: conversations.lastMessageAt,
+  // The cursor's instant to the microsecond (a Date keeps milliseconds: a page read oldest first
+  // would start again at its own last row).
+  activityCursor: sql<string>`to_char(${conversations.lastMessageAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
   lastInboundAt: conversations.lastInboundAt,
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
@@ -54,6 +71,8 @@ const listColumns = (teamId: Param<number>) => ({
 // default DESC is NULLS FIRST, which no index matches, and the list would join every
 // conversation of the team before sorting (38 ms instead of 0.4 ms on the bench's set).
 const activityOrder = [sql`${conversations.lastMessageAt} DESC NULLS LAST`, sql`${conversations.id} DESC NULLS LAST`];
+// The same indexes read backwards: the waiting order is conversations_needs_reply_idx from its end.
+const waitingOrder = [sql`${conversations.lastMessageAt} ASC NULLS FIRST`, sql`${conversations.id} ASC NULLS FIRST`];
 
 export type ConversationRow = Awaited<ReturnType<typeof listConversationRows>>[number];
 
@@ -68,7 +87,13 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
     f.waNumberId === undefined ? undefined : eq(conversations.waNumberId, placeholder("waNumberId")),
     // Literals, not parameters: a prepared statement's generic plan can use the partial indexes
     // (conversations_needs_reply_idx, conversations_unread_idx) only when it sees their predicates.
-    f.needsReply ? sql`${conversations.lastDirection} = 'INBOUND'` : undefined,
+    f.needsReply || f.order === "waiting" ? sql`${conversations.lastDirection} = 'INBOUND'` : undefined,
+    // Literals too, for the partial indexes of migration 0041.
+    f.outboundOnly === undefined
+      ? undefined
+      : f.outboundOnly
+        ? sql`${conversations.lastInboundAt} IS NULL`
+        : sql`${conversations.lastInboundAt} IS NOT NULL`,
     f.unread ? sql`${conversations.unreadCount} > 0` : undefined,
     f.status ? eq(conversations.status, placeholder("status")) : undefined,
     f.assigneeAgentId === undefined
@@ -86,16 +111,30 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
         )
       : undefined,
     f.search ? contactSearchWhere(f.search) : undefined,
+    // The plain bound (>= or <=) is an index condition, so the next page starts at the cursor
+    // instead of walking the index from its start; the OR settles ties on the same instant.
     f.before
-      ? or(
-          lt(conversations.lastMessageAt, placeholder("beforeAt")),
-          and(eq(conversations.lastMessageAt, placeholder("beforeAt")), lt(conversations.id, placeholder("beforeId"))),
-        )
+      ? f.order === "waiting"
+        ? and(
+            gte(conversations.lastMessageAt, placeholder("beforeAt")),
+            or(
+              gt(conversations.lastMessageAt, placeholder("beforeAt")),
+              and(eq(conversations.lastMessageAt, placeholder("beforeAt")), gt(conversations.id, placeholder("beforeId"))),
+            ),
+          )
+        : and(
+            lte(conversations.lastMessageAt, placeholder("beforeAt")),
+            or(
+              lt(conversations.lastMessageAt, placeholder("beforeAt")),
+              and(eq(conversations.lastMessageAt, placeholder("beforeAt")), lt(conversations.id, placeholder("beforeId"))),
+            ),
+          )
       : undefined,
   );
 }
 
-function listStatement(db: Db, f: ConversationFilter, name: string) {
+/** The list's query with placeholders for its values (listStatement prepares it; the plan tests EXPLAIN it). */
+export function conversationListQuery(db: Db, f: ConversationFilter) {
   const teamId = placeholder<number>("teamId");
   return db
     .select(listColumns(teamId))
@@ -104,9 +143,12 @@ function listStatement(db: Db, f: ConversationFilter, name: string) {
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
     .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
     .where(filterWhere(f))
-    .orderBy(...activityOrder)
-    .limit(placeholder("limit"))
-    .prepare(name);
+    .orderBy(...(f.order === "waiting" ? waitingOrder : activityOrder))
+    .limit(placeholder("limit"));
+}
+
+function listStatement(db: Db, f: ConversationFilter, name: string) {
+  return conversationListQuery(db, f).prepare(name);
 }
 
 /** Which filters are present (not their values): the key of a statement built once. */
@@ -117,6 +159,8 @@ function shapeOf(f: ConversationFilter): string {
     f.needsReply && "needs_reply",
     f.unread && "unread",
     f.status && "status",
+    f.outboundOnly === undefined ? "" : f.outboundOnly ? "outbound" : "answered",
+    f.order === "waiting" && "waiting",
     assignee,
     f.before && "before",
   ]
@@ -126,19 +170,24 @@ function shapeOf(f: ConversationFilter): string {
 
 const preparedLists = new Map<string, (db: Db) => ReturnType<typeof listStatement>>();
 
-/** One page of a team's conversations, newest activity first, with contact, labels and last message. */
-export async function listConversationRows(teamId: number, filter: ConversationFilter, limit: number) {
-  const db = await getDb();
-  const values = {
+/** The values of the list's placeholders. */
+export function listValues(teamId: number, filter: ConversationFilter, limit: number) {
+  return {
     teamId,
     limit,
     waNumberId: filter.waNumberId,
     status: filter.status,
     assigneeAgentId: filter.assigneeAgentId ?? undefined,
     // As text: a placeholder's value reaches the driver as it is, without the column's mapping.
-    beforeAt: filter.before?.at.toISOString(),
+    beforeAt: filter.before?.at,
     beforeId: filter.before?.id,
   };
+}
+
+/** One page of a team's conversations, newest activity first, with contact, labels and last message. */
+export async function listConversationRows(teamId: number, filter: ConversationFilter, limit: number) {
+  const db = await getDb();
+  const values = listValues(teamId, filter, limit);
   if (filter.labelIds?.length || filter.search) return listStatement(db, filter, "conversations_list_adhoc").execute(values);
   const shape = shapeOf(filter);
   let statement = preparedLists.get(shape);

@@ -2,7 +2,7 @@ import { z } from "@/lib/http/zod-es";
 import { MESSAGE_STATUSES } from "@/db/schema/messages";
 import { CONVERSATION_STATUSES } from "@/db/schema/conversations";
 import { labelSchema } from "@/lib/labels/schemas";
-import { labelIdFilter } from "@/lib/contacts/schemas";
+import { labelIdFilter, marketingOptOutSchema } from "@/lib/contacts/schemas";
 import { perPageTooBig, PAGE_NOT_INTEGER } from "@/lib/http/list-query";
 import { PG_INT_MAX } from "@/lib/http/ints";
 
@@ -10,6 +10,8 @@ export const CURSOR_INVALID = "El cursor no es válido.";
 export const CONVERSATION_NOT_FOUND = "Conversación no encontrada.";
 export const ASSIGNEE_INVALID = "El agente indicado no existe.";
 export const CONVERSATION_UPDATE_EMPTY = "Debe indicar assignee_agent_id o status.";
+export const ORDER_INVALID = "order debe ser newest o waiting.";
+export const CONVERSATION_ORDERS = ["newest", "waiting"] as const;
 
 const flag = z.enum(["0", "1"], { error: "Debe ser 0 o 1." }).transform((v) => v === "1");
 const positiveId = z
@@ -28,6 +30,14 @@ export const listConversationsQuery = z
     search: z.string().trim().max(100, "La búsqueda no puede superar 100 caracteres.").optional(),
     assignee: z.union([z.enum(["me", "none"]), positiveId], { error: "assignee debe ser me, none o el id de un agente." }).optional(),
     status: z.enum(CONVERSATION_STATUSES, { error: "status debe ser open o resolved." }).optional(),
+    outbound_only: flag.optional().meta({
+      description:
+        "1: solo las conversaciones en las que el cliente nunca escribió (las abrió una difusión o un envío); 0: solo aquellas en las que sí escribió (la bandeja «Abiertas» usa 0)",
+    }),
+    order: z.enum(CONVERSATION_ORDERS, { error: ORDER_INVALID }).optional().default("newest").meta({
+      description:
+        "newest: actividad más reciente primero. waiting: solo las que esperan respuesta (el último mensaje es del cliente), la que espera desde hace más tiempo primero",
+    }),
     per_page: z
       .string()
       .regex(/^\s*\d{1,9}\s*$/, PAGE_NOT_INTEGER)
@@ -50,6 +60,7 @@ export const conversationSchema = z
       customer_number: z.string().nullable(),
       customer_id: z.string().nullable(),
       labels: z.array(labelSchema),
+      marketing_opt_out: marketingOptOutSchema,
     }),
     last_message: z.object({
       id: z.number().int(),

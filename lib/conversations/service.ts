@@ -30,15 +30,16 @@ const REPLY_WINDOW_MS = REPLY_WINDOW_HOURS * 3600_000;
 
 // The cursor is the last row's position (activity time, id), opaque to clients.
 function encodeCursor(row: ConversationRow): string {
-  return Buffer.from(JSON.stringify([row.lastMessageAt.toISOString(), row.id])).toString("base64url");
+  return Buffer.from(JSON.stringify([row.activityCursor, row.id])).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { at: Date; id: number } {
+function decodeCursor(cursor: string): { at: string; id: number } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
     const date = new Date(String(at));
     if (typeof at === "string" && !Number.isNaN(date.getTime()) && Number.isSafeInteger(id) && (id as number) > 0)
-      return { at: date, id: id as number };
+      // The server's own format (microseconds) passes as it is; anything else parseable is normalized.
+      return { at: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/.test(at) ? at : date.toISOString(), id: id as number };
   } catch {}
   throw ApiError.invalid("cursor", CURSOR_INVALID);
 }
@@ -54,6 +55,9 @@ function toDto(row: ConversationRow): ConversationDto {
       customer_number: row.customerNumber,
       customer_id: row.customerId,
       labels: row.labels.map(toLabelDto),
+      marketing_opt_out: row.marketingOptedOutAt
+        ? { at: row.marketingOptedOutAt.toISOString(), reason: row.marketingOptOutReason ?? "agent" }
+        : null,
     },
     last_message: {
       id: row.message.id,
@@ -85,6 +89,8 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
     unread: input.unread,
     search: input.search || undefined,
     status: input.status,
+    outboundOnly: input.outbound_only,
+    order: input.order,
   };
   if (input.wa_number) filter.waNumberId = (await requireNumber(ctx, input.wa_number)).id;
   if (input.assignee === "none") filter.assigneeAgentId = null;

@@ -1,4 +1,5 @@
 import "server-only";
+import { DEMO_WAMID_PREFIX } from "@/lib/seed/demo-ids";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
 import { media, messageEvents, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
@@ -224,6 +225,9 @@ export async function claimStoppedWalks(
         sql`, `,
       )}))
         AND m.direction = 'OUTBOUND' AND m.status IN ('SENDED', 'SENT', 'DELIVERED') AND m.provider_message_id IS NOT NULL
+        -- The demo conversation's seeded rows (lib/seed/demo-conversation.ts) were never sent: they
+        -- show one example of each status, which a takeover would walk on to READED.
+        AND m.provider_message_id NOT LIKE ${`${DEMO_WAMID_PREFIX}%`}
         AND m.status_updated_at < now() - ${Math.round(staleMs)} * interval '1 millisecond'
         AND (m.locked_until IS NULL OR m.locked_until < now()) ${teams}
       LIMIT ${limit}

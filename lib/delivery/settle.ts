@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import type { ProviderError } from "@/db/schema";
 import { withSecrets } from "@/lib/channels/credentials";
 import type { ChannelAdapter, ChannelNumber, SendOutcome } from "@/lib/channels/types";
+import { optOutOnProviderError } from "@/lib/contacts/opt-out";
 import { backoffMs } from "./backoff";
 import { adapterFor, walkingProviders } from "./channels";
 import { claimStoppedWalks, findNumbersByIds, markFailed, reschedule, type Claim } from "./repo";
@@ -38,6 +39,8 @@ export function createSettler(o: SettlerOptions) {
     await db.transaction(async (tx) => {
       const row = await markFailed(tx, c, teamId, error);
       if (row) await emitStatusChange(tx, row, "QUEUED", numberDigits);
+      // 131050: the customer stopped marketing messages at WhatsApp; later MARKETING sends are refused here.
+      if (row) await optOutOnProviderError(tx, teamId, row.contactId, error);
     });
   }
 

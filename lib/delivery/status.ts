@@ -1,6 +1,7 @@
 import { transaction, type DbOrTx } from "@/db/client";
 import type { messages, MessageStatus } from "@/db/schema";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
+import { optOutOnProviderError } from "@/lib/contacts/opt-out";
 import { resolveRoute } from "@/lib/routing/service";
 import { enqueueEvent, statusEventData } from "@/lib/webhooks/events";
 import { isRetryableTxError } from "@/db/errors";
@@ -95,6 +96,8 @@ export async function applyStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUp
       ? await moveStatus(tx, current.id, next, allowed, next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined)
       : undefined;
   await recordStatusEvent(tx, { teamId: current.teamId, messageId: current.id, status: next ?? u.status, applied: !!updated, raw: u.raw });
+  // Meta usually reports 131050 ("stopped marketing messages") in a failed status, not on the send.
+  if (updated?.status === "FAILED") await optOutOnProviderError(tx, updated.teamId, updated.contactId, updated.error);
   if (updated) {
     const route = await resolveRoute(tx, current.teamId, current, "outbound");
     await enqueueEvent(tx, route, current.teamId, "message.status", current.id, statusEventData(updated, number.number, current.status));

@@ -1,6 +1,7 @@
 import { BIGINT_ID_MAX, PG_INT_MAX } from "@/lib/http/ints";
 import { z } from "zod";
 import { MESSAGE_STATUSES } from "@/db/schema/messages";
+import { marketingOptOutSchema } from "@/lib/contacts/schemas";
 import { labelSchema } from "@/lib/labels/schemas";
 
 const messageStatusSchema = z.enum(MESSAGE_STATUSES);
@@ -38,10 +39,16 @@ export const contactLabelsEvent = z
   })
   .meta({ id: "ContactLabelsEvent" });
 
+/** An agent opted a contact out of marketing or back in (PATCH /contacts/{id}). */
+export const contactUpdatedEvent = z
+  .object({ contact_id: z.number().int(), marketing_opt_out: marketingOptOutSchema })
+  .meta({ id: "ContactUpdatedEvent" });
+
 export const EVENT_TYPES = [
   "message.created",
   "message.status",
   "contact.labels",
+  "contact.updated",
   "conversation.read",
   "conversation.updated",
   "broadcast.updated",

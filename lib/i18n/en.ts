@@ -1,5 +1,8 @@
 import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
+import { marketingEn } from "./marketing.en";
+import { inboxListEn } from "./inbox-list.en";
+import { providerErrorsEn } from "./provider-errors.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -317,4 +320,7 @@ export const en: Record<MessageKey, string> = {
   "msg.address": "Address",
   "nav.docs": "API docs",
   ...broadcastsEn,
+  ...marketingEn,
+  ...inboxListEn,
+  ...providerErrorsEn,
 };

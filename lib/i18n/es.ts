@@ -1,4 +1,7 @@
 import { broadcastsEs } from "./broadcasts.es";
+import { marketingEs } from "./marketing.es";
+import { inboxListEs } from "./inbox-list.es";
+import { providerErrorsEs } from "./provider-errors.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -317,6 +320,9 @@ export const es = {
   "msg.address": "Dirección",
   "nav.docs": "Documentación API",
   ...broadcastsEs,
+  ...marketingEs,
+  ...inboxListEs,
+  ...providerErrorsEs,
 } as const;
 
 export type MessageKey = keyof typeof es;

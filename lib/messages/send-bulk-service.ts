@@ -7,6 +7,7 @@ import { zodFieldErrors } from "@/lib/http/respond";
 import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
 import { toTemplateDto } from "@/lib/templates/service";
 import { upsertContacts } from "@/lib/contacts/repo";
+import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
 import { insertOutbound } from "./outbound-repo";
 import type { SendBulkInput, SendBulkRecipient, SendBulkResponse, SendBulkResult } from "./send-bulk-schemas";
 import { sendBulkRecipient } from "./send-bulk-schemas";
@@ -41,12 +42,23 @@ export async function sendBulk({
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
   const dto = toTemplateDto(template);
 
+  const checkedAll = input.recipients.map((raw) => checkRecipient(template.components, raw));
+  // One query for the whole list: which destinations opted out of marketing (none unless MARKETING).
+  const optedOut = await optedOutAmong(
+    ctx.teamId,
+    template.category,
+    checkedAll.flatMap((c) => ("recipient" in c ? [c.recipient.destination] : [])),
+  );
   const results: SendBulkResult[] = [];
   const accepted: (Accepted & { updateId: string })[] = [];
   input.recipients.forEach((raw, index) => {
-    const checked = checkRecipient(template.components, raw);
+    const checked = checkedAll[index];
     if ("errors" in checked) {
       results.push({ index, destination: destinationOf(raw), errors: checked.errors });
+      return;
+    }
+    if (optedOut.has(checked.recipient.destination)) {
+      results.push({ index, destination: checked.recipient.destination, errors: { destination: [MARKETING_OPTED_OUT] } });
       return;
     }
     const payload = buildTemplatePayload(dto, { ...checked.params, mediaUrl: media?.url ?? null });

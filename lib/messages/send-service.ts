@@ -10,6 +10,7 @@ import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
 import { resolveParams } from "./send-params";
 import { upsertContacts } from "@/lib/contacts/repo";
+import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
 import { botExists, campaignExists } from "./send-repo";
 import { outboundRow } from "./outbound";
 import { insertOutbound, type OutboundRow } from "./outbound-repo";
@@ -94,6 +95,9 @@ export async function sendTemplate({
   const { number, template } = await resolveSendTarget(ctx, input);
   const params = resolveParams(template.components, input);
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
+  // Marketing opt-out (issue 21): MARKETING templates only; UTILITY ones and replies still go.
+  if ((await optedOutAmong(ctx.teamId, template.category, [input.destination])).size)
+    throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
   const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
 
   const updateId = randomUUID();

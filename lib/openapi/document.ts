@@ -10,7 +10,15 @@ import {
   listLabelsResponse,
   updateLabelBody,
 } from "@/lib/labels/schemas";
-import { contactLabelIdsBody, contactLabelsResponse, listContactsQuery, listContactsResponse } from "@/lib/contacts/schemas";
+import {
+  MARKETING_OPTED_OUT,
+  contactLabelIdsBody,
+  contactLabelsResponse,
+  contactResponse,
+  listContactsQuery,
+  listContactsResponse,
+  updateContactBody,
+} from "@/lib/contacts/schemas";
 import { listBotsQuery, listBotsResponse } from "@/lib/bots/schemas";
 import { listCampaignsQuery, listCampaignsResponse } from "@/lib/campaigns/schemas";
 import { listTemplatesQuery, listTemplatesResponse } from "@/lib/templates/schemas";
@@ -39,7 +47,7 @@ import { importResponse, importStreamLine, IMPORT_TOO_LARGE, IMPORT_CONTENT_TYPE
 import { audienceSizeQuery, audienceSizeResponse } from "@/lib/audiences/schemas";
 import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-schemas";
 import { errorSchema } from "@/lib/http/list-query";
-import { contactLabelsEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
+import { contactLabelsEvent, contactUpdatedEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 import {
   broadcastResponse,
   broadcastUpdatedEvent,
@@ -260,6 +268,22 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       responses: { ...ok(contactLabelsResponse), ...errors("400", "404", "415", "422") },
     },
   },
+  "/api/v1/contacts/{contactId}": {
+    patch: {
+      tags: ["Contactos"],
+      summary: "Dar de baja del marketing (o volver a alta) a un contacto",
+      description:
+        "`marketing_opt_out: true` guarda la baja (motivo `agent`; si ya estaba de baja se conservan la fecha y el motivo de la primera); " +
+        "`false` la quita. Un contacto de baja no recibe plantillas MARKETING: el envío responde 422 `" +
+        MARKETING_OPTED_OUT +
+        "`, y los envíos masivos y las difusiones lo rechazan con ese motivo. Las plantillas UTILITY y las respuestas libres siguen llegando. " +
+        "La baja también llega sola: un mensaje del cliente que es solo una palabra de `OPT_OUT_WORDS` (SALIR, STOP, BAJA por defecto, " +
+        "sin distinguir mayúsculas ni tildes) o un envío que Meta rechaza con el error 131050. Se emite `contact.updated`.",
+      requestParams: { path: contactPath },
+      requestBody: { content: jsonContent(updateContactBody) },
+      responses: { ...ok(contactResponse), ...errors("400", "404", "415", "422") },
+    },
+  },
   "/api/v1/contacts": {
     get: {
       tags: ["Contactos"],
@@ -463,7 +487,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       tags: ["Eventos"],
       summary: "Eventos del equipo en vivo (Server-Sent Events)",
       description:
-        "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels`, " +
+        "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels`, `contact.updated`, " +
         "`broadcast.updated` (en cada cambio de estado de una difusión y, como mucho una vez por segundo, mientras cambian sus conteos) " +
         "(cada uno con `id:`, `event:` y `data:` JSON). Tras una reconexión, `Last-Event-ID` (cabecera, o `last_event_id` en la primera conexión) " +
         "reenvía lo perdido desde el registro de eventos (≥ 24 h); si ya no puede completarse llega `event: reset` y el cliente debe recargar. " +
@@ -473,7 +497,9 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "200": {
           description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
           content: {
-            "text/event-stream": { schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, broadcastUpdatedEvent]) },
+            "text/event-stream": {
+              schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, contactUpdatedEvent, broadcastUpdatedEvent]),
+            },
           },
         },
         ...errors("422"),

@@ -1,6 +1,7 @@
 import type { messages } from "@/db/schema";
 import { buildTemplatePayload } from "@/lib/messages/template-payload";
 import type { Template } from "@/lib/templates/schemas";
+import { DEMO_WAMID_PREFIX } from "./demo-ids";
 
 type Insert = Omit<typeof messages.$inferInsert, "teamId" | "waNumberId" | "contactId">;
 export type DemoFile = { url: string; contentType: string; sha256: string; filename: string };
@@ -25,7 +26,8 @@ export function demoConversation(c: ConversationInput): Insert[] {
   const out: Insert[] = [];
   let seq = 0;
   const at = (minutesAgo: number) => new Date(c.now.getTime() - minutesAgo * 60_000);
-  const wamid = () => `wamid.DEMO${String(++seq).padStart(4, "0")}`;
+  // The prefix keeps these rows out of the sandbox's restart takeover (lib/delivery/repo.ts claimStoppedWalks).
+  const wamid = () => `${DEMO_WAMID_PREFIX}${String(++seq).padStart(4, "0")}`;
   const mediaId = () => String(1_000_000_000_000 + seq * 7919);
 
   const inbound = (minutesAgo: number, type: string, payload: Insert["payload"]) =>

@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import type { messages } from "@/db/schema";
 import type { ChannelNumber, InboundMessage } from "@/lib/channels/types";
 import { config } from "@/lib/config";
+import { optOutOnInbound } from "@/lib/contacts/opt-out";
 import { sanitizeNumber } from "@/lib/phone";
 import { routeReply } from "@/lib/routing/service";
 import { enqueueEvent, receivedEventData } from "./events";
@@ -82,6 +83,8 @@ export async function ingestEach(number: ChannelNumber, batch: InboundMessage[])
           nextAttemptAt: null,
         });
         if (!row) throw new Duplicate();
+        // SALIR/STOP/BAJA (OPT_OUT_WORDS) as the whole message: no more MARKETING templates to them.
+        await optOutOnInbound(tx, number.teamId, contact.id, msg.type, payload, row.createdAt);
         if (msg.type === "system" && !Array.isArray(payload) && payload.type === "user_changed_number" && payload.new_wa_id) {
           await moveContactNumber(tx, number.teamId, contact.id, waId, sanitizeNumber(String(payload.new_wa_id)));
         }

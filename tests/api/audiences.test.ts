@@ -81,7 +81,7 @@ describe("GET /api/v1/audiences/size", () => {
       const expected = bruteForce(w, any, all, exclude).length;
       expect(res.body, `any=${any} all=${all} exclude=${exclude}`).toEqual({
         message: "Tamaño de la audiencia obtenido correctamente.",
-        data: { size: expected },
+        data: { size: expected, opted_out: 0 },
       });
       expect(audienceSizeResponse.parse(res.body)).toEqual(res.body);
       if (expected > 0) nonEmpty++;
@@ -102,7 +102,13 @@ describe("GET /api/v1/audiences/size", () => {
       if (!page.length) break;
       for (const c of page) {
         expect(c.customer_number).toMatch(/^\d+$/);
-        expect(c).toEqual({ id: c.id, name: expect.any(String), customer_number: c.customer_number, customer_id: expect.any(String) });
+        expect(c).toEqual({
+          id: c.id,
+          name: expect.any(String),
+          customer_number: c.customer_number,
+          customer_id: expect.any(String),
+          marketing_opted_out: false,
+        });
       }
       seen.push(...page.map((c) => c.id));
       afterId = page.at(-1)!.id;

@@ -50,6 +50,7 @@ describe("GET /api/v1/contacts", () => {
       customer_id: first.customerId,
       labels: [labelDto(l1), labelDto(l3)],
       last_activity_at: null,
+      marketing_opt_out: null,
     });
     expect(page1.body.data[1].labels).toEqual([labelDto(l2)]);
     expect(page1.body.data[2].labels).toEqual([]);
@@ -228,6 +229,7 @@ describe("createContact (service used by the admin CLI)", () => {
       customer_id: "cus_luis",
       labels: [],
       last_activity_at: null,
+      marketing_opt_out: null,
     });
     const noName = await createContactService({ ctx: ctxOf(team.id), input: { customer_number: "0057 300 111 3333" } });
     expect(noName).toMatchObject({ name: "", customer_number: "573001113333", customer_id: null });

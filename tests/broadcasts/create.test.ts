@@ -342,18 +342,24 @@ describe("counts and recipients", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("number,name,status,error_code,error_title,replied,update_id");
+    expect(lines[0]).toBe("number,name,status,status_label,error_code,error_title,replied,update_id");
     expect(lines).toHaveLength(4); // header + Dani + the two above
     const byNumber = new Map(lines.slice(1).map((l) => [l.split(",")[0], l]));
     const rows = await broadcastMessages(w.team.id, id);
     const evilRow = rows.find((r) => r.contactId === evil.id)!;
     expect(byNumber.get(evil.customerNumber!)).toBe(
-      `${evil.customerNumber},"'=HYPERLINK(""http://x"",""ver"")",QUEUED,,,false,${evilRow.updateId}`,
+      `${evil.customerNumber},"'=HYPERLINK(""http://x"",""ver"")",QUEUED,En cola,,,false,${evilRow.updateId}`,
     );
-    expect(byNumber.get(plus.customerNumber!)).toMatch(new RegExp(`^${plus.customerNumber},"'\\+Pedro, hijo",QUEUED,,,false,`));
+    expect(byNumber.get(plus.customerNumber!)).toMatch(new RegExp(`^${plus.customerNumber},"'\\+Pedro, hijo",QUEUED,En cola,,,false,`));
     // Accept: text/csv works too.
     const viaAccept = await w.api.get(`${B}/${id}/recipients`, { accept: "text/csv" });
     expect(viaAccept.text).toBe(res.text);
+    // The label in English beside the same code.
+    const english = await w.api.get(`${B}/${id}/recipients?format=csv&lang=en`);
+    expect(english.text).toContain(`,QUEUED,Queued,,,false,${evilRow.updateId}`);
+    const badLang = await w.api.get(`${B}/${id}/recipients?format=csv&lang=fr`);
+    expect(badLang.status).toBe(422);
+    expect(badLang.body).toEqual({ message: "El campo lang debe ser es o en.", errors: { lang: ["El campo lang debe ser es o en."] } });
   });
 });
 

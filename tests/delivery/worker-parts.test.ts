@@ -8,6 +8,7 @@ import { createClaimLoop } from "@/lib/delivery/claim-loop";
 import { createPacer } from "@/lib/delivery/pacing";
 import { claimMessages, findNumbersByIds, type Claim } from "@/lib/delivery/repo";
 import { createSettler } from "@/lib/delivery/settle";
+import { DEMO_WAMID_PREFIX } from "@/lib/seed/demo-ids";
 import { createContact, createTeam, createTemplate } from "../helpers/factories";
 import {
   createCloudNumber,
@@ -310,5 +311,29 @@ describe("settling", () => {
     );
     expect(done.lockedUntil).toBeNull();
     expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["DELIVERED", "READED"]);
+  });
+
+  it("leaves the demo conversation's seeded rows alone: its SENDED example stays SENDED after a restart", async () => {
+    const { team, rows } = await queued(2, { sandbox: true });
+    const db = await getDb();
+    const stale = new Date(Date.now() - 3600_000);
+    await db
+      .update(messages)
+      .set({ status: "SENDED", providerMessageId: `${DEMO_WAMID_PREFIX}0042`, statusUpdatedAt: stale })
+      .where(eq(messages.id, rows[0].id));
+    await db
+      .update(messages)
+      .set({ status: "SENDED", providerMessageId: "wamid.sandbox.real", statusUpdatedAt: stale })
+      .where(eq(messages.id, rows[1].id));
+    // Only the real send is taken over.
+    expect(await settler().resumeWalks([team.id])).toBe(1);
+    await waitFor(
+      () => messageById(rows[1].id),
+      (m) => m.status === "READED",
+      5000,
+    );
+    const seeded = await messageById(rows[0].id);
+    expect(seeded.status).toBe("SENDED");
+    expect(seeded.lockedUntil).toBeNull();
   });
 });

@@ -38,6 +38,12 @@ const history = (a: World, over: Record<string, string | number>) => ({
 
 const id = (f: (b: World) => number) => ({ foreign: f, missing: () => NO_ID });
 const CASES: Case[] = [
+  {
+    endpoint: "contact update",
+    param: "contactId",
+    ...id((b) => b.contact.id),
+    request: (_a, v) => ({ path: `/api/v1/contacts/${v}`, body: { marketing_opt_out: true } }),
+  },
   ...(["contact labels add", "contact labels remove"] as const).flatMap((name): Case[] => [
     {
       endpoint: name,
@@ -205,6 +211,7 @@ describe("tenancy matrix: another team's id answers exactly like a missing one",
   it("covers every endpoint that takes an id", () => {
     const covered = new Set(CASES.map((c) => c.endpoint));
     for (const name of [
+      "contact update",
       "contact labels add",
       "contact labels remove",
       "label update",

@@ -94,6 +94,16 @@ export const ENDPOINTS: Endpoint[] = [
     valid: (w) => ({ label_ids: [w.labels[1].id] }),
   },
   {
+    name: "contact update",
+    method: "PATCH",
+    path: (w) => `/api/v1/contacts/${w.contact.id}`,
+    input: "json",
+    auth: "token",
+    writes: true,
+    maxBytes: 256 * KB,
+    valid: () => ({ marketing_opt_out: true }),
+  },
+  {
     name: "contact labels remove",
     method: "PUT",
     path: (w) => `/api/v1/contacts/${w.contact.id}/labels`,

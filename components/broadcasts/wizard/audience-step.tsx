@@ -100,7 +100,9 @@ function LabelGroup({
 
 export function AudienceSize({ rule }: { rule: AudienceRule }) {
   const { t, locale } = useI18n();
-  const { size, settling } = useAudienceSize(rule);
+  const { size: query, settling } = useAudienceSize(rule);
+  const size = { ...query, data: query.data?.size };
+  const optedOut = query.data?.opted_out ?? 0;
   const empty = audienceIsEmpty(rule);
   return (
     <div className="rounded-md border border-slate-200 bg-slate-50 p-3">
@@ -113,6 +115,11 @@ export function AudienceSize({ rule }: { rule: AudienceRule }) {
               ? t("bc.audience.sizeLoading")
               : t("bc.audience.size", { size: formatNumber(size.data, locale) })}
       </p>
+      {!empty && optedOut > 0 && (
+        <p className="text-sm text-amber-900" data-testid="audience-opted-out">
+          {t("optOut.audienceLeftOut", { n: formatNumber(optedOut, locale) })}
+        </p>
+      )}
       <p className="text-xs text-slate-600">{t("bc.audience.sizeHint")}</p>
     </div>
   );

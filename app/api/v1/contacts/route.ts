@@ -1,12 +1,16 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
+import { csvHeaders } from "@/lib/http/csv";
 import { listContactsQuery } from "@/lib/contacts/schemas";
 import { listContacts } from "@/lib/contacts/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
+import { contactsCsv } from "@/lib/contacts/export";
 
+/** JSON pages, or every contact of the filter as CSV with `?format=csv`. */
 export const GET = withAuth(async ({ req, ctx }) => {
   const input = parseQuery(req, listContactsQuery, { arrays: ["label_id"] });
+  if (input.format === "csv") return new Response(await contactsCsv({ ctx, input }), { headers: csvHeaders("contactos.csv") });
   const result = await listContacts({ ctx, input });
   return json({ message: "Contactos obtenidos correctamente.", ...result });
 });

@@ -11,7 +11,7 @@ export const GET = withAuth<{ broadcastId: string }>(async ({ req, ctx, params }
   const query = parseQuery(req, recipientsQuery);
   const wantsCsv = query.format === "csv" || (!query.format && (req.headers.get("accept") ?? "").includes("text/csv"));
   if (wantsCsv) {
-    const stream = await recipientsCsv({ ctx, input: { id, status: query.status } });
+    const stream = await recipientsCsv({ ctx, input: { id, status: query.status, lang: query.lang } });
     return new Response(stream, {
       headers: {
         "content-type": "text/csv; charset=utf-8",

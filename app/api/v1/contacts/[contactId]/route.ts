@@ -1,0 +1,14 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { parseId, parseJsonBody } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
+import { CONTACT_NOT_FOUND, updateContactBody } from "@/lib/contacts/schemas";
+import { updateContact } from "@/lib/contacts/service";
+
+type Params = { contactId: string };
+
+export const PATCH = withAuth<Params>(async ({ req, ctx, params }) => {
+  const contactId = parseId(params.contactId, CONTACT_NOT_FOUND);
+  const body = await parseJsonBody(req, updateContactBody);
+  const data = await updateContact({ ctx, input: { contactId, ...body } });
+  return json({ message: "Contacto actualizado correctamente.", data });
+});

@@ -1,0 +1,9 @@
+/** Spanish texts of the inbox list's orders and the broadcast-opened filter (spread into es.ts). */
+export const inboxListEs = {
+  "inbox.outboundOnly": "Enviadas sin respuesta",
+  "inbox.outboundOnlyHint": "Conversaciones que abrió una difusión o un envío y en las que el cliente aún no escribió.",
+  "inbox.order": "Orden",
+  "inbox.orderNewest": "Más recientes",
+  "inbox.orderWaiting": "Esperando hace más",
+  "inbox.waitingSince": "Espera desde {when}",
+} as const;
