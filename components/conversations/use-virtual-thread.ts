@@ -18,7 +18,7 @@ type PagedHistory = {
  * the agent has not scrolled away; scrolling near the top loads the next (older) page and keeps
  * the message that was on screen in place.
  */
-export function useVirtualThread(history: PagedHistory) {
+export function useVirtualThread(history: PagedHistory, follow = 0) {
   const parentRef = useRef<HTMLDivElement>(null);
   const anchorKey = useRef<string | null>(null);
   const rowsAtRequest = useRef(0);
@@ -59,6 +59,15 @@ export function useVirtualThread(history: PagedHistory) {
     // A first page shorter than the window gives nothing to scroll: fetch older right away.
     if (el.scrollHeight <= el.clientHeight + 1) loadOlder();
   }, [totalSize, rows.length, loadOlder]);
+
+  // The agent just sent something: back to the newest message (where the new bubble is), even
+  // if they had scrolled away, and pinned there while the bubble settles.
+  useLayoutEffect(() => {
+    if (!follow) return;
+    atBottom.current = true;
+    const el = parentRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [follow]);
 
   // After older messages were prepended, put the message that was at the top back in place.
   useLayoutEffect(() => {

@@ -38,6 +38,7 @@ export function InboxPage() {
   const [filters, setFilters] = useState<ListFilters>({ tab: "all", status: "open", needsReply: false, labelId: null, search: "" });
   const [shown, setShown] = useState<Conversation[]>([]);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [follow, setFollow] = useState(0);
 
   const conv = useConversation(selectedId);
   const c = conv.data;
@@ -180,8 +181,8 @@ export function InboxPage() {
                 {t("inbox.oldViewer")}
               </Link>
             </header>
-            <Thread key={`${c.wa_number}|${source}`} waNumber={c.wa_number} source={source} onReply={setReplyTo} />
-            <Composer key={c.id} conv={c} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+            <Thread key={`${c.wa_number}|${source}`} waNumber={c.wa_number} source={source} onReply={setReplyTo} follow={follow} />
+            <Composer key={c.id} conv={c} replyTo={replyTo} onClearReply={() => setReplyTo(null)} onSent={() => setFollow((n) => n + 1)} />
           </>
         )}
       </div>

@@ -1,5 +1,5 @@
 "use client";
-import { useThread } from "@/lib/api-client/inbox";
+import { isPendingMessage, useThread } from "@/lib/api-client/inbox";
 import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
@@ -12,10 +12,21 @@ import { useVirtualThread } from "@/components/conversations/use-virtual-thread"
  * (lib/api-client/inbox.ts walks the date windows), pinned to the newest message unless the agent
  * scrolled back; new messages and ticks arrive through the event stream into the same cache.
  */
-export function Thread({ waNumber, source, onReply }: { waNumber: string; source: string; onReply: (m: Message) => void }) {
+export function Thread({
+  waNumber,
+  source,
+  onReply,
+  follow = 0,
+}: {
+  waNumber: string;
+  source: string;
+  onReply: (m: Message) => void;
+  /** Changes when the agent sends: the thread scrolls to its newest message. */
+  follow?: number;
+}) {
   const { t, locale } = useI18n();
   const history = useThread(waNumber, source);
-  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history);
+  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history, follow);
 
   if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
   if (history.isLoading) {
@@ -42,10 +53,11 @@ export function Thread({ waNumber, source, onReply }: { waNumber: string; source
       );
     }
     const m = row.m;
+    const pending = isPendingMessage(m);
     return (
-      <div className="group relative">
+      <div className="group relative" data-pending={pending || undefined}>
         <MessageBubble m={m} />
-        {m.update_id && (
+        {m.update_id && !pending && (
           <button
             type="button"
             onClick={() => onReply(m)}

@@ -129,16 +129,72 @@ export function useUpdateConversation() {
 
 export type ReplyInput = { wa_number: string; customer_source: string; type: string; payload: unknown; context_update_id?: string };
 
+// Optimistic bubbles get ids above any real one, so they sort last (newest) until the server's
+// copy replaces them. Once the send is answered a bubble carries the real update_id, and whichever
+// refresh of the thread head brings that message first (the answer's or the event's) drops it.
+let optimisticSeq = 0;
+const PENDING_FLOOR = Number.MAX_SAFE_INTEGER - 1_000_000_000;
+
+/** A bubble shown before the server stored it (no reply-to, no real id yet). */
+export function isPendingMessage(m: Message): boolean {
+  return m.id > PENDING_FLOOR;
+}
+
+function wallTime(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function optimisticMessage(body: ReplyInput, agent: { id: number; name: string } | null): Message {
+  const now = new Date();
+  const payload = body.payload && typeof body.payload === "object" ? (body.payload as Record<string, unknown>) : null;
+  return {
+    id: Number.MAX_SAFE_INTEGER - ++optimisticSeq,
+    update_id: undefined,
+    customer_number: null,
+    customer_id: null,
+    sender: "AGENT",
+    direction: "OUTBOUND",
+    type: body.type,
+    status: "QUEUED",
+    created_at: wallTime(now),
+    timestamp: Math.floor(now.getTime() / 1000),
+    payload,
+    agent_id: agent?.id ?? null,
+    agent_name: agent?.name ?? null,
+  };
+}
+
+function editThreadHead(qc: QueryClient, key: readonly unknown[], fn: (data: Message[]) => Message[]) {
+  qc.setQueryData<ThreadData>(key, (old) =>
+    old ? { ...old, pages: [{ ...old.pages[0], data: fn(old.pages[0].data) }, ...old.pages.slice(1)] } : old,
+  );
+}
+
 /**
- * A free-form reply inside the 24-hour window. Its message.created event refreshes the thread on
- * every screen; the sender's own thread is also refreshed when the send is answered, so the reply
- * shows at once even if the event raced the thread's own first load.
+ * A free-form reply inside the 24-hour window, shown at once: its bubble is put in the thread's
+ * cache before the request leaves (status QUEUED), and replaced by the server's copy when the
+ * send is answered (the thread head is fetched again), or taken out if the send fails. Its
+ * message.created event refreshes the thread on every other screen.
  */
-export function useSendReply() {
+export function useSendReply(agent: { id: number; name: string } | null = null) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ReplyInput) => apiFetch<SendReplyResponse>("/api/v1/messages/whatsapp/send", { method: "POST", body }),
-    onSuccess: (_r, body) => refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined),
+    onMutate: (body) => {
+      const pending = optimisticMessage(body, agent);
+      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) => [pending, ...data]);
+      return { pendingId: pending.id };
+    },
+    onSuccess: async (r, body, context) => {
+      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) =>
+        data.map((m) => (m.id === context?.pendingId ? { ...m, update_id: r.data.update_id } : m)),
+      );
+      await refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined);
+      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) => data.filter((m) => m.id !== context?.pendingId));
+    },
+    onError: (_err, body, context) =>
+      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) => data.filter((m) => m.id !== context?.pendingId)),
   });
 }
 
@@ -265,7 +321,10 @@ async function refreshThreadHead(qc: QueryClient, waNumber: string, source: stri
     const known = new Set(first.data.map((m) => m.id));
     const fresh = head.data.filter((m) => !known.has(m.id));
     const byId = new Map(head.data.map((m) => [m.id, m]));
-    const data = [...fresh, ...first.data.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
+    // An optimistic bubble whose message has now arrived gives way to it.
+    const arrived = new Set(head.data.map((m) => m.update_id));
+    const kept = first.data.filter((m) => !(isPendingMessage(m) && m.update_id && arrived.has(m.update_id)));
+    const data = [...fresh, ...kept.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
     return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
   });
 }

@@ -1,3 +1,4 @@
+import { agentEn } from "./agent.en";
 import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
 
@@ -317,4 +318,5 @@ export const en: Record<MessageKey, string> = {
   "msg.address": "Address",
   "nav.docs": "API docs",
   ...broadcastsEn,
+  ...agentEn,
 };

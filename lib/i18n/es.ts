@@ -1,3 +1,4 @@
+import { agentEs } from "./agent.es";
 import { broadcastsEs } from "./broadcasts.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
@@ -317,6 +318,7 @@ export const es = {
   "msg.address": "Dirección",
   "nav.docs": "Documentación API",
   ...broadcastsEs,
+  ...agentEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
