@@ -130,8 +130,10 @@ test("limits are shown as they are passed, and block the send instead of cutting
   page.on("request", (r) => {
     if (r.url().includes("/api/v1/messages/whatsapp/send")) sends++;
   });
+  await page.getByLabel("Texto del mensaje").focus();
   await page.getByTestId("composer-send").click();
-  await expect(page.getByTestId("composer-error")).toContainText("Botón 1: 31 de 20");
+  await expect(page.getByLabel("Botón 1", { exact: true })).toBeFocused();
+  await expect(page.getByTestId("composer-limits").locator("li")).toHaveCount(1);
   expect(sends).toBe(0);
   await page.getByLabel("Botón 1", { exact: true }).fill("En la tienda");
   await expect(page.getByTestId("composer-limits")).toHaveCount(0);

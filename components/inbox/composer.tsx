@@ -125,7 +125,9 @@ export function Composer({
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    if (Object.keys(problems).length) return setError(Object.values(problems)[0]);
+    // The limits are already listed under the box: take the agent to the first field over one.
+    const over = Object.keys(problems)[0];
+    if (over) return document.getElementById(over)?.focus();
     const previous = state;
     if (file) return sendFile(file, previous);
     const built = buildPayload(state);

@@ -17,3 +17,5 @@ export * from "./wa-number-secrets-version";
 export * from "./webhook-dead-letters";
 export * from "./read-receipts";
 export * from "./message-stats";
+export * from "./saved-replies";
+export * from "./conversation-notes";

@@ -1,6 +1,7 @@
 import { createDocument } from "zod-openapi";
 import { z } from "@/lib/http/zod-es";
 import { errors, ok, jsonContent, type Operation } from "./helpers";
+import { agentPaths } from "./agent-paths";
 import { listWaNumbersQuery, listWaNumbersResponse } from "@/lib/numbers/schemas";
 import {
   createLabelBody,
@@ -497,6 +498,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
   "/api/v1/auth/me": {
     get: { tags: ["Sesión"], summary: "Agente de la sesión actual", responses: { ...ok(agentResponseSchema), ...errors() } },
   },
+  ...agentPaths,
 };
 
 let cached: ReturnType<typeof createDocument> | undefined;
