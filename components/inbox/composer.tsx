@@ -12,6 +12,7 @@ import { AttachmentPreview, mediaType } from "./attachment-preview";
 import { Counter, ListBuilder, QuickReplyBuilder } from "./composer-builders";
 import { EMPTY_LIST, EMPTY_STATE, LIMITS, limitProblems, type ComposerState, type Mode } from "./composer-limits";
 import { useDraft, writeDraft } from "./use-draft";
+import { useSavedReplyPicker } from "./saved-reply-picker";
 
 export { LIMITS };
 export const WINDOW_CLOSED = "La ventana de 24 horas para responder a este cliente está cerrada: envíe una plantilla.";
@@ -81,6 +82,12 @@ export function Composer({
   const source = conv.contact.customer_number ?? conv.contact.customer_id ?? "";
   const closed = left <= 0 || serverClosed;
   const problems = limitProblems(state, t, !!file);
+  const picker = useSavedReplyPicker({
+    text: state.text,
+    textRef,
+    values: { name: conv.contact.name, number: conv.contact.customer_number, agent: me.data?.name },
+    onInsert: (text) => patch({ text }),
+  });
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -297,23 +304,32 @@ export function Composer({
             <label htmlFor="composer-text" className="sr-only">
               {state.mode === "text" ? t("inbox.typeMessage") : t("inbox.bodyText")}
             </label>
-            <textarea
-              id="composer-text"
-              ref={textRef}
-              rows={2}
-              className={cx(inputClass, "min-h-10 flex-1 resize-y", problems["composer-text"] && "border-red-600")}
-              placeholder={state.mode === "text" ? t("inbox.typeMessage") : t("inbox.bodyText")}
-              value={state.text}
-              aria-invalid={problems["composer-text"] ? true : undefined}
-              aria-describedby="composer-count"
-              onChange={(e) => patch({ text: e.target.value })}
-              onKeyDown={(e) => {
-                if (e.key === "Enter" && !e.shiftKey && state.mode === "text") {
-                  e.preventDefault();
-                  e.currentTarget.form?.requestSubmit();
-                }
-              }}
-            />
+            <div className="relative min-w-0 flex-1">
+              {picker.listbox}
+              <textarea
+                id="composer-text"
+                ref={textRef}
+                rows={2}
+                className={cx(inputClass, "min-h-10 w-full resize-y", problems["composer-text"] && "border-red-600")}
+                placeholder={state.mode === "text" ? t("composer.placeholder") : t("inbox.bodyText")}
+                value={state.text}
+                aria-invalid={problems["composer-text"] ? true : undefined}
+                aria-describedby="composer-count"
+                {...picker.textareaProps}
+                onChange={(e) => {
+                  patch({ text: e.target.value });
+                  picker.track(e.currentTarget);
+                }}
+                onSelect={(e) => picker.track(e.currentTarget)}
+                onKeyDown={(e) => {
+                  if (picker.onKeyDown(e)) return;
+                  if (e.key === "Enter" && !e.shiftKey && state.mode === "text") {
+                    e.preventDefault();
+                    e.currentTarget.form?.requestSubmit();
+                  }
+                }}
+              />
+            </div>
             <Button type="submit" data-testid="composer-send">
               {t("inbox.send")}
             </Button>
