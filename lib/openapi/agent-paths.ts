@@ -8,8 +8,10 @@ import {
   savedReplyResponse,
   updateSavedReplyBody,
 } from "@/lib/saved-replies/schemas";
+import { createNoteBody, listNotesResponse, noteResponse } from "@/lib/notes/schemas";
 
 /** The agent's tools of issue 21 (saved replies, notes), spread into the document's paths. */
+const conversationPath = z.object({ conversationId: z.string().meta({ description: "Id entero de la conversación" }) });
 const savedReplyPath = z.object({ savedReplyId: z.string().meta({ description: "Id entero de la respuesta guardada" }) });
 
 export const agentPaths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>> = {
@@ -48,6 +50,24 @@ export const agentPaths: Record<string, Partial<Record<"get" | "post" | "put" | 
       summary: "Borrar una respuesta guardada",
       requestParams: { path: savedReplyPath },
       responses: { ...ok(deleteSavedReplyResponse), ...errors("404") },
+    },
+  },
+  "/api/v1/conversations/{conversationId}/notes": {
+    get: {
+      tags: ["Bandeja"],
+      summary: "Notas privadas de una conversación (de la más antigua a la más nueva)",
+      description: "Las notas no son mensajes: nunca se envían a WhatsApp ni aparecen en el historial (4.5).",
+      requestParams: { path: conversationPath },
+      responses: { ...ok(listNotesResponse), ...errors("404") },
+    },
+    post: {
+      tags: ["Bandeja"],
+      summary: "Dejar una nota privada (solo para agentes)",
+      description:
+        "Firmada por el agente de la sesión (con un token, sin agente: `agent_id` null). Se emite `note.created` a los agentes del equipo.",
+      requestParams: { path: conversationPath },
+      requestBody: { content: jsonContent(createNoteBody) },
+      responses: { "201": { description: "Creada", content: jsonContent(noteResponse) }, ...errors("400", "404", "415", "422") },
     },
   },
 };
