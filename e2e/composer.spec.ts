@@ -34,9 +34,10 @@ test("a reply clears the box and shows its bubble at once, in view, before the s
   const box = page.getByLabel("Escriba un mensaje");
   await box.fill("Ya lo reviso, un momento");
   await box.press("Enter");
-  await expect(box).toHaveValue("", { timeout: 300 });
+  await expect(box).toHaveValue("", { timeout: 1500 });
   const bubble = page.locator('article[data-direction="OUTBOUND"]').filter({ hasText: "Ya lo reviso, un momento" });
-  await expect(bubble).toBeVisible({ timeout: 500 });
+  // The send is still held: the bubble can only come from the composer itself.
+  await expect(bubble).toBeVisible({ timeout: 1500 });
   await expect(bubble).toBeInViewport();
   await expect(bubble).toHaveAttribute("data-status", "QUEUED");
   release();

@@ -25,8 +25,10 @@ test("saved replies are created and edited on their page, with the server's erro
   await form.getByLabel("Título").fill("Horario de atención");
   await form.getByLabel("Texto").fill("Hola {{name}}, abrimos de 8 a 18 h. Le atendió {{agent}}.");
   await form.getByRole("button", { name: "Crear respuesta" }).click();
-  const row = page.getByTestId("saved-reply-row").filter({ hasText: `/${shortcut}` });
-  await expect(row).toContainText("Horario de atención");
+  await expect(page.getByTestId("saved-reply-row").filter({ hasText: `/${shortcut}` })).toContainText("Horario de atención");
+  // By its id: while it is edited, the row shows a form instead of its text.
+  const id = await page.getByTestId("saved-reply-row").filter({ hasText: `/${shortcut}` }).getAttribute("data-saved-reply-id");
+  const row = page.locator(`[data-saved-reply-id="${id}"]`);
   await expect(form.getByLabel("Atajo")).toHaveValue("");
 
   // The same shortcut again: the server's 422 lands on the field.
@@ -88,7 +90,6 @@ test("typing / in the composer opens a searchable list; arrows, Enter and Esc; v
   await expect(box).toHaveValue(`/${tag}`);
 
   // Enter inserts the chosen one in place of "/word", with its variables filled.
-  await page.keyboard.press("Backspace");
   await page.keyboard.type("s");
   await expect(picker.getByRole("option")).toHaveCount(1);
   await page.keyboard.press("Enter");

@@ -54,7 +54,7 @@ function buildPayload(s: ComposerState): { type: string; payload: unknown } | { 
  * shown as it is passed instead of cutting the text. With the window closed it offers the
  * template send form instead.
  */
-export function Composer({
+export function ReplyComposer({
   conv,
   replyTo,
   onClearReply,

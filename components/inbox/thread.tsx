@@ -1,11 +1,13 @@
 "use client";
 import { isPendingMessage, useThread } from "@/lib/api-client/inbox";
+import { useNotes } from "@/lib/api-client/notes";
 import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { ErrorBox, Skeleton } from "@/components/ui";
 import { dayLabelOf, type Row } from "@/components/conversations/rows";
 import { useVirtualThread } from "@/components/conversations/use-virtual-thread";
+import { NoteBubble } from "./note-bubble";
 
 /**
  * The open conversation: the viewer's virtualized bubbles over the customer's whole history
@@ -13,11 +15,13 @@ import { useVirtualThread } from "@/components/conversations/use-virtual-thread"
  * scrolled back; new messages and ticks arrive through the event stream into the same cache.
  */
 export function Thread({
+  conversationId,
   waNumber,
   source,
   onReply,
   follow = 0,
 }: {
+  conversationId: number;
   waNumber: string;
   source: string;
   onReply: (m: Message) => void;
@@ -26,7 +30,8 @@ export function Thread({
 }) {
   const { t, locale } = useI18n();
   const history = useThread(waNumber, source);
-  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history, follow);
+  const notes = useNotes(conversationId);
+  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history, follow, notes.data);
 
   if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
   if (history.isLoading) {
@@ -52,6 +57,7 @@ export function Thread({
         </div>
       );
     }
+    if (row.kind === "note") return <NoteBubble note={row.note} />;
     const m = row.m;
     const pending = isPendingMessage(m);
     return (

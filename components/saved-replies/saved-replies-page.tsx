@@ -73,7 +73,7 @@ function SavedReplyRow({ reply }: { reply: SavedReply }) {
   const { update, remove } = useSavedReplyMutations();
   const [editing, setEditing] = useState(false);
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid="saved-reply-row">
+    <li className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid="saved-reply-row" data-saved-reply-id={reply.id}>
       {editing ? (
         <SavedReplyForm
           idPrefix={`edit-${reply.id}`}

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
 import { keys } from "./hooks";
+import { addNote, type Note } from "./notes";
 import type {
   Contact,
   ContactList,
@@ -436,6 +437,8 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       })),
     );
 
+    on("note.created", (ev: Note) => addNote(qc, ev));
+
     // Applied by the broadcast pages through onEvent (lib/api-client/broadcasts.ts).
     on("broadcast.updated", () => undefined);
 
@@ -445,6 +448,7 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       qc.invalidateQueries({ queryKey: inboxKeys.threadAll });
       qc.invalidateQueries({ queryKey: keys.historyAll });
       qc.invalidateQueries({ queryKey: ["broadcasts"] });
+      qc.invalidateQueries({ queryKey: ["notes"] });
     });
     es.onopen = () => setState("open");
     let retry: ReturnType<typeof setTimeout> | undefined;

@@ -1,0 +1,35 @@
+"use client";
+import type { ThreadNote } from "@/components/conversations/rows";
+import { useI18n } from "@/lib/i18n";
+
+/**
+ * A private note in the thread: full width, yellow, labelled "Nota privada" with its author, so
+ * it can never be taken for a message the customer saw.
+ */
+export function NoteBubble({ note }: { note: ThreadNote }) {
+  const { t, locale } = useI18n();
+  const at = new Date(note.created_at);
+  const time = Number.isNaN(at.getTime())
+    ? ""
+    : new Intl.DateTimeFormat(locale === "en" ? "en-US" : "es", { hour: "numeric", minute: "2-digit" }).format(at);
+  const author = note.agent_name ?? t("notes.viaApi");
+  return (
+    <aside
+      className="mx-3 my-1.5 rounded-md border border-amber-300 border-l-4 border-l-amber-500 bg-amber-50 px-3 py-2 text-sm text-slate-900 shadow-sm"
+      aria-label={t("notes.labelBy", { author })}
+      data-testid="note"
+      data-note-id={note.id}
+    >
+      <p className="mb-0.5 flex flex-wrap items-center gap-x-2 text-xs">
+        <span className="font-semibold uppercase tracking-wide text-amber-900">🔒 {t("notes.private")}</span>
+        <span className="font-medium text-slate-800" data-testid="note-author">
+          {author}
+        </span>
+        <time className="ml-auto text-slate-700" dateTime={note.created_at}>
+          {time}
+        </time>
+      </p>
+      <p className="whitespace-pre-wrap break-words">{note.body}</p>
+    </aside>
+  );
+}
