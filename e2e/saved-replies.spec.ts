@@ -27,7 +27,10 @@ test("saved replies are created and edited on their page, with the server's erro
   await form.getByRole("button", { name: "Crear respuesta" }).click();
   await expect(page.getByTestId("saved-reply-row").filter({ hasText: `/${shortcut}` })).toContainText("Horario de atención");
   // By its id: while it is edited, the row shows a form instead of its text.
-  const id = await page.getByTestId("saved-reply-row").filter({ hasText: `/${shortcut}` }).getAttribute("data-saved-reply-id");
+  const id = await page
+    .getByTestId("saved-reply-row")
+    .filter({ hasText: `/${shortcut}` })
+    .getAttribute("data-saved-reply-id");
   const row = page.locator(`[data-saved-reply-id="${id}"]`);
   await expect(form.getByLabel("Atajo")).toHaveValue("");
 
