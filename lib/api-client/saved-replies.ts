@@ -43,7 +43,4 @@ export function useSavedReplyMutations() {
   };
 }
 
-/** The content with `{{name}}`, `{{number}}` and `{{agent}}` filled in (an unknown value leaves its text empty). */
-export function fillSavedReply(content: string, values: { name?: string | null; number?: string | null; agent?: string | null }): string {
-  return content.replace(/\{\{\s*(name|number|agent)\s*\}\}/g, (_m, key: "name" | "number" | "agent") => values[key] ?? "");
-}
+export { fillSavedReply } from "@/lib/saved-replies/fill";
