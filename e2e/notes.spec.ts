@@ -19,6 +19,7 @@ test("a private note shows apart from the messages, signed, and reaches another 
   await customerWrites(page, phone, "¿Me pueden facturar a nombre de la empresa?");
   await page.reload();
   await page.getByTestId("conversation-row").filter({ hasText: phone }).click();
+  await expect(page).toHaveURL(/[?&]c=\d+/);
   const url = page.url();
 
   // A second agent's screen on the same conversation, with its own event stream.
@@ -40,7 +41,8 @@ test("a private note shows apart from the messages, signed, and reaches another 
   await expect(note.getByTestId("note-author")).toHaveText(DEMO.agentName);
   await expect(note).toHaveAttribute("aria-label", `Nota privada de ${DEMO.agentName}`);
   // Unmistakably apart: yellow, not a bubble, not an article (messages are articles).
-  expect(await note.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(255, 251, 235)");
+  // Tailwind's amber-50 (Chromium reports it in oklch).
+  expect(await note.evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/^oklch\(0\.98\d* 0\.02\d* 9\d|^rgb\(255, 251, 235\)/);
   await expect(page.locator("article").filter({ hasText: "Comercial Andina SAS" })).toHaveCount(0);
 
   const t0 = Date.now();

@@ -110,7 +110,8 @@ test("the reply box and the label editor are a few Tab presses from the top of t
   await expect(page.getByLabel("Escriba un mensaje")).toBeFocused();
   expect(presses).toBe(2);
 
-  await page.reload();
+  // Without the #main the first skip link left in the address, which would move the start of Tab.
+  await page.goto(page.url().split("#")[0]);
   await expect(page.getByTestId("composer")).toBeVisible();
   presses = 0;
   await tab();

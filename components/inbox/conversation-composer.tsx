@@ -29,11 +29,13 @@ export function ConversationComposer({
   const t = useT();
   const [tab, setTab] = useState<"reply" | "note">("reply");
   useEffect(() => {
-    if (!request) return;
     // eslint-disable-next-line react-hooks/set-state-in-effect -- a shortcut pressed elsewhere switches the box
-    setTab(request.kind);
-    requestAnimationFrame(() => document.getElementById(request.kind === "note" ? "note-text" : "composer-text")?.focus());
+    if (request) setTab(request.kind);
   }, [request]);
+  // Once the requested box is the one rendered (after the switch above has committed), focus it.
+  useEffect(() => {
+    if (request && request.kind === tab) document.getElementById(tab === "note" ? "note-text" : "composer-text")?.focus();
+  }, [request, tab]);
 
   const tabs = [
     { id: "reply" as const, label: t("notes.tabReply") },

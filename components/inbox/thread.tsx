@@ -1,5 +1,6 @@
 "use client";
-import { isPendingMessage, useThread } from "@/lib/api-client/inbox";
+import { useMemo } from "react";
+import { isPendingMessage, usePendingReplies, useThread } from "@/lib/api-client/inbox";
 import { useNotes } from "@/lib/api-client/notes";
 import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
@@ -31,7 +32,25 @@ export function Thread({
   const { t, locale } = useI18n();
   const history = useThread(waNumber, source);
   const notes = useNotes(conversationId);
-  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history, follow, notes.data);
+  const pendingReplies = usePendingReplies(waNumber, source);
+  // The agent's bubbles not yet in the history go on as one more page (rows are sorted by id).
+  const data = history.data;
+  const pages = useMemo(() => {
+    if (!data || !pendingReplies.length) return data;
+    const loaded = new Set(data.pages.flatMap((p) => p.data.map((m) => m.update_id)));
+    const shown = pendingReplies.filter((m) => !(m.update_id && loaded.has(m.update_id)));
+    return { ...data, pages: [{ message: "", data: shown, pagination: null }, ...data.pages] };
+  }, [data, pendingReplies]);
+  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(
+    {
+      data: pages,
+      hasNextPage: history.hasNextPage,
+      isFetchingNextPage: history.isFetchingNextPage,
+      fetchNextPage: history.fetchNextPage,
+    },
+    follow,
+    notes.data,
+  );
 
   if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
   if (history.isLoading) {

@@ -166,16 +166,28 @@ function optimisticMessage(body: ReplyInput, agent: { id: number; name: string }
   };
 }
 
-function editThreadHead(qc: QueryClient, key: readonly unknown[], fn: (data: Message[]) => Message[]) {
-  qc.setQueryData<ThreadData>(key, (old) =>
-    old ? { ...old, pages: [{ ...old.pages[0], data: fn(old.pages[0].data) }, ...old.pages.slice(1)] } : old,
+const pendingKey = (waNumber: string, source: string) => ["thread-pending", waNumber, source] as const;
+
+function editPending(qc: QueryClient, body: ReplyInput, fn: (data: Message[]) => Message[]) {
+  qc.setQueryData<Message[]>(pendingKey(body.wa_number, body.customer_source), (old) => fn(old ?? []));
+}
+
+/**
+ * The optimistic bubbles of one thread. They live beside the thread's infinite query, not in it:
+ * a page of older history landing while a send is in flight writes back the pages it started
+ * from, which would drop a bubble put into them.
+ */
+export function usePendingReplies(waNumber: string, source: string): Message[] {
+  return (
+    useQuery({ queryKey: pendingKey(waNumber, source), queryFn: () => [] as Message[], staleTime: Infinity, initialData: [] as Message[] })
+      .data ?? []
   );
 }
 
 /**
- * A free-form reply inside the 24-hour window, shown at once: its bubble is put in the thread's
- * cache before the request leaves (status QUEUED), and replaced by the server's copy when the
- * send is answered (the thread head is fetched again), or taken out if the send fails. Its
+ * A free-form reply inside the 24-hour window, shown at once: its bubble is shown before the
+ * request leaves (status QUEUED), gives way to the server's copy once the thread holds it (the
+ * thread head is fetched again when the send is answered), and goes if the send fails. Its
  * message.created event refreshes the thread on every other screen.
  */
 export function useSendReply(agent: { id: number; name: string } | null = null) {
@@ -184,18 +196,16 @@ export function useSendReply(agent: { id: number; name: string } | null = null) 
     mutationFn: (body: ReplyInput) => apiFetch<SendReplyResponse>("/api/v1/messages/whatsapp/send", { method: "POST", body }),
     onMutate: (body) => {
       const pending = optimisticMessage(body, agent);
-      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) => [pending, ...data]);
+      editPending(qc, body, (data) => [...data, pending]);
       return { pendingId: pending.id };
     },
     onSuccess: async (r, body, context) => {
-      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) =>
-        data.map((m) => (m.id === context?.pendingId ? { ...m, update_id: r.data.update_id } : m)),
-      );
+      // With its real update_id, the thread drops the bubble as soon as it holds the message.
+      editPending(qc, body, (data) => data.map((m) => (m.id === context?.pendingId ? { ...m, update_id: r.data.update_id } : m)));
       await refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined);
-      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) => data.filter((m) => m.id !== context?.pendingId));
+      editPending(qc, body, (data) => data.filter((m) => m.id !== context?.pendingId));
     },
-    onError: (_err, body, context) =>
-      editThreadHead(qc, inboxKeys.thread(body.wa_number, body.customer_source), (data) => data.filter((m) => m.id !== context?.pendingId)),
+    onError: (_err, body, context) => editPending(qc, body, (data) => data.filter((m) => m.id !== context?.pendingId)),
   });
 }
 
@@ -322,10 +332,7 @@ async function refreshThreadHead(qc: QueryClient, waNumber: string, source: stri
     const known = new Set(first.data.map((m) => m.id));
     const fresh = head.data.filter((m) => !known.has(m.id));
     const byId = new Map(head.data.map((m) => [m.id, m]));
-    // An optimistic bubble whose message has now arrived gives way to it.
-    const arrived = new Set(head.data.map((m) => m.update_id));
-    const kept = first.data.filter((m) => !(isPendingMessage(m) && m.update_id && arrived.has(m.update_id)));
-    const data = [...fresh, ...kept.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
+    const data = [...fresh, ...first.data.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
     return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
   });
 }
