@@ -41,8 +41,16 @@ test("a private note shows apart from the messages, signed, and reaches another 
   await expect(note.getByTestId("note-author")).toHaveText(DEMO.agentName);
   await expect(note).toHaveAttribute("aria-label", `Nota privada de ${DEMO.agentName}`);
   // Unmistakably apart: yellow, not a bubble, not an article (messages are articles).
-  // Tailwind's amber-50 (Chromium reports it in oklch).
-  expect(await note.evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/^oklch\(0\.98\d* 0\.02\d* 9\d|^rgb\(255, 251, 235\)/);
+  // Tailwind's amber-50, a pale yellow (read back as RGB through a canvas: Chromium reports it in lab()).
+  const [r, g, b] = await note.evaluate((el) => {
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.fillStyle = getComputedStyle(el).backgroundColor;
+    ctx.fillRect(0, 0, 1, 1);
+    return [...ctx.getImageData(0, 0, 1, 1).data];
+  });
+  expect(r).toBeGreaterThan(240);
+  expect(g).toBeGreaterThan(235);
+  expect(r - b).toBeGreaterThan(12);
   await expect(page.locator("article").filter({ hasText: "Comercial Andina SAS" })).toHaveCount(0);
 
   const t0 = Date.now();

@@ -185,7 +185,7 @@ export function ReplyComposer({
   return (
     <form
       onSubmit={onSubmit}
-      className="max-h-[55dvh] space-y-2 overflow-y-auto border-t border-slate-200 bg-white p-2"
+      className="space-y-2 border-t border-slate-200 bg-white p-2"
       aria-label={t("inbox.composer")}
       data-testid="composer"
     >
