@@ -5,6 +5,7 @@ import { NOTE_BODY_MAX } from "@/lib/notes/schemas";
 import { useT } from "@/lib/i18n";
 import { Button, cx, inputClass } from "@/components/ui";
 import { Counter } from "./composer-builders";
+import { LockIcon } from "./note-bubble";
 
 const draftKey = (conversationId: number) => `wa_note_draft:${conversationId}`;
 
@@ -63,7 +64,7 @@ export function NoteBox({ conversationId }: { conversationId: number }) {
       data-testid="note-box"
     >
       <label htmlFor="note-text" className="text-xs font-medium text-amber-950">
-        🔒 {t("notes.boxLabel")}
+        <LockIcon /> {t("notes.boxLabel")}
       </label>
       <div className="flex items-end gap-2">
         <textarea
