@@ -321,6 +321,21 @@ async function threadsIdle(qc: QueryClient) {
   for (let i = 0; i < 300 && qc.isFetching({ queryKey: inboxKeys.threadAll }) > 0; i++) await new Promise((r) => setTimeout(r, 50));
 }
 
+// A status never moves backwards (DESIGN section 6); FAILED can come from any point.
+const STATUS_RANK: Record<string, number> = { QUEUED: 1, SENDED: 2, SENT: 3, DELIVERED: 4, READED: 5, FAILED: 6, RECEIVED: 0 };
+
+/**
+ * The fetched copy of a cached message, unless the cache already holds a later status: a head
+ * fetched before a `message.status` event may land after it (it waits for the thread to be idle),
+ * and must not take the tick back.
+ */
+function laterOf(cached: Message, fetched: Message | undefined): Message {
+  if (!fetched) return cached;
+  const had = STATUS_RANK[cached.status ?? ""] ?? 0;
+  const got = STATUS_RANK[fetched.status ?? ""] ?? 0;
+  return had > got ? { ...fetched, status: cached.status, error: cached.error ?? fetched.error } : fetched;
+}
+
 /** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
 async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
   const key = inboxKeys.thread(waNumber, source);
@@ -332,7 +347,7 @@ async function refreshThreadHead(qc: QueryClient, waNumber: string, source: stri
     const known = new Set(first.data.map((m) => m.id));
     const fresh = head.data.filter((m) => !known.has(m.id));
     const byId = new Map(head.data.map((m) => [m.id, m]));
-    const data = [...fresh, ...first.data.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
+    const data = [...fresh, ...first.data.map((m) => laterOf(m, byId.get(m.id)))].sort((a, b) => b.id - a.id);
     return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
   });
 }
