@@ -235,7 +235,7 @@ export function ReplyComposer({
           {state.mode === "list" && (
             <ListBuilder list={state.list ?? EMPTY_LIST} problems={problems} onChange={(list) => patch({ list })} />
           )}
-          <div className="flex items-end gap-2">
+          <div className="relative flex items-end gap-2">
             <div className="relative">
               <button
                 type="button"
@@ -304,7 +304,7 @@ export function ReplyComposer({
             <label htmlFor="composer-text" className="sr-only">
               {state.mode === "text" ? t("inbox.typeMessage") : t("inbox.bodyText")}
             </label>
-            <div className="relative min-w-0 flex-1">
+            <div className="min-w-0 flex-1">
               {picker.listbox}
               <textarea
                 id="composer-text"

@@ -114,7 +114,7 @@ export function useSavedReplyPicker({
               }}
               onMouseEnter={() => setActive(i)}
             >
-              <span className="font-mono text-emerald-900">/{r.shortcut}</span> <span className="font-medium">{r.title}</span>
+              <span className="break-all font-mono text-emerald-900">/{r.shortcut}</span> <span className="font-medium">{r.title}</span>
               <span className="block truncate text-xs text-slate-600">{fillSavedReply(r.content, values)}</span>
             </li>
           ))}
