@@ -41,6 +41,11 @@ test("j/k move through the list, r/n/a/e/l act on the open conversation, ? lists
   await page.keyboard.press("n");
   await expect(page.getByLabel(/Nota privada: solo la ven los agentes/)).toBeFocused();
   await page.keyboard.press("Escape");
+  // Moving on and back does not put the focus in a box by itself: j/k keep working.
+  await page.keyboard.press("j");
+  await expect(selected(page)).toHaveAttribute("data-conversation-id", second!);
+  await page.keyboard.press("k");
+  await expect(selected(page)).toContainText(phone);
 
   await page.keyboard.press("a");
   await expect(page.getByTestId("assignee")).toHaveText("Asignada a mí");

@@ -95,6 +95,8 @@ export function InboxPage() {
 
   const select = (x: Conversation) => {
     setReplyTo(null);
+    // A shortcut's request was for the conversation it was pressed in, not the next one.
+    setComposerRequest(null);
     go({ c: String(x.id), view: null });
   };
   const step = (by: 1 | -1) => {
