@@ -147,21 +147,23 @@ test("assignment tabs: take a conversation with one click, it moves between Sin 
   await expect(row(page, phone)).toHaveCount(0);
 });
 
-test("composer limits are enforced as the agent types", async ({ page }) => {
+test("composer limits are said before they cut: nothing typed is truncated", async ({ page }) => {
   await signIn(page);
   const phone = uniquePhone();
   await customerWrites(page, phone, "Hola");
   await page.reload();
   await row(page, phone).click();
   await page.getByRole("button", { name: "Botones" }).click();
-  await page.getByLabel("Botón 1").fill("Un título demasiado largo para un botón");
-  await expect(page.getByLabel("Botón 1")).toHaveValue("Un título demasiado ");
+  await page.getByLabel("Botón 1", { exact: true }).fill("Un título demasiado largo para un botón");
+  await expect(page.getByLabel("Botón 1", { exact: true })).toHaveValue("Un título demasiado largo para un botón");
+  await expect(page.getByTestId("composer-limits")).toContainText("Botón 1: 39 de 20 caracteres como máximo");
   await page.getByRole("button", { name: "Añadir botón" }).click();
   await page.getByRole("button", { name: "Añadir botón" }).click();
   await expect(page.getByRole("button", { name: "Añadir botón" })).toHaveCount(0);
   await page.getByRole("button", { name: "Lista" }).click();
   await page.getByLabel("Fila 1", { exact: true }).fill("Una fila con un título larguísimo");
-  await expect(page.getByLabel("Fila 1", { exact: true })).toHaveValue("Una fila con un título l");
+  await expect(page.getByLabel("Fila 1", { exact: true })).toHaveValue("Una fila con un título larguísimo");
+  await expect(page.getByTestId("composer-limits")).toContainText("Fila 1: 33 de 24 caracteres como máximo");
   for (let i = 0; i < 9; i++) await page.getByRole("button", { name: "Añadir fila" }).click();
   await expect(page.getByRole("button", { name: "Añadir fila" })).toHaveCount(0);
 });
@@ -189,6 +191,7 @@ test.describe("the agent replies and watches the ticks", () => {
     await expect(text).toBeVisible({ timeout: 5000 });
 
     await page.getByTestId("attach-input").setInputFiles({ name: "foto.png", mimeType: "image/png", buffer: PNG_1PX });
+    await page.getByRole("button", { name: "Enviar adjunto" }).click();
     const image = page.locator('article[data-direction="OUTBOUND"][data-type="image"]');
     await expect(image).toBeVisible({ timeout: 5000 });
 

@@ -42,6 +42,8 @@ export function MessageList({ params, highlightUpdateId }: { params: HistoryPara
         </div>
       );
     }
+    // The viewer shows the contract's history only; private notes are the inbox's.
+    if (row.kind === "note") return null;
     return (
       <MessageBubble
         m={row.m}

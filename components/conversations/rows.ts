@@ -1,18 +1,22 @@
 import type { HistoryPage, Message } from "@/lib/api-client/types";
 
+/** A private note as the thread shows it among the messages (lib/api-client/notes.ts). */
+export type ThreadNote = { id: number; agent_name: string | null; body: string; created_at: string };
+
 /** An emoji a reaction put on a message: the customer's (INBOUND) or the business's (OUTBOUND). */
 export type Reaction = { emoji: string; direction: "INBOUND" | "OUTBOUND" };
 
 export type Row =
   | { kind: "day"; key: string; day: string }
   | { kind: "msg"; key: string; m: Message; reactions?: Reaction[]; showRouting?: boolean }
-  | { kind: "top"; key: string; more: boolean };
+  | { kind: "top"; key: string; more: boolean }
+  | { kind: "note"; key: string; note: ThreadNote };
 
 /**
  * Pages arrive newest first (order DESC); the list shows them oldest to newest with a separator
  * per day. A message may appear on two pages when new ones arrive between fetches: ids dedupe it.
  */
-export function buildRows(pages: HistoryPage[], hasMore: boolean): Row[] {
+export function buildRows(pages: HistoryPage[], hasMore: boolean, notes: ThreadNote[] = []): Row[] {
   const seen = new Set<number>();
   const messages: Message[] = [];
   for (let p = pages.length - 1; p >= 0; p--) {
@@ -28,8 +32,26 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean): Row[] {
   const rows: Row[] = [{ kind: "top", key: "top", more: hasMore }];
   let lastDay = "";
   let lastRouting: string | null = null;
+  // Notes go among the messages by time (a message's `timestamp`, in seconds); while older pages
+  // are still to load, notes older than the oldest loaded message wait for them.
+  const noteTime = (n: ThreadNote) => Date.parse(n.created_at) / 1000;
+  const oldest = messages.find((m) => m.timestamp != null)?.timestamp ?? 0;
+  const pendingNotes = notes.filter((n) => !hasMore || noteTime(n) >= oldest);
+  let nextNote = 0;
+  const pushNotesBefore = (time: number) => {
+    while (nextNote < pendingNotes.length && noteTime(pendingNotes[nextNote]) < time) {
+      const note = pendingNotes[nextNote++];
+      const day = note.created_at.slice(0, 10);
+      if (day !== lastDay) {
+        rows.push({ kind: "day", key: `d${day}-n${note.id}`, day });
+        lastDay = day;
+      }
+      rows.push({ kind: "note", key: `n${note.id}`, note });
+    }
+  };
   for (const m of messages) {
     if (reactions.attached.has(m.id)) continue;
+    if (m.timestamp != null) pushNotesBefore(m.timestamp);
     const day = m.created_at?.slice(0, 10) ?? "";
     if (day !== lastDay) {
       rows.push({ kind: "day", key: `d${day}-${m.id}`, day });
@@ -43,6 +65,7 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean): Row[] {
     const on = reactions.byTarget.get(m.id);
     rows.push({ kind: "msg", key: `m${m.id}`, m, ...(on?.length ? { reactions: on } : {}), ...(routing ? { showRouting } : {}) });
   }
+  pushNotesBefore(Infinity);
   return rows;
 }
 

@@ -2,7 +2,7 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, type UIEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { HistoryPage } from "@/lib/api-client/types";
-import { buildRows } from "./rows";
+import { buildRows, type ThreadNote } from "./rows";
 
 /** What both the viewer's and the inbox's history queries give (an infinite query of history pages). */
 type PagedHistory = {
@@ -18,14 +18,14 @@ type PagedHistory = {
  * the agent has not scrolled away; scrolling near the top loads the next (older) page and keeps
  * the message that was on screen in place.
  */
-export function useVirtualThread(history: PagedHistory) {
+export function useVirtualThread(history: PagedHistory, follow = 0, notes?: ThreadNote[]) {
   const parentRef = useRef<HTMLDivElement>(null);
   const anchorKey = useRef<string | null>(null);
   const rowsAtRequest = useRef(0);
   const atBottom = useRef(true);
 
   const pages = history.data?.pages;
-  const rows = useMemo(() => buildRows(pages ?? [], !!history.hasNextPage), [pages, history.hasNextPage]);
+  const rows = useMemo(() => buildRows(pages ?? [], !!history.hasNextPage, notes), [pages, history.hasNextPage, notes]);
 
   // The React Compiler is not enabled, so the virtualizer's unmemoizable API is fine here.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -59,6 +59,15 @@ export function useVirtualThread(history: PagedHistory) {
     // A first page shorter than the window gives nothing to scroll: fetch older right away.
     if (el.scrollHeight <= el.clientHeight + 1) loadOlder();
   }, [totalSize, rows.length, loadOlder]);
+
+  // The agent just sent something: back to the newest message (where the new bubble is), even
+  // if they had scrolled away, and pinned there while the bubble settles.
+  useLayoutEffect(() => {
+    if (!follow) return;
+    atBottom.current = true;
+    const el = parentRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [follow]);
 
   // After older messages were prepended, put the message that was at the top back in place.
   useLayoutEffect(() => {

@@ -1,21 +1,56 @@
 "use client";
-import { useThread } from "@/lib/api-client/inbox";
+import { useMemo } from "react";
+import { isPendingMessage, usePendingReplies, useThread } from "@/lib/api-client/inbox";
+import { useNotes } from "@/lib/api-client/notes";
 import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { ErrorBox, Skeleton } from "@/components/ui";
 import { dayLabelOf, type Row } from "@/components/conversations/rows";
 import { useVirtualThread } from "@/components/conversations/use-virtual-thread";
+import { NoteBubble } from "./note-bubble";
 
 /**
  * The open conversation: the viewer's virtualized bubbles over the customer's whole history
  * (lib/api-client/inbox.ts walks the date windows), pinned to the newest message unless the agent
  * scrolled back; new messages and ticks arrive through the event stream into the same cache.
  */
-export function Thread({ waNumber, source, onReply }: { waNumber: string; source: string; onReply: (m: Message) => void }) {
+export function Thread({
+  conversationId,
+  waNumber,
+  source,
+  onReply,
+  follow = 0,
+}: {
+  conversationId: number;
+  waNumber: string;
+  source: string;
+  onReply: (m: Message) => void;
+  /** Changes when the agent sends: the thread scrolls to its newest message. */
+  follow?: number;
+}) {
   const { t, locale } = useI18n();
   const history = useThread(waNumber, source);
-  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(history);
+  const notes = useNotes(conversationId);
+  const pendingReplies = usePendingReplies(waNumber, source);
+  // The agent's bubbles not yet in the history go on as one more page (rows are sorted by id).
+  const data = history.data;
+  const pages = useMemo(() => {
+    if (!data || !pendingReplies.length) return data;
+    const loaded = new Set(data.pages.flatMap((p) => p.data.map((m) => m.update_id)));
+    const shown = pendingReplies.filter((m) => !(m.update_id && loaded.has(m.update_id)));
+    return { ...data, pages: [{ message: "", data: shown, pagination: null }, ...data.pages] };
+  }, [data, pendingReplies]);
+  const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(
+    {
+      data: pages,
+      hasNextPage: history.hasNextPage,
+      isFetchingNextPage: history.isFetchingNextPage,
+      fetchNextPage: history.fetchNextPage,
+    },
+    follow,
+    notes.data,
+  );
 
   if (history.isError) return <ErrorBox error={history.error} onRetry={() => history.refetch()} />;
   if (history.isLoading) {
@@ -41,11 +76,13 @@ export function Thread({ waNumber, source, onReply }: { waNumber: string; source
         </div>
       );
     }
+    if (row.kind === "note") return <NoteBubble note={row.note} />;
     const m = row.m;
+    const pending = isPendingMessage(m);
     return (
-      <div className="group relative">
+      <div className="group relative" data-pending={pending || undefined}>
         <MessageBubble m={m} />
-        {m.update_id && (
+        {m.update_id && !pending && (
           <button
             type="button"
             onClick={() => onReply(m)}

@@ -14,6 +14,7 @@ const NAV: { href: string; key: MessageKey }[] = [
   { href: "/broadcasts", key: "nav.broadcasts" },
   { href: "/contacts", key: "nav.contacts" },
   { href: "/labels", key: "nav.labels" },
+  { href: "/saved-replies", key: "nav.savedReplies" },
   { href: "/conversations", key: "nav.conversations" },
 ];
 

@@ -74,7 +74,7 @@ export const conversations = pgTable(
       .where(sql`last_direction = 'INBOUND'`),
     // The inbox's "Abiertas" (one number) leaves out what the customer never wrote in (after a
     // broadcast, most rows), and its own filter lists only those: each reads its half of the
-    // number's activity instead of walking past the other (migration 0041).
+    // number's activity instead of walking past the other (migration 0025).
     index("conversations_answered_activity_idx")
       .on(t.teamId, t.waNumberId, t.lastMessageAt.desc(), t.id.desc())
       .where(sql`last_inbound_at IS NOT NULL`),

@@ -19,3 +19,5 @@ export * from "./read-receipts";
 export * from "./message-stats";
 export * from "./message-stats-deltas";
 export * from "./parked-statuses";
+export * from "./saved-replies";
+export * from "./conversation-notes";

@@ -12,6 +12,7 @@ import {
 import { apiFetch, qs } from "./fetch";
 import { keys } from "./hooks";
 import { patchOptOut } from "./contact-opt-out";
+import { addNote, type Note } from "./notes";
 import type {
   Contact,
   ContactList,
@@ -167,16 +168,82 @@ export function useUpdateConversation() {
 
 export type ReplyInput = { wa_number: string; customer_source: string; type: string; payload: unknown; context_update_id?: string };
 
+// Optimistic bubbles get ids above any real one, so they sort last (newest) until the server's
+// copy replaces them. Once the send is answered a bubble carries the real update_id, and whichever
+// refresh of the thread head brings that message first (the answer's or the event's) drops it.
+let optimisticSeq = 0;
+const PENDING_FLOOR = Number.MAX_SAFE_INTEGER - 1_000_000_000;
+
+/** A bubble shown before the server stored it (no reply-to, no real id yet). */
+export function isPendingMessage(m: Message): boolean {
+  return m.id > PENDING_FLOOR;
+}
+
+function wallTime(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function optimisticMessage(body: ReplyInput, agent: { id: number; name: string } | null): Message {
+  const now = new Date();
+  const payload = body.payload && typeof body.payload === "object" ? (body.payload as Record<string, unknown>) : null;
+  return {
+    id: Number.MAX_SAFE_INTEGER - ++optimisticSeq,
+    update_id: undefined,
+    customer_number: null,
+    customer_id: null,
+    sender: "AGENT",
+    direction: "OUTBOUND",
+    type: body.type,
+    status: "QUEUED",
+    created_at: wallTime(now),
+    timestamp: Math.floor(now.getTime() / 1000),
+    payload,
+    agent_id: agent?.id ?? null,
+    agent_name: agent?.name ?? null,
+  };
+}
+
+const pendingKey = (waNumber: string, source: string) => ["thread-pending", waNumber, source] as const;
+
+function editPending(qc: QueryClient, body: ReplyInput, fn: (data: Message[]) => Message[]) {
+  qc.setQueryData<Message[]>(pendingKey(body.wa_number, body.customer_source), (old) => fn(old ?? []));
+}
+
 /**
- * A free-form reply inside the 24-hour window. Its message.created event refreshes the thread on
- * every screen; the sender's own thread is also refreshed when the send is answered, so the reply
- * shows at once even if the event raced the thread's own first load.
+ * The optimistic bubbles of one thread. They live beside the thread's infinite query, not in it:
+ * a page of older history landing while a send is in flight writes back the pages it started
+ * from, which would drop a bubble put into them.
  */
-export function useSendReply() {
+export function usePendingReplies(waNumber: string, source: string): Message[] {
+  return (
+    useQuery({ queryKey: pendingKey(waNumber, source), queryFn: () => [] as Message[], staleTime: Infinity, initialData: [] as Message[] })
+      .data ?? []
+  );
+}
+
+/**
+ * A free-form reply inside the 24-hour window, shown at once: its bubble is shown before the
+ * request leaves (status QUEUED), gives way to the server's copy once the thread holds it (the
+ * thread head is fetched again when the send is answered), and goes if the send fails. Its
+ * message.created event refreshes the thread on every other screen.
+ */
+export function useSendReply(agent: { id: number; name: string } | null = null) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ReplyInput) => apiFetch<SendReplyResponse>("/api/v1/messages/whatsapp/send", { method: "POST", body }),
-    onSuccess: (_r, body) => refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined),
+    onMutate: (body) => {
+      const pending = optimisticMessage(body, agent);
+      editPending(qc, body, (data) => [...data, pending]);
+      return { pendingId: pending.id };
+    },
+    onSuccess: async (r, body, context) => {
+      // With its real update_id, the thread drops the bubble as soon as it holds the message.
+      editPending(qc, body, (data) => data.map((m) => (m.id === context?.pendingId ? { ...m, update_id: r.data.update_id } : m)));
+      await refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined);
+      editPending(qc, body, (data) => data.filter((m) => m.id !== context?.pendingId));
+    },
+    onError: (_err, body, context) => editPending(qc, body, (data) => data.filter((m) => m.id !== context?.pendingId)),
   });
 }
 
@@ -292,6 +359,21 @@ async function threadsIdle(qc: QueryClient) {
   for (let i = 0; i < 300 && qc.isFetching({ queryKey: inboxKeys.threadAll }) > 0; i++) await new Promise((r) => setTimeout(r, 50));
 }
 
+// A status never moves backwards (DESIGN section 6); FAILED can come from any point.
+const STATUS_RANK: Record<string, number> = { QUEUED: 1, SENDED: 2, SENT: 3, DELIVERED: 4, READED: 5, FAILED: 6, RECEIVED: 0 };
+
+/**
+ * The fetched copy of a cached message, unless the cache already holds a later status: a head
+ * fetched before a `message.status` event may land after it (it waits for the thread to be idle),
+ * and must not take the tick back.
+ */
+function laterOf(cached: Message, fetched: Message | undefined): Message {
+  if (!fetched) return cached;
+  const had = STATUS_RANK[cached.status ?? ""] ?? 0;
+  const got = STATUS_RANK[fetched.status ?? ""] ?? 0;
+  return had > got ? { ...fetched, status: cached.status, error: cached.error ?? fetched.error } : fetched;
+}
+
 /** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
 async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
   const key = inboxKeys.thread(waNumber, source);
@@ -303,7 +385,7 @@ async function refreshThreadHead(qc: QueryClient, waNumber: string, source: stri
     const known = new Set(first.data.map((m) => m.id));
     const fresh = head.data.filter((m) => !known.has(m.id));
     const byId = new Map(head.data.map((m) => [m.id, m]));
-    const data = [...fresh, ...first.data.map((m) => byId.get(m.id) ?? m)].sort((a, b) => b.id - a.id);
+    const data = [...fresh, ...first.data.map((m) => laterOf(m, byId.get(m.id)))].sort((a, b) => b.id - a.id);
     return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
   });
 }
@@ -419,6 +501,8 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       })),
     );
 
+    on("note.created", (ev: Note) => addNote(qc, ev));
+
     // Applied by the broadcast pages through onEvent (lib/api-client/broadcasts.ts).
     on("broadcast.updated", () => undefined);
 
@@ -428,6 +512,7 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       qc.invalidateQueries({ queryKey: inboxKeys.threadAll });
       qc.invalidateQueries({ queryKey: keys.historyAll });
       qc.invalidateQueries({ queryKey: ["broadcasts"] });
+      qc.invalidateQueries({ queryKey: ["notes"] });
     });
     es.onopen = () => setState("open");
     let retry: ReturnType<typeof setTimeout> | undefined;

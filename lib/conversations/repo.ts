@@ -88,7 +88,7 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
     // Literals, not parameters: a prepared statement's generic plan can use the partial indexes
     // (conversations_needs_reply_idx, conversations_unread_idx) only when it sees their predicates.
     f.needsReply || f.order === "waiting" ? sql`${conversations.lastDirection} = 'INBOUND'` : undefined,
-    // Literals too, for the partial indexes of migration 0041.
+    // Literals too, for the partial indexes of migration 0025.
     f.outboundOnly === undefined
       ? undefined
       : f.outboundOnly

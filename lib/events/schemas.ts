@@ -52,6 +52,7 @@ export const EVENT_TYPES = [
   "conversation.read",
   "conversation.updated",
   "broadcast.updated",
+  "note.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

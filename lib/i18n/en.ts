@@ -1,3 +1,4 @@
+import { agentEn } from "./agent.en";
 import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
 import { marketingEn } from "./marketing.en";
@@ -323,4 +324,5 @@ export const en: Record<MessageKey, string> = {
   ...marketingEn,
   ...inboxListEn,
   ...providerErrorsEn,
+  ...agentEn,
 };

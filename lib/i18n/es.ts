@@ -1,3 +1,4 @@
+import { agentEs } from "./agent.es";
 import { broadcastsEs } from "./broadcasts.es";
 import { marketingEs } from "./marketing.es";
 import { inboxListEs } from "./inbox-list.es";
@@ -323,6 +324,7 @@ export const es = {
   ...marketingEs,
   ...inboxListEs,
   ...providerErrorsEs,
+  ...agentEs,
 } as const;
 
 export type MessageKey = keyof typeof es;

@@ -1,6 +1,8 @@
 import { createDocument } from "zod-openapi";
 import { z } from "@/lib/http/zod-es";
 import { errors, ok, jsonContent, type Operation } from "./helpers";
+import { agentPaths } from "./agent-paths";
+import { noteSchema } from "@/lib/notes/schemas";
 import { listWaNumbersQuery, listWaNumbersResponse } from "@/lib/numbers/schemas";
 import {
   createLabelBody,
@@ -489,6 +491,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       description:
         "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels`, `contact.updated`, " +
         "`broadcast.updated` (en cada cambio de estado de una difusión y, como mucho una vez por segundo, mientras cambian sus conteos) " +
+        "`note.created` (una nota privada nueva de una conversación; su `data` es la nota) " +
         "(cada uno con `id:`, `event:` y `data:` JSON). Tras una reconexión, `Last-Event-ID` (cabecera, o `last_event_id` en la primera conexión) " +
         "reenvía lo perdido desde el registro de eventos (≥ 24 h); si ya no puede completarse llega `event: reset` y el cliente debe recargar. " +
         "Un comentario `: ping` cada 15 s mantiene viva la conexión. Filtros opcionales: `wa_number`, `contact_id`.",
@@ -498,7 +501,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
           description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
           content: {
             "text/event-stream": {
-              schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, contactUpdatedEvent, broadcastUpdatedEvent]),
+              schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, contactUpdatedEvent, broadcastUpdatedEvent, noteSchema]),
             },
           },
         },
@@ -523,6 +526,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
   "/api/v1/auth/me": {
     get: { tags: ["Sesión"], summary: "Agente de la sesión actual", responses: { ...ok(agentResponseSchema), ...errors() } },
   },
+  ...agentPaths,
 };
 
 let cached: ReturnType<typeof createDocument> | undefined;

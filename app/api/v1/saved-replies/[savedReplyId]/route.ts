@@ -1,0 +1,24 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { parseId, parseJsonBody } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
+import { SAVED_REPLY_NOT_FOUND, updateSavedReplyBody } from "@/lib/saved-replies/schemas";
+import { deleteSavedReply, getSavedReply, updateSavedReply } from "@/lib/saved-replies/service";
+
+type Params = { savedReplyId: string };
+
+export const GET = withAuth<Params>(async ({ ctx, params }) => {
+  const data = await getSavedReply({ ctx, input: { id: parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND) } });
+  return json({ message: "Respuesta guardada obtenida correctamente.", data });
+});
+
+export const PATCH = withAuth<Params>(async ({ req, ctx, params }) => {
+  const id = parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND);
+  const changes = await parseJsonBody(req, updateSavedReplyBody);
+  const data = await updateSavedReply({ ctx, input: { id, changes } });
+  return json({ message: "Respuesta guardada actualizada correctamente.", data });
+});
+
+export const DELETE = withAuth<Params>(async ({ ctx, params }) => {
+  await deleteSavedReply({ ctx, input: { id: parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND) } });
+  return json({ message: "Respuesta guardada eliminada correctamente." });
+});

@@ -1,0 +1,17 @@
+import { withAuth } from "@/lib/http/with-auth";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
+import { createSavedReplyBody, listSavedRepliesQuery } from "@/lib/saved-replies/schemas";
+import { createSavedReply, listSavedReplies } from "@/lib/saved-replies/service";
+
+export const GET = withAuth(async ({ req, ctx }) => {
+  const input = parseQuery(req, listSavedRepliesQuery);
+  const result = await listSavedReplies({ ctx, input });
+  return json({ message: "Respuestas guardadas obtenidas correctamente.", ...result });
+});
+
+export const POST = withAuth(async ({ req, ctx }) => {
+  const input = await parseJsonBody(req, createSavedReplyBody);
+  const data = await createSavedReply({ ctx, input });
+  return json({ message: "Respuesta guardada creada correctamente.", data }, 201);
+});

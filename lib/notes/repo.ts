@@ -1,0 +1,50 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/db/client";
+import { agents, conversationNotes, conversations, waNumbers } from "@/db/schema";
+
+/** The conversation's key (number and contact) and its number's digits, or undefined for another team's id. */
+export async function findConversationKey(db: DbOrTx, teamId: number, id: number) {
+  const [row] = await db
+    .select({ id: conversations.id, waNumberId: conversations.waNumberId, contactId: conversations.contactId, waNumber: waNumbers.number })
+    .from(conversations)
+    .innerJoin(waNumbers, and(eq(waNumbers.teamId, conversations.teamId), eq(waNumbers.id, conversations.waNumberId)))
+    .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)))
+    .limit(1);
+  return row;
+}
+
+export type ConversationKey = NonNullable<Awaited<ReturnType<typeof findConversationKey>>>;
+
+const noteColumns = {
+  id: conversationNotes.id,
+  agentId: conversationNotes.agentId,
+  agentName: agents.name,
+  body: conversationNotes.body,
+  createdAt: conversationNotes.createdAt,
+};
+
+/** A conversation's notes, oldest first (a thread reads them in order among its messages). */
+export async function listNoteRows(teamId: number, key: ConversationKey, limit: number) {
+  const db = await getDb();
+  return db
+    .select(noteColumns)
+    .from(conversationNotes)
+    .leftJoin(agents, and(eq(agents.teamId, conversationNotes.teamId), eq(agents.id, conversationNotes.agentId)))
+    .where(
+      and(
+        eq(conversationNotes.teamId, teamId),
+        eq(conversationNotes.waNumberId, key.waNumberId),
+        eq(conversationNotes.contactId, key.contactId),
+      ),
+    )
+    .orderBy(asc(conversationNotes.id))
+    .limit(limit);
+}
+
+export async function insertNote(db: DbOrTx, values: typeof conversationNotes.$inferInsert) {
+  const [row] = await db.insert(conversationNotes).values(values).returning();
+  return row;
+}
+
+export { transaction } from "@/db/client";
