@@ -501,7 +501,14 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
           description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
           content: {
             "text/event-stream": {
-              schema: z.union([messageCreatedEvent, messageStatusEvent, contactLabelsEvent, contactUpdatedEvent, broadcastUpdatedEvent, noteSchema]),
+              schema: z.union([
+                messageCreatedEvent,
+                messageStatusEvent,
+                contactLabelsEvent,
+                contactUpdatedEvent,
+                broadcastUpdatedEvent,
+                noteSchema,
+              ]),
             },
           },
         },
