@@ -1,20 +1,11 @@
 import "server-only";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { messageEvents, messages, type MessageStatus, type ProviderError } from "@/db/schema";
 import type { ChannelNumber } from "@/lib/channels/types";
 
 /** The SQL of the status path (status.ts): every query filters by the number and its team. */
 export type MessageRow = typeof messages.$inferSelect;
-
-export async function findByProviderId(tx: DbOrTx, number: ChannelNumber, providerMessageId: string): Promise<MessageRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(messages)
-    .where(and(eq(messages.waNumberId, number.id), eq(messages.providerMessageId, providerMessageId), eq(messages.teamId, number.teamId)))
-    .limit(1);
-  return row;
-}
 
 /**
  * A queued send of this number with no provider id yet, found by its update_id (the callback
@@ -64,25 +55,51 @@ export async function adoptProviderId(tx: DbOrTx, id: number, providerMessageId:
   return row;
 }
 
-/** The guarded move: only from one of `from`, so reordered callbacks never move a message backwards. */
-export async function moveStatus(tx: DbOrTx, id: number, next: MessageStatus, from: MessageStatus[], error?: ProviderError) {
-  const [row] = await tx
-    .update(messages)
-    .set({ status: next, statusUpdatedAt: sql`now()`, lockedUntil: null, ...(error ? { error } : {}) })
-    .where(and(eq(messages.id, id), inArray(messages.status, from)))
-    .returning();
-  return row;
+/** A messages row as `row_to_json` gives it (column names), read back as drizzle's row. */
+function messageFromJson(json: Record<string, unknown> | null): MessageRow | undefined {
+  if (!json) return undefined;
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(messages))) {
+    const value = json[column.name];
+    row[key] = value != null && column.columnType === "PgTimestamp" ? new Date(value as string) : (value ?? null);
+  }
+  return row as MessageRow;
 }
 
-export async function recordStatusEvent(
+/**
+ * A status of a message we know by its provider id, in ONE statement: find it, the guarded move
+ * (only from one of `from`, so reordered callbacks never move it backwards), and its
+ * message_events row (applied or not). `next` undefined: a status we do not apply, only record.
+ * Three round trips folded into one on the hottest write of the service (every status webhook).
+ * Returns the message as it was (undefined: not ours) and as it is after the move (undefined: not moved).
+ */
+export async function moveKnownStatus(
   tx: DbOrTx,
-  e: { teamId: number; messageId: number; status: string; applied: boolean; raw: unknown },
-) {
-  await tx.insert(messageEvents).values({
-    teamId: e.teamId,
-    messageId: e.messageId,
-    status: e.status,
-    applied: e.applied ? 1 : 0,
-    raw: e.raw as Record<string, unknown>,
-  });
+  number: ChannelNumber,
+  s: { providerMessageId: string; next?: MessageStatus; from: MessageStatus[]; error?: ProviderError; label: string; raw: unknown },
+): Promise<{ current?: MessageRow; updated?: MessageRow }> {
+  const res = await tx.execute(sql`
+    WITH cur AS (
+      SELECT * FROM messages
+      WHERE wa_number_id = ${number.id} AND provider_message_id = ${s.providerMessageId} AND team_id = ${number.teamId}
+      LIMIT 1
+    ), moved AS (
+      UPDATE messages m
+      SET status = ${s.next ?? null}::text, status_updated_at = now(), locked_until = NULL,
+        error = coalesce(${s.error ? JSON.stringify(s.error) : null}::jsonb, m.error)
+      FROM cur
+      WHERE m.id = cur.id AND cur.direction = 'OUTBOUND' AND ${s.next ?? null}::text IS NOT NULL
+        AND m.status = ANY(${`{${s.from.join(",")}}`}::text[])
+      RETURNING m.*
+    ), audit AS (
+      INSERT INTO message_events (team_id, message_id, status, applied, raw)
+      SELECT cur.team_id, cur.id, ${s.label}, CASE WHEN EXISTS (SELECT 1 FROM moved) THEN 1 ELSE 0 END,
+        ${JSON.stringify(s.raw ?? null)}::jsonb
+      FROM cur WHERE cur.direction = 'OUTBOUND'
+    )
+    SELECT (SELECT row_to_json(cur) FROM cur) AS current, (SELECT row_to_json(moved) FROM moved) AS updated`);
+  const [row] = rowsOf<{ current: Record<string, unknown> | null; updated: Record<string, unknown> | null }>(res);
+  const parse = (v: unknown) =>
+    typeof v === "string" ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown> | null);
+  return { current: messageFromJson(parse(row?.current)), updated: messageFromJson(parse(row?.updated)) };
 }

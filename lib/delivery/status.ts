@@ -6,7 +6,7 @@ import { resolveRoute } from "@/lib/routing/service";
 import { enqueueEvent, statusEventData } from "@/lib/webhooks/events";
 import { isRetryableTxError } from "@/db/errors";
 import { parkStatus } from "./parked-statuses-repo";
-import { adoptProviderId, findByProviderId, findUnconfirmedSend, moveStatus, recordStatusEvent } from "./status-repo";
+import { adoptProviderId, findUnconfirmedSend, moveKnownStatus } from "./status-repo";
 
 const MAP: Record<string, MessageStatus> = { sent: "SENT", delivered: "DELIVERED", read: "READED", failed: "FAILED" };
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,25 +77,28 @@ async function receiveStatus(number: ChannelNumber, u: StatusUpdate): Promise<St
  * usually commits the wamid within the second: the status is `leased` and waits parked.
  */
 export async function applyStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate): Promise<StatusOutcome> {
-  let current = await findByProviderId(tx, number, u.providerMessageId);
+  const next = MAP[u.status];
+  const from = next ? ALLOWED_FROM[next] : undefined;
+  const move = {
+    providerMessageId: u.providerMessageId,
+    next: from ? next : undefined,
+    from: from ?? [],
+    error: next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined,
+    label: next ?? u.status,
+    raw: u.raw,
+  };
+  let { current, updated } = await moveKnownStatus(tx, number, move);
   if (!current && u.callbackData && UUID_RE.test(u.callbackData)) {
     const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase());
     if (unconfirmed?.leased) return "leased";
     const adopted = unconfirmed && (await adoptProviderId(tx, unconfirmed.message.id, u.providerMessageId));
     if (adopted) {
       await emitStatusChange(tx, adopted, "QUEUED", number.number);
-      current = adopted;
+      ({ current, updated } = await moveKnownStatus(tx, number, move));
     }
   }
   if (!current) return "unknown";
   if (current.direction !== "OUTBOUND") return "ignored";
-  const next = MAP[u.status];
-  const allowed = next ? ALLOWED_FROM[next] : undefined;
-  const updated =
-    next && allowed
-      ? await moveStatus(tx, current.id, next, allowed, next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined)
-      : undefined;
-  await recordStatusEvent(tx, { teamId: current.teamId, messageId: current.id, status: next ?? u.status, applied: !!updated, raw: u.raw });
   // Meta usually reports 131050 ("stopped marketing messages") in a failed status, not on the send.
   if (updated?.status === "FAILED") await optOutOnProviderError(tx, updated.teamId, updated.contactId, updated.error);
   if (updated) {

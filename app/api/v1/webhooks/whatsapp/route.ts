@@ -17,10 +17,11 @@ export const GET = withErrors(async ({ req }) => {
 
 /**
  * Signed Cloud API notifications (messages and statuses); the raw body is verified before parsing.
- * Unsigned or mis-signed posts spend the caller address's failure budget (429 once it is spent).
+ * Unsigned or mis-signed posts spend the caller address's failure budget (429 once it is spent);
+ * a body signed with a secret this process already holds never reads it.
  */
 export const POST = withErrors(async ({ req }) => {
-  const data = await withAddressFailureBudget(req, () => receiveWhatsAppWebhook({ req }));
+  const data = await receiveWhatsAppWebhook({ req, onUnknownSignature: (check) => withAddressFailureBudget(req, check) });
   return json({ message: "Webhook recibido.", data });
 });
 
