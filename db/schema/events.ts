@@ -1,6 +1,5 @@
 import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { teams } from "./teams";
 
 /** Postgres's 64-bit transaction id (never wraps), carried as text: JavaScript numbers cannot hold it. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
@@ -23,9 +22,10 @@ export const events = pgTable(
   "events",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    teamId: integer("team_id")
-      .notNull()
-      .references(() => teams.id, { onDelete: "cascade" }),
+    // No foreign key: checking one in every status transaction takes a key-share lock on the
+    // team's one row, which every concurrent writer of the team then shares (a hot row, DESIGN
+    // section 13). A deleted team's events go with it by db/functions/teams_delete_events.sql.
+    teamId: integer("team_id").notNull(),
     type: text("type").notNull(),
     // What the stream filters on (`wa_number`, `contact_id`); null for events of no number/contact.
     waNumberId: integer("wa_number_id"),
