@@ -19,3 +19,4 @@ export * from "./read-receipts";
 export * from "./message-stats";
 export * from "./message-stats-deltas";
 export * from "./parked-statuses";
+export * from "./reports";

@@ -1,0 +1,59 @@
+import { bigint, date, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+
+/**
+ * The reports' rollups (issue 21, README "Reports"), written only by the triggers of
+ * db/functions/reports_*.sql and messages_after_insert.sql, so whatever writes a message or a
+ * conversation (the API, the webhooks, a hand-written INSERT) is counted. All three are
+ * append-only (DESIGN section 13, "no hot rows"): a row per sample or per statement's delta,
+ * never a shared counter that every writer of a day would update. Reads aggregate them per
+ * (team, day) range through the (team_id, day) indexes, never `messages`. No foreign keys:
+ * derived data, like conversation_days. `agent_id` 0 means no agent (the API, or unassigned).
+ */
+
+/** One row per first response: an agent's or the API's outbound message answering a waiting customer. */
+export const reportResponses = pgTable(
+  "report_responses",
+  {
+    teamId: integer("team_id").notNull(),
+    /** UTC day of the answering message. */
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    /** From the customer's first unanswered message to the answer (never negative). */
+    seconds: integer("seconds").notNull(),
+  },
+  (t) => [index("report_responses_team_day_idx").on(t.teamId, t.day)],
+);
+
+/** One row per conversation opened (new, or reopened) and per conversation resolved. */
+export const reportConversationEvents = pgTable(
+  "report_conversation_events",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    /** The assignee at that moment (0: unassigned). */
+    agentId: integer("agent_id").notNull(),
+    kind: text("kind").$type<"opened" | "resolved">().notNull(),
+    /** For `resolved`: seconds since the conversation was (re)opened; null for `opened`. */
+    seconds: integer("seconds"),
+  },
+  (t) => [index("report_conversation_events_team_day_idx").on(t.teamId, t.day)],
+);
+
+/** Signed message counts per statement and key (+n inserted, -n deleted), summed on read. */
+export const reportMessageCounts = pgTable(
+  "report_message_counts",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  (t) => [index("report_message_counts_team_day_idx").on(t.teamId, t.day)],
+);
