@@ -1,0 +1,82 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { getDb, rowsOf } from "@/db/client";
+
+export type ReportFilter = { from: string; to: string; waNumberId?: number; labelId?: number; agentId?: number };
+/** By day (null: the whole range) or by agent. */
+export type ReportGroup = "day" | "agent";
+
+type Num = number | string | null;
+export type ResponseRow = { key: Num; n: Num; p50: Num; p90: Num };
+export type EventRow = { key: Num; opened: Num; resolved: Num; p50: Num; p90: Num };
+export type CountRow = { key: Num; messages_in: Num; messages_out: Num };
+
+/**
+ * Every read goes through one of the (team_id, day) indexes of the rollups (db/schema/reports.ts),
+ * never `messages`. The label filter is today's assignments (contact_labels' primary key answers
+ * each probe), so a report by label follows relabelling without rewriting the rollups.
+ */
+function where(teamId: number, f: ReportFilter): SQL {
+  return sql`team_id = ${teamId} AND day BETWEEN ${f.from}::date AND ${f.to}::date
+    ${f.waNumberId !== undefined ? sql`AND wa_number_id = ${f.waNumberId}` : sql``}
+    ${f.agentId !== undefined ? sql`AND agent_id = ${f.agentId}` : sql``}
+    ${
+      f.labelId !== undefined
+        ? sql`AND contact_id IN (SELECT contact_id FROM contact_labels WHERE team_id = ${teamId} AND label_id = ${f.labelId})`
+        : sql``
+    }`;
+}
+
+/** Per day plus a total row (key null) with GROUP BY ROLLUP: the total's percentiles are over all samples. */
+function groupBy(g: ReportGroup): { key: SQL; group: SQL } {
+  return g === "day"
+    ? { key: sql`to_char(day, 'YYYY-MM-DD')`, group: sql`GROUP BY ROLLUP (day)` }
+    : { key: sql`agent_id`, group: sql`GROUP BY agent_id` };
+}
+
+export async function responseFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<ResponseRow[]> {
+  const db = await getDb();
+  const { key, group } = groupBy(g);
+  return rowsOf<ResponseRow>(
+    await db.execute(sql`SELECT ${key} AS key, count(*) AS n,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90
+      FROM report_responses WHERE ${where(teamId, f)} ${group}`),
+  );
+}
+
+export async function conversationFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<EventRow[]> {
+  const db = await getDb();
+  const { key, group } = groupBy(g);
+  // `seconds` is null on opened rows, which the percentiles skip.
+  return rowsOf<EventRow>(
+    await db.execute(sql`SELECT ${key} AS key, count(*) FILTER (WHERE kind = 'opened') AS opened,
+        count(*) FILTER (WHERE kind = 'resolved') AS resolved,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90
+      FROM report_conversation_events WHERE ${where(teamId, f)} ${group}`),
+  );
+}
+
+export async function messageFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<CountRow[]> {
+  const db = await getDb();
+  const { key, group } = groupBy(g);
+  return rowsOf<CountRow>(
+    await db.execute(sql`SELECT ${key} AS key, coalesce(sum(messages) FILTER (WHERE direction = 'INBOUND'), 0) AS messages_in,
+        coalesce(sum(messages) FILTER (WHERE direction = 'OUTBOUND'), 0) AS messages_out
+      FROM report_message_counts WHERE ${where(teamId, f)} ${group}`),
+  );
+}
+
+/** Names of the team's agents among `ids` (another team's id finds nothing). */
+export async function agentNames(teamId: number, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const db = await getDb();
+  const rows = rowsOf<{ id: number; name: string }>(
+    await db.execute(
+      sql`SELECT id, name FROM agents WHERE team_id = ${teamId} AND id IN (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )})`,
+    ),
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
