@@ -15,6 +15,7 @@ const NAV: { href: string; key: MessageKey }[] = [
   { href: "/contacts", key: "nav.contacts" },
   { href: "/labels", key: "nav.labels" },
   { href: "/conversations", key: "nav.conversations" },
+  { href: "/reports", key: "nav.reports" },
 ];
 
 /** Dashboard frame: checks the session (→ /login on 401), navigation, language and sign-out. */

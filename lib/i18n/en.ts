@@ -1,5 +1,6 @@
 import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
+import { reportsEn } from "./reports.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -317,4 +318,5 @@ export const en: Record<MessageKey, string> = {
   "msg.address": "Address",
   "nav.docs": "API docs",
   ...broadcastsEn,
+  ...reportsEn,
 };

@@ -1,4 +1,5 @@
 import { broadcastsEs } from "./broadcasts.es";
+import { reportsEs } from "./reports.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -317,6 +318,7 @@ export const es = {
   "msg.address": "Dirección",
   "nav.docs": "Documentación API",
   ...broadcastsEs,
+  ...reportsEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
