@@ -15,7 +15,8 @@ CREATE TABLE "report_message_counts" (
 	"contact_id" integer NOT NULL,
 	"agent_id" integer NOT NULL,
 	"direction" text NOT NULL,
-	"messages" bigint NOT NULL
+	"messages" bigint NOT NULL,
+	CONSTRAINT "report_message_counts_team_id_day_wa_number_id_contact_id_agent_id_direction_pk" PRIMARY KEY("team_id","day","wa_number_id","contact_id","agent_id","direction")
 );
 --> statement-breakpoint
 CREATE TABLE "report_responses" (
@@ -30,7 +31,6 @@ CREATE TABLE "report_responses" (
 ALTER TABLE "conversations" ADD COLUMN "waiting_since" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "conversations" ADD COLUMN "opened_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 CREATE INDEX "report_conversation_events_team_day_idx" ON "report_conversation_events" USING btree ("team_id","day");--> statement-breakpoint
-CREATE INDEX "report_message_counts_team_day_idx" ON "report_message_counts" USING btree ("team_id","day");--> statement-breakpoint
 CREATE INDEX "report_responses_team_day_idx" ON "report_responses" USING btree ("team_id","day");--> statement-breakpoint
 -- Backfill (hand-written): message counts of what is already stored, one row per key; a
 -- conversation whose last message is the customer's waits since that message (an approximation:

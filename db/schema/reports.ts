@@ -1,13 +1,13 @@
-import { bigint, date, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 /**
  * The reports' rollups (issue 21, README "Reports"), written only by the triggers of
  * db/functions/reports_*.sql and messages_after_insert.sql, so whatever writes a message or a
- * conversation (the API, the webhooks, a hand-written INSERT) is counted. All three are
- * append-only (DESIGN section 13, "no hot rows"): a row per sample or per statement's delta,
- * never a shared counter that every writer of a day would update. Reads aggregate them per
+ * conversation (the API, the webhooks, a hand-written INSERT) is counted, with no hot row (DESIGN
+ * section 13): never a shared counter that every writer of a day would update. Reads aggregate them per
  * (team, day) range through the (team_id, day) indexes, never `messages`. No foreign keys:
  * derived data, like conversation_days. `agent_id` 0 means no agent (the API, or unassigned).
+ * The two sample tables are append-only; the message counts are one row per customer and day.
  */
 
 /** One row per first response: an agent's or the API's outbound message answering a waiting customer. */
@@ -43,7 +43,12 @@ export const reportConversationEvents = pgTable(
   (t) => [index("report_conversation_events_team_day_idx").on(t.teamId, t.day)],
 );
 
-/** Signed message counts per statement and key (+n inserted, -n deleted), summed on read. */
+/**
+ * Messages per (team, UTC day, number, contact, agent, direction), upserted in key order by the
+ * messages triggers. Like conversation_days its key is one customer's day, so only writers of the
+ * same customer on the same day ever share a row (not a hot row, DESIGN section 13); a broadcast's
+ * rows each have their own contact. The primary key leads with (team_id, day) for the reads.
+ */
 export const reportMessageCounts = pgTable(
   "report_message_counts",
   {
@@ -55,5 +60,5 @@ export const reportMessageCounts = pgTable(
     direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
     messages: bigint("messages", { mode: "number" }).notNull(),
   },
-  (t) => [index("report_message_counts_team_day_idx").on(t.teamId, t.day)],
+  (t) => [primaryKey({ columns: [t.teamId, t.day, t.waNumberId, t.contactId, t.agentId, t.direction] })],
 );

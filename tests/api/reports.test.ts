@@ -195,6 +195,12 @@ describe("GET /api/v1/reports/summary and /agents", () => {
       first_response_median: 1200,
     });
     expect(agents.map((a) => a.agent_id).sort()).toEqual([0, w.a1.id, w.a2.id].sort());
+
+    // A deleted message is counted out (first responses stay: they happened).
+    const db = await getDb();
+    await db.execute(sql`DELETE FROM messages WHERE team_id = ${w.team.id} AND contact_id = ${w.c3.id} AND wa_number_id = ${w.n1.id}`);
+    const after = reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${range}`)).body).data;
+    expect(after.days[1]).toMatchObject({ messages_in: 8, messages_out: 8, first_responses: 5 });
   });
 
   it("counts conversations opened and resolved, with resolution times, however the status changes", async () => {
