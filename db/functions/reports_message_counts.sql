@@ -6,6 +6,9 @@
 -- number, contact and created_at cannot change (messages_conversation_keys_immutable.sql), and
 -- neither direction nor agent_id is updated by the service. agent_id is the sending agent (0: the
 -- API, a bot, or the customer). A key counted down to 0 is kept at 0 (reads sum it away).
+-- The same counts without the contact (report_message_days, for reports not filtered by label)
+-- are shared by every writer of a team's day: they go in as append-only signed deltas to
+-- report_message_deltas instead, folded by lib/reports/repo.ts (DESIGN section 13, "no hot rows").
 CREATE OR REPLACE FUNCTION reports_message_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -14,6 +17,10 @@ BEGIN
       CASE WHEN direction = 'OUTBOUND' THEN agent_id ELSE 0 END, direction, count(*)
     FROM added GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
     ON CONFLICT (team_id, day, wa_number_id, contact_id, agent_id, direction) DO UPDATE SET messages = r.messages + EXCLUDED.messages;
+    INSERT INTO report_message_deltas (team_id, day, wa_number_id, agent_id, direction, messages)
+    SELECT team_id, (created_at AT TIME ZONE 'UTC')::date, wa_number_id, CASE WHEN direction = 'OUTBOUND' THEN agent_id ELSE 0 END,
+      direction, count(*)
+    FROM added GROUP BY 1, 2, 3, 4, 5;
   ELSE
     UPDATE report_message_counts r SET messages = r.messages - gone.n
     FROM (SELECT team_id, (created_at AT TIME ZONE 'UTC')::date AS day, wa_number_id, contact_id,
@@ -21,6 +28,10 @@ BEGIN
           FROM removed GROUP BY 1, 2, 3, 4, 5, 6) gone
     WHERE r.team_id = gone.team_id AND r.day = gone.day AND r.wa_number_id = gone.wa_number_id AND r.contact_id = gone.contact_id
       AND r.agent_id = gone.agent_id AND r.direction = gone.direction;
+    INSERT INTO report_message_deltas (team_id, day, wa_number_id, agent_id, direction, messages)
+    SELECT team_id, (created_at AT TIME ZONE 'UTC')::date, wa_number_id, CASE WHEN direction = 'OUTBOUND' THEN agent_id ELSE 0 END,
+      direction, -count(*)
+    FROM removed GROUP BY 1, 2, 3, 4, 5;
   END IF;
   RETURN NULL;
 END $$;

@@ -19,6 +19,25 @@ CREATE TABLE "report_message_counts" (
 	CONSTRAINT "report_message_counts_team_id_day_wa_number_id_contact_id_agent_id_direction_pk" PRIMARY KEY("team_id","day","wa_number_id","contact_id","agent_id","direction")
 );
 --> statement-breakpoint
+CREATE TABLE "report_message_days" (
+	"team_id" integer NOT NULL,
+	"day" date NOT NULL,
+	"wa_number_id" integer NOT NULL,
+	"agent_id" integer NOT NULL,
+	"direction" text NOT NULL,
+	"messages" bigint NOT NULL,
+	CONSTRAINT "report_message_days_team_id_day_wa_number_id_agent_id_direction_pk" PRIMARY KEY("team_id","day","wa_number_id","agent_id","direction")
+);
+--> statement-breakpoint
+CREATE TABLE "report_message_deltas" (
+	"team_id" integer NOT NULL,
+	"day" date NOT NULL,
+	"wa_number_id" integer NOT NULL,
+	"agent_id" integer NOT NULL,
+	"direction" text NOT NULL,
+	"messages" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "report_responses" (
 	"team_id" integer NOT NULL,
 	"day" date NOT NULL,
@@ -31,6 +50,7 @@ CREATE TABLE "report_responses" (
 ALTER TABLE "conversations" ADD COLUMN "waiting_since" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "conversations" ADD COLUMN "opened_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 CREATE INDEX "report_conversation_events_team_day_idx" ON "report_conversation_events" USING btree ("team_id","day");--> statement-breakpoint
+CREATE INDEX "report_message_deltas_team_idx" ON "report_message_deltas" USING btree ("team_id");--> statement-breakpoint
 CREATE INDEX "report_responses_team_day_idx" ON "report_responses" USING btree ("team_id","day");--> statement-breakpoint
 -- Backfill (hand-written): message counts of what is already stored, one row per key; a
 -- conversation whose last message is the customer's waits since that message (an approximation:
@@ -40,4 +60,7 @@ INSERT INTO "report_message_counts" ("team_id", "day", "wa_number_id", "contact_
 SELECT "team_id", ("created_at" AT TIME ZONE 'UTC')::date, "wa_number_id", "contact_id",
   CASE WHEN "direction" = 'OUTBOUND' THEN "agent_id" ELSE 0 END, "direction", count(*)
 FROM "messages" GROUP BY 1, 2, 3, 4, 5, 6;--> statement-breakpoint
+INSERT INTO "report_message_days" ("team_id", "day", "wa_number_id", "agent_id", "direction", "messages")
+SELECT "team_id", "day", "wa_number_id", "agent_id", "direction", sum("messages")
+FROM "report_message_counts" GROUP BY 1, 2, 3, 4, 5;--> statement-breakpoint
 UPDATE "conversations" SET "waiting_since" = "last_inbound_at" WHERE "last_direction" = 'INBOUND' AND "status" = 'open';

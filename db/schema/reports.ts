@@ -62,3 +62,38 @@ export const reportMessageCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.teamId, t.day, t.waNumberId, t.contactId, t.agentId, t.direction] })],
 );
+
+/**
+ * The same counts without the contact, for reports not filtered by label: a few rows per team and
+ * day (a year of a busy team is thousands of rows, not the hundreds of thousands of customer-days
+ * above). Every writer of a team's day shares such a row, so the triggers never update it: they
+ * append signed deltas to report_message_deltas, which lib/reports/fold.ts folds in about once a
+ * second (as message_stats_deltas), and reads add the deltas not folded yet.
+ */
+export const reportMessageDays = pgTable(
+  "report_message_days",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.day, t.waNumberId, t.agentId, t.direction] })],
+);
+
+/** Append-only signed changes to report_message_days (one row per statement and key). */
+export const reportMessageDeltas = pgTable(
+  "report_message_deltas",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  // Reads of one team add its unfolded rows; one index is the whole price of an insert here.
+  (t) => [index("report_message_deltas_team_idx").on(t.teamId)],
+);

@@ -12,7 +12,7 @@ export type EventRow = { key: Num; opened: Num; resolved: Num; p50: Num; p90: Nu
 export type CountRow = { key: Num; messages_in: Num; messages_out: Num };
 
 /**
- * Every read goes through one of the (team_id, day) indexes of the rollups (db/schema/reports.ts),
+ * Every read goes through the (team_id, day) index or primary key of a rollup (db/schema/reports.ts),
  * never `messages`. The label filter is today's assignments (contact_labels' primary key answers
  * each probe), so a report by label follows relabelling without rewriting the rollups.
  */
@@ -56,14 +56,56 @@ export async function conversationFigures(teamId: number, f: ReportFilter, g: Re
   );
 }
 
+/**
+ * Messages in and out. Without a label filter, from report_message_days plus its deltas not folded
+ * yet, in one statement (a fold committing meanwhile is seen whole or not at all): a few rows per
+ * day. With one, from the per-customer counts of the label's contacts.
+ */
 export async function messageFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<CountRow[]> {
   const db = await getDb();
   const { key, group } = groupBy(g);
+  const source =
+    f.labelId === undefined
+      ? sql`(SELECT * FROM report_message_days WHERE ${where(teamId, f)}
+          UNION ALL SELECT * FROM report_message_deltas WHERE ${where(teamId, f)}) s`
+      : sql`report_message_counts WHERE ${where(teamId, f)}`;
   return rowsOf<CountRow>(
     await db.execute(sql`SELECT ${key} AS key, coalesce(sum(messages) FILTER (WHERE direction = 'INBOUND'), 0) AS messages_in,
         coalesce(sum(messages) FILTER (WHERE direction = 'OUTBOUND'), 0) AS messages_out
-      FROM report_message_counts WHERE ${where(teamId, f)} ${group}`),
+      FROM ${source} ${group}`),
   );
+}
+
+/** Deltas folded per run at most: one run stays a short transaction however far behind it is. */
+const FOLD_BATCH = 50_000;
+const FOLD_LOCK = 727_276;
+
+/**
+ * Moves up to FOLD_BATCH report_message_deltas into report_message_days, summed per key, in one
+ * transaction (as foldMessageStatsDeltas does for message_stats); returns how many it moved, -1
+ * when another process was folding. One process at a time (a transaction-scoped try-lock), and its
+ * key-ordered upserts are the only writes to report_message_days, so writers never wait for it.
+ */
+export async function foldReportMessageDeltas(): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
+    if (!lock?.ok) return -1;
+    const res = await tx.execute(sql`
+      WITH gone AS (
+        DELETE FROM report_message_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM report_message_deltas LIMIT ${FOLD_BATCH}))
+        RETURNING *
+      ), summed AS (
+        SELECT team_id, day, wa_number_id, agent_id, direction, sum(messages) AS messages, count(*) AS n FROM gone GROUP BY 1, 2, 3, 4, 5
+      ), folded AS (
+        INSERT INTO report_message_days AS d (team_id, day, wa_number_id, agent_id, direction, messages)
+        SELECT team_id, day, wa_number_id, agent_id, direction, messages FROM summed ORDER BY 1, 2, 3, 4, 5
+        ON CONFLICT (team_id, day, wa_number_id, agent_id, direction) DO UPDATE SET messages = d.messages + EXCLUDED.messages
+        RETURNING 1
+      )
+      SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
+    return Number(rowsOf<{ moved: number }>(res)[0]?.moved ?? 0);
+  });
 }
 
 /** Names of the team's agents among `ids` (another team's id finds nothing). */
