@@ -92,12 +92,13 @@ export function ReportsPage() {
                 ["rep.out", formatNumber(totals.messages_out, locale), "out"],
               ] as const
             ).map(([label, value, id]) => (
-              <Card key={id} className="p-3">
+              // A div, not Card (a section): a <dl> may hold only <div> groups of <dt>/<dd>.
+              <div key={id} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
                 <dt className="text-xs text-slate-600">{t(label)}</dt>
                 <dd className="text-lg font-semibold tabular-nums" data-testid={`total-${id}`}>
                   {value}
                 </dd>
-              </Card>
+              </div>
             ))}
           </dl>
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
