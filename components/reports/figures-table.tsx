@@ -38,7 +38,7 @@ export function FiguresTable({
 }) {
   const { t, locale } = useI18n();
   const cell = (f: Figures, c: (typeof COLUMNS)[number]) =>
-    c.time ? formatDuration(f[c.key] as number | null, locale) : formatNumber(f[c.key] as number, locale);
+    c.time ? formatDuration(f[c.key] as number | null) : formatNumber(f[c.key] as number, locale);
   return (
     <div role="region" aria-label={caption} tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="w-full text-left text-sm" data-testid={testId}>

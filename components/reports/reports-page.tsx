@@ -82,9 +82,9 @@ export function ReportsPage() {
           <dl className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="report-totals">
             {(
               [
-                ["rep.frMedian", formatDuration(totals.first_response_median, locale), "fr-median"],
-                ["rep.frP90", formatDuration(totals.first_response_p90, locale), "fr-p90"],
-                ["rep.resMedian", formatDuration(totals.resolution_median, locale), "res-median"],
+                ["rep.frMedian", formatDuration(totals.first_response_median), "fr-median"],
+                ["rep.frP90", formatDuration(totals.first_response_p90), "fr-p90"],
+                ["rep.resMedian", formatDuration(totals.resolution_median), "res-median"],
                 ["rep.opened", formatNumber(totals.conversations_opened, locale), "opened"],
                 ["rep.resolved", formatNumber(totals.conversations_resolved, locale), "resolved"],
                 ["rep.firstResponses", formatNumber(totals.first_responses, locale), "responses"],

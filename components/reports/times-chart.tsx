@@ -31,11 +31,11 @@ export function TimesChart({ days }: { days: ReportSummary["days"] }) {
           <LineChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid stroke="#e2e8f0" />
             <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#334155" }} minTickGap={16} />
-            <YAxis tick={{ fontSize: 11, fill: "#334155" }} width={40} unit={` ${t("rep.minutes")}`} />
+            <YAxis tick={{ fontSize: 11, fill: "#334155" }} width={44} />
             <Tooltip />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             <Line
-              type="monotone"
+              type="linear"
               dataKey="median"
               name={t("rep.frMedian")}
               stroke={COLORS.median}
@@ -44,7 +44,7 @@ export function TimesChart({ days }: { days: ReportSummary["days"] }) {
               isAnimationActive={false}
             />
             <Line
-              type="monotone"
+              type="linear"
               dataKey="p90"
               name={t("rep.frP90")}
               stroke={COLORS.p90}

@@ -31,5 +31,4 @@ export const reportsEn: Record<keyof typeof reportsEs, string> = {
   "rep.byDay": "Figures per day",
   "rep.byAgent": "By agent",
   "rep.none": "—",
-  "rep.minutes": "min",
 };

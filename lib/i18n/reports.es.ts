@@ -30,5 +30,4 @@ export const reportsEs = {
   "rep.byDay": "Cifras por día",
   "rep.byAgent": "Por agente",
   "rep.none": "—",
-  "rep.minutes": "min",
 } as const;
