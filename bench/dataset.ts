@@ -175,6 +175,31 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
           message_stats_error_code(status, error), message_stats_error_title(status, error), count(*)
         from messages where team_id in (${teamA}, ${teamB}) and direction = 'OUTBOUND' group by 1, 2, 3, 4, 5, 6, 7, 8`),
     );
+    // Likewise the reports' rollups (migration 0050's backfill): message counts per customer and
+    // per day, and the first responses by the triggers' rule (messages in id order).
+    await timed(timings, "report rollups", async () => {
+      await exec(`insert into report_message_counts (team_id, day, wa_number_id, contact_id, agent_id, direction, messages)
+        select team_id, (created_at at time zone 'UTC')::date, wa_number_id, contact_id,
+          case when direction = 'OUTBOUND' then agent_id else 0 end, direction, count(*)
+        from messages where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4, 5, 6`);
+      await exec(`insert into report_message_days (team_id, day, wa_number_id, agent_id, direction, messages)
+        select team_id, day, wa_number_id, agent_id, direction, sum(messages)
+        from report_message_counts where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4, 5`);
+      await exec(`insert into report_responses (team_id, day, wa_number_id, contact_id, agent_id, seconds)
+        SELECT team_id, (answered_at AT TIME ZONE 'UTC')::date AS day, wa_number_id, contact_id, agent_id,
+          greatest(0, round(extract(epoch FROM answered_at - first_in)))::int AS seconds
+        FROM (SELECT team_id, wa_number_id, contact_id, grp,
+                min(created_at) FILTER (WHERE direction = 'INBOUND') AS first_in,
+                min(created_at) FILTER (WHERE direction = 'OUTBOUND') AS answered_at,
+                min(agent_id) FILTER (WHERE direction = 'OUTBOUND') AS agent_id
+              FROM (SELECT team_id, wa_number_id, contact_id, created_at, agent_id, direction,
+                      count(*) FILTER (WHERE direction = 'OUTBOUND') OVER (PARTITION BY team_id, wa_number_id, contact_id ORDER BY id
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS grp
+                    FROM messages
+                    WHERE (direction = 'INBOUND' OR (sender IN ('AGENT', 'SYSTEM') AND broadcast_id IS NULL)) AND team_id in (${teamA}, ${teamB})) e
+              GROUP BY 1, 2, 3, 4) s
+        WHERE answered_at IS NOT NULL AND first_in IS NOT NULL`);
+    });
     // Likewise the conversations the inbox lists (migration 0010's backfill, for these teams).
     await timed(timings, "conversations", () =>
       exec(`insert into conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
@@ -198,6 +223,8 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     await exec("vacuum analyze conversation_days");
     await exec("vacuum analyze conversations");
     await exec("vacuum analyze message_stats");
+    await exec("vacuum analyze report_responses");
+    await exec("vacuum analyze report_message_days");
   });
 
   const heavy = await exec(`select id, customer_number from bench_contacts where k = 1`);

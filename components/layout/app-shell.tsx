@@ -16,6 +16,7 @@ const NAV: { href: string; key: MessageKey }[] = [
   { href: "/labels", key: "nav.labels" },
   { href: "/saved-replies", key: "nav.savedReplies" },
   { href: "/conversations", key: "nav.conversations" },
+  { href: "/reports", key: "nav.reports" },
 ];
 
 /** Dashboard frame: checks the session (→ /login on 401), navigation, language and sign-out. */

@@ -3,22 +3,69 @@
 --    message shown, activity time, last inbound message, unread count, reopened by a new customer
 --    message (DESIGN section 14: listing never scans messages). Its key is one customer, so only
 --    writers of the same customer ever share the row (not a hot row: DESIGN section 13).
+--    It also keeps waiting_since (the customer's first unanswered message) and appends one
+--    report_responses row per first response (issue 21, README "Reports"): an OUTBOUND message of
+--    an agent or the API (sender AGENT or SYSTEM, not a broadcast's) answers whatever waits.
+--    Messages are taken in id order (arrival), several exchanges in one statement included. The
+--    existing rows are locked first, in key order as the upsert locks them, so waiting_since is
+--    read as the last writer left it. A reopened conversation restarts its resolution time
+--    (opened_at) at the customer's message; reports_conversation_events.sql records it.
 -- 2. each message is announced on the event log as `message.created` — except a broadcast's: a
 --    100,000-recipient broadcast would push 100,000 events through every open dashboard stream
 --    within seconds. Its progress is announced as `broadcast.updated` (lib/broadcasts/progress.ts).
 -- Statement-level with a transition table: a bulk insert of 1,000 rows is one upsert and one insert here.
 CREATE OR REPLACE FUNCTION messages_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  WITH cur AS (
+    SELECT c.team_id, c.wa_number_id, c.contact_id, c.waiting_since
+    FROM conversations c
+    WHERE (c.team_id, c.wa_number_id, c.contact_id) IN (SELECT team_id, wa_number_id, contact_id FROM added)
+    ORDER BY 1, 2, 3 FOR UPDATE
+  ), ev AS (
+    -- grp: how many answers came before this message in the statement; a segment (key, grp) is
+    -- customer messages then at most one answer, which closes it.
+    SELECT team_id, wa_number_id, contact_id, created_at, agent_id, direction = 'INBOUND' AS inbound,
+      count(*) FILTER (WHERE direction = 'OUTBOUND') OVER (PARTITION BY team_id, wa_number_id, contact_id ORDER BY id
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS grp
+    FROM added
+    WHERE direction = 'INBOUND' OR (sender IN ('AGENT', 'SYSTEM') AND broadcast_id IS NULL)
+  ), seg AS (
+    SELECT s.team_id, s.wa_number_id, s.contact_id, s.grp,
+      -- The first segment continues what was already waiting before this statement.
+      CASE WHEN s.grp = 0 THEN coalesce(cur.waiting_since, s.first_in) ELSE s.first_in END AS waiting_since,
+      s.answered_at, s.agent_id
+    FROM (SELECT team_id, wa_number_id, contact_id, grp,
+            min(created_at) FILTER (WHERE inbound) AS first_in,
+            min(created_at) FILTER (WHERE NOT inbound) AS answered_at,
+            min(agent_id) FILTER (WHERE NOT inbound) AS agent_id
+          FROM ev GROUP BY 1, 2, 3, 4) s
+    LEFT JOIN cur USING (team_id, wa_number_id, contact_id)
+  ), answered AS (
+    INSERT INTO report_responses (team_id, day, wa_number_id, contact_id, agent_id, seconds)
+    SELECT team_id, (answered_at AT TIME ZONE 'UTC')::date, wa_number_id, contact_id, agent_id,
+      greatest(0, round(extract(epoch FROM answered_at - waiting_since)))::int
+    FROM seg WHERE answered_at IS NOT NULL AND waiting_since IS NOT NULL
+  ), waiting AS (
+    -- After the statement: nothing waits if its last segment was answered.
+    SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id,
+      CASE WHEN answered_at IS NULL THEN waiting_since END AS waiting_since
+    FROM seg ORDER BY team_id, wa_number_id, contact_id, grp DESC
+  )
   INSERT INTO conversations AS c (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
-      last_direction, last_inbound_at, last_inbound_message_id, unread_count, status, updated_at)
+      last_direction, last_inbound_at, last_inbound_message_id, unread_count, status, updated_at, waiting_since, opened_at)
   SELECT l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, clock_timestamp(), l.direction, i.created_at, i.id,
-    coalesce(i.n, 0), 'open', now()
-  FROM (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction
+    coalesce(i.n, 0), 'open', now(),
+    -- Keys with no customer message and no answer here keep what waited (the locked row's value).
+    CASE WHEN w.team_id IS NULL THEN cur.waiting_since ELSE w.waiting_since END, l.first_at
+  FROM (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction,
+          min(created_at) OVER (PARTITION BY team_id, wa_number_id, contact_id) AS first_at
         FROM added ORDER BY team_id, wa_number_id, contact_id, created_at DESC, id DESC) l
   LEFT JOIN (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at,
                count(*) OVER (PARTITION BY team_id, wa_number_id, contact_id) AS n
              FROM added WHERE direction = 'INBOUND' ORDER BY team_id, wa_number_id, contact_id, created_at DESC, id DESC) i
     USING (team_id, wa_number_id, contact_id)
+  LEFT JOIN waiting w USING (team_id, wa_number_id, contact_id)
+  LEFT JOIN cur USING (team_id, wa_number_id, contact_id)
   ORDER BY 1, 2, 3
   ON CONFLICT (team_id, wa_number_id, contact_id) DO UPDATE SET
     -- The shown last message is the newest by its own time; the list's order is by activity (when
@@ -35,6 +82,8 @@ BEGIN
     unread_count = c.unread_count + EXCLUDED.unread_count,
     -- A new customer message reopens a resolved conversation.
     status = CASE WHEN EXCLUDED.unread_count > 0 THEN 'open' ELSE c.status END,
+    opened_at = CASE WHEN EXCLUDED.unread_count > 0 AND c.status = 'resolved' THEN EXCLUDED.last_inbound_at ELSE c.opened_at END,
+    waiting_since = EXCLUDED.waiting_since,
     updated_at = now();
 
   INSERT INTO events (team_id, type, wa_number_id, contact_id, data)

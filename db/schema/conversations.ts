@@ -41,6 +41,15 @@ export const conversations = pgTable(
     unreadCount: integer("unread_count").notNull().default(0),
     assigneeAgentId: integer("assignee_agent_id"),
     status: text("status").$type<ConversationStatus>().notNull().default("open"),
+    /**
+     * The customer's first message not answered yet (null: nothing waits). Set by an inbound
+     * message when nothing waits, cleared by the first outbound message of an agent or the API
+     * (not a bot, not a broadcast), which then appends its first response time to
+     * report_responses (db/functions/messages_after_insert.sql).
+     */
+    waitingSince: timestamp("waiting_since", { withTimezone: true }),
+    /** When the conversation was created or last reopened: the start of its resolution time. */
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -21,3 +21,4 @@ export * from "./message-stats-deltas";
 export * from "./parked-statuses";
 export * from "./saved-replies";
 export * from "./conversation-notes";
+export * from "./reports";

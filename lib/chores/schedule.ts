@@ -1,6 +1,7 @@
 import { pruneEvents } from "@/lib/events/prune";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
+import { foldReportMessageDeltas } from "@/lib/reports/repo";
 
 /**
  * The periodic chores every process runs (each web process and each `npm run worker`): one
@@ -14,6 +15,8 @@ export const CHORES: { name: string; everyMs: number; run: () => Promise<unknown
   // message_stats deltas folded into the rollup (reads add the unfolded ones, so this only keeps
   // them few).
   { name: "message_stats fold", everyMs: 1000, run: foldMessageStatsDeltas },
+  // Likewise the reports' message counts per day (lib/reports/repo.ts).
+  { name: "report messages fold", everyMs: 1000, run: foldReportMessageDeltas },
   // The event log past its retention (EVENTS_RETENTION_HOURS), in batches.
   { name: "events prune", everyMs: 10 * 60_000, run: pruneEvents },
 ];

@@ -4,6 +4,7 @@ import { broadcastsEn } from "./broadcasts.en";
 import { marketingEn } from "./marketing.en";
 import { inboxListEn } from "./inbox-list.en";
 import { providerErrorsEn } from "./provider-errors.en";
+import { reportsEn } from "./reports.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -325,4 +326,5 @@ export const en: Record<MessageKey, string> = {
   ...inboxListEn,
   ...providerErrorsEn,
   ...agentEn,
+  ...reportsEn,
 };

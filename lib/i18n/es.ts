@@ -3,6 +3,7 @@ import { broadcastsEs } from "./broadcasts.es";
 import { marketingEs } from "./marketing.es";
 import { inboxListEs } from "./inbox-list.es";
 import { providerErrorsEs } from "./provider-errors.es";
+import { reportsEs } from "./reports.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -325,6 +326,7 @@ export const es = {
   ...inboxListEs,
   ...providerErrorsEs,
   ...agentEs,
+  ...reportsEs,
 } as const;
 
 export type MessageKey = keyof typeof es;

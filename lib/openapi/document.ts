@@ -48,6 +48,7 @@ import {
 import { importResponse, importStreamLine, IMPORT_TOO_LARGE, IMPORT_CONTENT_TYPE } from "@/lib/contacts/import-schemas";
 import { audienceSizeQuery, audienceSizeResponse } from "@/lib/audiences/schemas";
 import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-schemas";
+import { reportAgentsResponse, reportQuery, reportSummaryResponse } from "@/lib/reports/schemas";
 import { errorSchema } from "@/lib/http/list-query";
 import { contactLabelsEvent, contactUpdatedEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 import {
@@ -345,6 +346,28 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "cada mensaje y cambio de estado, por lo que es exacto.",
       requestParams: { query: messageStatsQuery },
       responses: { ...ok(messageStatsResponse), ...errors("422") },
+    },
+  },
+  "/api/v1/reports/summary": {
+    get: {
+      tags: ["Informes"],
+      summary: "Informe por día: primera respuesta, resolución, conversaciones y mensajes",
+      description:
+        "Días UTC `from`/`to` incluidos (por defecto los últimos 30; máximo 366), y filtros opcionales combinables: `wa_number`, " +
+        "`label_id` (contactos que hoy tienen la etiqueta) y `agent_id` (0: la API o sin asignar); uno de otro equipo → 422. " +
+        "Tiempos en segundos: mediana y percentil 90 sobre todas las muestras del día o del rango. Se responde desde resúmenes " +
+        "que los triggers de `messages` y `conversations` mantienen en la misma transacción, nunca recorriendo los mensajes.",
+      requestParams: { query: reportQuery },
+      responses: { ...ok(reportSummaryResponse), ...errors("422") },
+    },
+  },
+  "/api/v1/reports/agents": {
+    get: {
+      tags: ["Informes"],
+      summary: "Informe por agente del rango",
+      description: "Los mismos filtros y cifras que `/api/v1/reports/summary`, una fila por agente (0: la API o sin asignar).",
+      requestParams: { query: reportQuery },
+      responses: { ...ok(reportAgentsResponse), ...errors("422") },
     },
   },
   "/api/v1/messages/{channel}/history": {

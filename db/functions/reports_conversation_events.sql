@@ -1,0 +1,32 @@
+-- Conversations opened and resolved, for the reports (issue 21): one append-only row per event in
+-- report_conversation_events (DESIGN section 13: no shared counter row). Whatever changes a status
+-- is covered: the conversations API, the reopening upsert of messages_after_insert.sql, or a
+-- hand-written UPDATE.
+-- - A new conversation is opened at its first message (opened_at, set by messages_after_insert).
+-- - Reopened: a customer message sets opened_at to its time in the same upsert; any other reopening
+--   (the API) starts now.
+-- - Resolved: its resolution time is now - opened_at, credited to the assignee (0: nobody).
+-- BEFORE UPDATE so that opened_at is set in the row being written (no second update); AFTER INSERT
+-- because an upsert's BEFORE INSERT fires for rows that end up as updates.
+CREATE OR REPLACE FUNCTION reports_conversation_events() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW.status = 'open' AND NEW.opened_at IS NOT DISTINCT FROM OLD.opened_at THEN
+    NEW.opened_at := now();
+  END IF;
+  IF NEW.status = 'open' THEN
+    INSERT INTO report_conversation_events (team_id, day, wa_number_id, contact_id, agent_id, kind, seconds)
+    VALUES (NEW.team_id, (NEW.opened_at AT TIME ZONE 'UTC')::date, NEW.wa_number_id, NEW.contact_id,
+      coalesce(NEW.assignee_agent_id, 0), 'opened', NULL);
+  ELSIF NEW.status = 'resolved' THEN
+    INSERT INTO report_conversation_events (team_id, day, wa_number_id, contact_id, agent_id, kind, seconds)
+    VALUES (NEW.team_id, (now() AT TIME ZONE 'UTC')::date, NEW.wa_number_id, NEW.contact_id,
+      coalesce(NEW.assignee_agent_id, 0), 'resolved', greatest(0, round(extract(epoch FROM now() - NEW.opened_at)))::int);
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE OR REPLACE TRIGGER conversations_report_status BEFORE UPDATE OF status ON conversations
+  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION reports_conversation_events();
+
+CREATE OR REPLACE TRIGGER conversations_report_opened AFTER INSERT ON conversations
+  FOR EACH ROW EXECUTE FUNCTION reports_conversation_events();

@@ -1,0 +1,101 @@
+import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+/**
+ * The reports' rollups (issue 21, README "Reports"), written only by the triggers of
+ * db/functions/reports_*.sql and messages_after_insert.sql, so whatever writes a message or a
+ * conversation (the API, the webhooks, a hand-written INSERT) is counted, with no hot row (DESIGN
+ * section 13): never a shared counter that every writer of a day would update. Reads aggregate them per
+ * (team, day) range through the (team_id, day) indexes, never `messages`. No foreign keys:
+ * derived data, like conversation_days. `agent_id` 0 means no agent (the API, or unassigned).
+ * The two sample tables are append-only; the message counts are one row per customer and day.
+ * The samples' (team_id, day) indexes are covering (INCLUDE every column a report reads), created
+ * by hand in migration 0028 because drizzle-kit cannot express INCLUDE: reads are index-only.
+ */
+
+/** One row per first response: an agent's or the API's outbound message answering a waiting customer. */
+export const reportResponses = pgTable(
+  "report_responses",
+  {
+    teamId: integer("team_id").notNull(),
+    /** UTC day of the answering message. */
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    /** From the customer's first unanswered message to the answer (never negative). */
+    seconds: integer("seconds").notNull(),
+  },
+  (t) => [index("report_responses_team_day_idx").on(t.teamId, t.day)],
+);
+
+/** One row per conversation opened (new, or reopened) and per conversation resolved. */
+export const reportConversationEvents = pgTable(
+  "report_conversation_events",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    /** The assignee at that moment (0: unassigned). */
+    agentId: integer("agent_id").notNull(),
+    kind: text("kind").$type<"opened" | "resolved">().notNull(),
+    /** For `resolved`: seconds since the conversation was (re)opened; null for `opened`. */
+    seconds: integer("seconds"),
+  },
+  (t) => [index("report_conversation_events_team_day_idx").on(t.teamId, t.day)],
+);
+
+/**
+ * Messages per (team, UTC day, number, contact, agent, direction), upserted in key order by the
+ * messages triggers. Like conversation_days its key is one customer's day, so only writers of the
+ * same customer on the same day ever share a row (not a hot row, DESIGN section 13); a broadcast's
+ * rows each have their own contact. The primary key leads with (team_id, day) for the reads.
+ */
+export const reportMessageCounts = pgTable(
+  "report_message_counts",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    contactId: integer("contact_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.day, t.waNumberId, t.contactId, t.agentId, t.direction] })],
+);
+
+/**
+ * The same counts without the contact, for reports not filtered by label: a few rows per team and
+ * day (a year of a busy team is thousands of rows, not the hundreds of thousands of customer-days
+ * above). Every writer of a team's day shares such a row, so the triggers never update it: they
+ * append signed deltas to report_message_deltas, which lib/reports/fold.ts folds in about once a
+ * second (as message_stats_deltas), and reads add the deltas not folded yet.
+ */
+export const reportMessageDays = pgTable(
+  "report_message_days",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.day, t.waNumberId, t.agentId, t.direction] })],
+);
+
+/** Append-only signed changes to report_message_days (one row per statement and key). */
+export const reportMessageDeltas = pgTable(
+  "report_message_deltas",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    direction: text("direction").$type<"INBOUND" | "OUTBOUND">().notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  // Reads of one team add its unfolded rows; one index is the whole price of an insert here.
+  (t) => [index("report_message_deltas_team_idx").on(t.teamId)],
+);

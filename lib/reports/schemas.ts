@@ -1,0 +1,108 @@
+import { z } from "@/lib/http/zod-es";
+import { STATS_DATE_INVALID, STATS_RANGE_INVALID, STATS_TEXT_TOO_LONG } from "@/lib/messages/stats-schemas";
+
+/** Days a report may cover at most (one year and a day, leap years included). */
+export const REPORT_MAX_DAYS = 366;
+export const REPORT_RANGE_TOO_LONG = `El rango de fechas no puede superar ${REPORT_MAX_DAYS} días.`;
+export const REPORT_ID_INVALID = (field: string) => `El campo ${field} debe ser un id entero.`;
+export const REPORT_AGENT_NOT_FOUND = "El agente indicado no existe.";
+
+/** A UTC calendar day `YYYY-MM-DD` that exists (the texts of GET /api/v1/messages/stats). */
+function day(field: "from" | "to") {
+  return z
+    .string()
+    .trim()
+    .refine((s) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+      if (!m) return false;
+      const t = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+      return +m[1] >= 1900 && t.getUTCMonth() === +m[2] - 1 && t.getUTCDate() === +m[3];
+    }, STATS_DATE_INVALID(field))
+    .optional()
+    .meta({
+      description: `Día UTC ${field === "from" ? "inicial (por defecto: 29 días antes de to)" : "final (por defecto: hoy)"}, incluido`,
+    });
+}
+
+const id = (field: string, min: number) =>
+  z
+    .string()
+    .regex(/^\s*\d{1,9}\s*$/, REPORT_ID_INVALID(field))
+    .transform((s) => Number(s.trim()))
+    .pipe(z.number().int().min(min, REPORT_ID_INVALID(field)))
+    .optional();
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/**
+ * GET /api/v1/reports/summary and /agents: UTC days, both ends included (what lets the answer
+ * come from the per-day rollups exactly), and optional filters that combine.
+ */
+export const reportQuery = z
+  .object({
+    from: day("from"),
+    to: day("to"),
+    wa_number: z
+      .string()
+      .trim()
+      .max(32, STATS_TEXT_TOO_LONG("wa_number", 32))
+      .optional()
+      .transform((s) => (s ? s : undefined))
+      .meta({ description: "Número de la empresa (solo dígitos, o con +); otro equipo → 422" }),
+    label_id: id("label_id", 1).meta({ description: "Solo contactos que tienen hoy esta etiqueta; otro equipo → 422" }),
+    agent_id: id("agent_id", 0).meta({ description: "Solo este agente (0: la API o sin asignar); otro equipo → 422" }),
+  })
+  .superRefine((q, ctx) => {
+    if (q.from && q.to && q.to < q.from) ctx.addIssue({ code: "custom", path: ["to"], message: STATS_RANGE_INVALID });
+    else if (q.from && q.to && daysBetween(q.from, q.to) > REPORT_MAX_DAYS)
+      ctx.addIssue({ code: "custom", path: ["to"], message: REPORT_RANGE_TOO_LONG });
+  })
+  .meta({ id: "ReportQuery" });
+export type ReportQuery = z.output<typeof reportQuery>;
+
+const seconds = (what: string) =>
+  z
+    .number()
+    .nullable()
+    .meta({ description: `${what}, en segundos; null sin muestras` });
+
+/** The figures of one day, one agent or the whole range. */
+export const reportFiguresSchema = z
+  .object({
+    first_responses: z.number().int().meta({ description: "Primeras respuestas (de un agente o la API a un cliente que esperaba)" }),
+    first_response_median: seconds("Mediana del tiempo de primera respuesta"),
+    first_response_p90: seconds("Percentil 90 del tiempo de primera respuesta"),
+    conversations_opened: z.number().int(),
+    conversations_resolved: z.number().int(),
+    resolution_median: seconds("Mediana del tiempo de resolución (desde la apertura)"),
+    resolution_p90: seconds("Percentil 90 del tiempo de resolución"),
+    messages_in: z.number().int(),
+    messages_out: z.number().int(),
+  })
+  .meta({ id: "ReportFigures" });
+export type ReportFigures = z.infer<typeof reportFiguresSchema>;
+
+export const reportDaySchema = reportFiguresSchema
+  .extend({ day: z.string().meta({ description: "Día UTC, YYYY-MM-DD" }) })
+  .meta({ id: "ReportDay" });
+export type ReportDay = z.infer<typeof reportDaySchema>;
+
+export const reportSummarySchema = z
+  .object({ from: z.string(), to: z.string(), totals: reportFiguresSchema, days: z.array(reportDaySchema) })
+  .meta({ id: "ReportSummary" });
+export type ReportSummary = z.infer<typeof reportSummarySchema>;
+
+export const reportAgentSchema = reportFiguresSchema
+  .extend({
+    agent_id: z.number().int().meta({ description: "0: la API o sin asignar" }),
+    agent_name: z.string().nullable(),
+  })
+  .meta({ id: "ReportAgent" });
+export type ReportAgent = z.infer<typeof reportAgentSchema>;
+
+export const reportSummaryResponse = z.object({ message: z.string(), data: reportSummarySchema }).meta({ id: "ReportSummaryResponse" });
+export const reportAgentsResponse = z
+  .object({ message: z.string(), data: z.object({ from: z.string(), to: z.string(), agents: z.array(reportAgentSchema) }) })
+  .meta({ id: "ReportAgentsResponse" });
