@@ -35,7 +35,7 @@ type Setup = {
   sandboxNumber: string;
   template: string;
 };
-type Ready = { port: number; setup: Setup | null; uncertain: string[]; walking: number };
+type Ready = { port: number; setup: Setup | null; uncertain: string[]; walking: number; parked: number };
 
 /** `database`: the PGlite folder of one test (each test crashes its own server). */
 function startApi(extra: Record<string, string>, database = "pglite"): Promise<{ child: ChildProcess; ready: Ready }> {
@@ -307,7 +307,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
       second.child.kill("SIGTERM");
       await exited(second.child);
       graph.statusWebhooks(null);
-      return { s, updateIds, final, counts, sentBefore, inFlight, answeredUncommitted, killAt };
+      return { s, updateIds, final, counts, sentBefore, inFlight, answeredUncommitted, killAt, parkedAtRestart: second.ready.parked };
     }
 
     it("status webhooks carrying the update_id adopt every send in flight at the kill: none is sent twice", async () => {
@@ -344,7 +344,8 @@ describe("crash safety", { timeout: 420_000 }, () => {
       );
       const dupes = [...r.counts].filter(([, n]) => n > 1);
       console.info(
-        `[crash-safety] statuses before the answer: ${r.sentBefore.size} sent before the kill, ${r.inFlight.length} in flight; ` +
+        `[crash-safety] statuses before the answer: ${r.sentBefore.size} sent before the kill, ${r.inFlight.length} in flight, ` +
+          `${r.parkedAtRestart} statuses parked at the restart; ` +
           `${dupes.length} sent twice, ${r.final.filter((m) => m.status !== "DELIVERED").length} not DELIVERED`,
       );
       expect(r.inFlight.length).toBeGreaterThan(0);

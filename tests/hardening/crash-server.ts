@@ -21,7 +21,7 @@ import * as update from "@/app/api/v1/updates/[update_id]/route";
 import * as whatsappWebhook from "@/app/api/v1/webhooks/whatsapp/route";
 import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { messages } from "@/db/schema";
+import { messages, parkedStatuses } from "@/db/schema";
 import { createWorker } from "@/lib/delivery/worker";
 import { startChores } from "@/lib/chores/schedule";
 import { createTeam, createTemplate } from "../helpers/factories";
@@ -77,13 +77,15 @@ async function main() {
           .where(and(eq(messages.teamId, teamId), inArray(messages.status, ["SENDED", "SENT", "DELIVERED"])))
       ).length
     : 0;
+  // Status webhooks the crashed process answered 200 but could not apply yet (they must survive).
+  const parked = teamId ? (await db.select({ id: parkedStatuses.id }).from(parkedStatuses).where(eq(parkedStatuses.teamId, teamId))).length : 0;
   if (process.env.CRASH_WORKER === "1") {
     createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] }).start();
   }
   // What every server process runs: parked statuses applied, rollup deltas folded.
   startChores();
   const port = await serveRoutes(routes);
-  process.stdout.write(`READY ${JSON.stringify({ port, setup, uncertain, walking })}\n`);
+  process.stdout.write(`READY ${JSON.stringify({ port, setup, uncertain, walking, parked })}\n`);
 }
 
 main().catch((err) => {

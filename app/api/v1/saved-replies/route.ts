@@ -3,6 +3,7 @@ import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { createSavedReplyBody, listSavedRepliesQuery } from "@/lib/saved-replies/schemas";
 import { createSavedReply, listSavedReplies } from "@/lib/saved-replies/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth(async ({ req, ctx }) => {
   const input = parseQuery(req, listSavedRepliesQuery);
@@ -15,3 +16,7 @@ export const POST = withAuth(async ({ req, ctx }) => {
   const data = await createSavedReply({ ctx, input });
   return json({ message: "Respuesta guardada creada correctamente.", data }, 201);
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "POST", "HEAD"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -3,6 +3,7 @@ import { parseId, parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { CONTACT_NOT_FOUND, updateContactBody } from "@/lib/contacts/schemas";
 import { updateContact } from "@/lib/contacts/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { contactId: string };
 
@@ -12,3 +13,7 @@ export const PATCH = withAuth<Params>(async ({ req, ctx, params }) => {
   const data = await updateContact({ ctx, input: { contactId, ...body } });
   return json({ message: "Contacto actualizado correctamente.", data });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["PATCH"]);
+export { notAllowed as GET, notAllowed as POST, notAllowed as PUT, notAllowed as DELETE };

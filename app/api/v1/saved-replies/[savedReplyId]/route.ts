@@ -3,6 +3,7 @@ import { parseId, parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { SAVED_REPLY_NOT_FOUND, updateSavedReplyBody } from "@/lib/saved-replies/schemas";
 import { deleteSavedReply, getSavedReply, updateSavedReply } from "@/lib/saved-replies/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { savedReplyId: string };
 
@@ -22,3 +23,7 @@ export const DELETE = withAuth<Params>(async ({ ctx, params }) => {
   await deleteSavedReply({ ctx, input: { id: parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND) } });
   return json({ message: "Respuesta guardada eliminada correctamente." });
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "PATCH", "DELETE", "HEAD"]);
+export { notAllowed as POST, notAllowed as PUT };

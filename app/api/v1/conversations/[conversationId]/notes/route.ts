@@ -4,6 +4,7 @@ import { json } from "@/lib/http/respond";
 import { CONVERSATION_NOT_FOUND } from "@/lib/conversations/schemas";
 import { createNoteBody } from "@/lib/notes/schemas";
 import { createNote, listNotes } from "@/lib/notes/service";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth<{ conversationId: string }>(async ({ ctx, params }) => {
   const data = await listNotes({ ctx, input: { conversationId: parseId(params.conversationId, CONVERSATION_NOT_FOUND) } });
@@ -16,3 +17,7 @@ export const POST = withAuth<{ conversationId: string }>(async ({ req, ctx, para
   const data = await createNote({ ctx, input: { conversationId, ...body } });
   return json({ message: "Nota creada correctamente.", data }, 201);
 });
+
+// Any other method: the API's JSON 405 (Next's own is an empty body).
+const notAllowed = methodNotAllowed(["GET", "POST", "HEAD"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
