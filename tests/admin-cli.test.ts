@@ -268,6 +268,7 @@ describe("admin CLI, in process (same database as the test server)", () => {
         customer_id: `cus_${number}`,
         labels: [],
         last_activity_at: null,
+        marketing_opt_out: null,
       },
     });
     expect(await runAdmin(["contact:add", "--team", t, "--number", number, "--name", "Otra"])).toEqual({
