@@ -336,9 +336,12 @@ describe("crash safety", { timeout: 420_000 }, () => {
       // Meta's answer takes 1.5 s while its "sent" and "delivered" webhooks come 0.3 s after the
       // request: they arrive while the worker still holds the claim, and are answered 200 only once
       // parked durably. SIGKILL mid-burst, restart 2 s later (Meta retries what failed meanwhile).
+      // The grace (60 s by default) is what the restarted server gives Meta's retries to land
+      // before it sends again what no status vouches for: 30 s here, for a loaded 2-core machine
+      // where one embedded-database process takes the whole backlog of retries.
       const r = await crashAndRecover(
         "outrun",
-        { DELIVERY_UNCERTAIN_GRACE_S: "10" },
+        { DELIVERY_UNCERTAIN_GRACE_S: "30" },
         { statuses: ["sent", "delivered"], beforeAnswer: true, delayMs: 300 },
         { answerMs: 1500, restartAfterMs: 2000, until: (m) => m.status === "DELIVERED" },
       );
