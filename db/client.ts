@@ -52,6 +52,9 @@ async function open(): Promise<Handle> {
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = postgres(url, {
       max: config.databasePoolSize,
+      // A database that cannot be reached answers 503 within this (lib/http), not after the
+      // driver's default 30 s: requests waiting for a connection during an outage come back soon.
+      connect_timeout: 10,
       onnotice: () => {},
       // Keep jsonb and numeric types as drizzle expects them.
     });
