@@ -60,7 +60,7 @@ test("sign-in and navigation work from the keyboard alone", async ({ page }) => 
   await expect(page.getByRole("link", { name: "Saltar al contenido" })).toBeFocused();
   for (let i = 0; i < 10; i++) {
     await page.keyboard.press("Tab");
-    if (await page.getByRole("link", { name: "Conversaciones" }).evaluate((el) => el === document.activeElement)) break;
+    if (await page.getByRole("link", { name: "Conversaciones", exact: true }).evaluate((el) => el === document.activeElement)) break;
   }
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/conversations/);

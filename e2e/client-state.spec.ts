@@ -25,12 +25,12 @@ test("the contacts page shows 20 rows after the customer search (8 per page) loo
   for (let i = 0; i < 21; i++) await sendTo(page, `${prefix}${String(i).padStart(2, "0")}`);
 
   // The conversation viewer's customer search asks for 8 per page …
-  await page.getByRole("link", { name: "Conversaciones" }).click();
+  await page.getByRole("link", { name: "Conversaciones", exact: true }).click();
   await page.getByTestId("customer-search").fill(prefix);
   await expect(page.getByRole("listbox").getByRole("option")).toHaveCount(8);
 
   // … and the contacts page, reached without a reload (same query cache), for 20.
-  await page.getByRole("link", { name: "Contactos" }).click();
+  await page.getByRole("link", { name: "Contactos", exact: true }).click();
   // The inbox it leaves has a search box of the same name: type only once the contacts page is in.
   await expect(page).toHaveURL(/\/contacts$/);
   await page.getByLabel("Buscar por nombre o número").fill(prefix);
@@ -89,7 +89,7 @@ test("in English, the sign-in form's own checks speak English", async ({ page })
 test("in English, the label form's own checks speak English", async ({ page }) => {
   await signIn(page);
   await page.getByLabel("Idioma").selectOption("en");
-  await page.getByRole("link", { name: "Labels" }).click();
+  await page.getByRole("link", { name: "Labels", exact: true }).click();
   await page.getByRole("button", { name: "Create label" }).click();
   await expect(page.locator('[id="new-title-error"]')).toHaveText("Title is required.");
 

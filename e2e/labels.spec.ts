@@ -44,7 +44,7 @@ test("adds labels up to the cap of 5, the sixth is refused, and one is removed w
     labelIds.push((await res.json()).data.id);
   }
 
-  await page.getByRole("link", { name: "Contactos" }).click();
+  await page.getByRole("link", { name: "Contactos", exact: true }).click();
   // The inbox it leaves has a search box of the same name: type only once the contacts page is in.
   await expect(page).toHaveURL(/\/contacts$/);
   await page.getByLabel("Buscar por nombre o número").fill(phone);
@@ -164,7 +164,7 @@ test("an add the server refuses rolls the optimistic chip back and shows the ser
 
 test("label management: create, rename, recolour and delete", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Etiquetas" }).click();
+  await page.getByRole("link", { name: "Etiquetas", exact: true }).click();
   const title = unique("Gestión");
   await page.getByLabel("Título").first().fill(title);
   await page.getByLabel("Descripción").first().fill("Creada por la prueba");

@@ -1,7 +1,7 @@
 import type { HistoryPage, Message } from "@/lib/api-client/types";
 
 /** A private note as the thread shows it among the messages (lib/api-client/notes.ts). */
-export type ThreadNote = { id: number; agent_name: string | null; body: string; created_at: string };
+export type ThreadNote = { id: number; agent_name: string | null; body: string; after_message_id: number | null; created_at: string };
 
 /** An emoji a reaction put on a message: the customer's (INBOUND) or the business's (OUTBOUND). */
 export type Reaction = { emoji: string; direction: "INBOUND" | "OUTBOUND" };
@@ -32,14 +32,15 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean, notes: ThreadN
   const rows: Row[] = [{ kind: "top", key: "top", more: hasMore }];
   let lastDay = "";
   let lastRouting: string | null = null;
-  // Notes go among the messages by time (a message's `timestamp`, in seconds); while older pages
-  // are still to load, notes older than the oldest loaded message wait for them.
-  const noteTime = (n: ThreadNote) => Date.parse(n.created_at) / 1000;
-  const oldest = messages.find((m) => m.timestamp != null)?.timestamp ?? 0;
-  const pendingNotes = notes.filter((n) => !hasMore || noteTime(n) >= oldest);
+  // A note goes right after the message that was the conversation's newest when it was written
+  // (`after_message_id`; message times are whole seconds, too coarse to order by); while older
+  // pages are still to load, notes written before the oldest loaded message wait for them.
+  const after = (n: ThreadNote) => n.after_message_id ?? 0;
+  const oldest = messages[0]?.id ?? Infinity;
+  const pendingNotes = notes.filter((n) => !hasMore || after(n) >= oldest).sort((a, b) => after(a) - after(b) || a.id - b.id);
   let nextNote = 0;
-  const pushNotesBefore = (time: number) => {
-    while (nextNote < pendingNotes.length && noteTime(pendingNotes[nextNote]) < time) {
+  const pushNotesBefore = (id: number) => {
+    while (nextNote < pendingNotes.length && after(pendingNotes[nextNote]) < id) {
       const note = pendingNotes[nextNote++];
       const day = note.created_at.slice(0, 10);
       if (day !== lastDay) {
@@ -51,7 +52,7 @@ export function buildRows(pages: HistoryPage[], hasMore: boolean, notes: ThreadN
   };
   for (const m of messages) {
     if (reactions.attached.has(m.id)) continue;
-    if (m.timestamp != null) pushNotesBefore(m.timestamp);
+    pushNotesBefore(m.id);
     const day = m.created_at?.slice(0, 10) ?? "";
     if (day !== lastDay) {
       rows.push({ kind: "day", key: `d${day}-${m.id}`, day });

@@ -21,6 +21,9 @@ export const conversationNotes = pgTable(
     contactId: integer("contact_id").notNull(),
     agentId: integer("agent_id"),
     body: text("body").notNull(),
+    // The conversation's newest message id when the note was written: the thread places the note
+    // right after it. Times alone cannot (a message's time is in whole seconds).
+    afterMessageId: integer("after_message_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db/client";
-import { agents, conversationNotes, conversations, waNumbers } from "@/db/schema";
+import { agents, conversationNotes, conversations, messages, waNumbers } from "@/db/schema";
 
 /** The conversation's key (number and contact) and its number's digits, or undefined for another team's id. */
 export async function findConversationKey(db: DbOrTx, teamId: number, id: number) {
@@ -21,6 +21,7 @@ const noteColumns = {
   agentId: conversationNotes.agentId,
   agentName: agents.name,
   body: conversationNotes.body,
+  afterMessageId: conversationNotes.afterMessageId,
   createdAt: conversationNotes.createdAt,
 };
 
@@ -42,8 +43,14 @@ export async function listNoteRows(teamId: number, key: ConversationKey, limit: 
     .limit(limit);
 }
 
-export async function insertNote(db: DbOrTx, values: typeof conversationNotes.$inferInsert) {
-  const [row] = await db.insert(conversationNotes).values(values).returning();
+/** Inserts a note placed after the conversation's newest message (read in the same statement). */
+export async function insertNote(db: DbOrTx, values: Omit<typeof conversationNotes.$inferInsert, "afterMessageId">) {
+  const newest = sql`(SELECT max(id) FROM ${messages} WHERE team_id = ${values.teamId} AND wa_number_id = ${values.waNumberId}
+    AND contact_id = ${values.contactId})`;
+  const [row] = await db
+    .insert(conversationNotes)
+    .values({ ...values, afterMessageId: newest })
+    .returning();
   return row;
 }
 

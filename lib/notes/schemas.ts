@@ -15,6 +15,11 @@ export const noteSchema = z
     agent_id: z.number().int().nullable(),
     agent_name: z.string().nullable(),
     body: z.string(),
+    after_message_id: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "El id del último mensaje de la conversación cuando se escribió: la nota va después de él" }),
     created_at: z.string().meta({ description: "ISO 8601" }),
   })
   .meta({ id: "ConversationNote" });

@@ -12,7 +12,7 @@ const MAX_NOTES = 1000;
 
 function toDto(
   key: ConversationKey,
-  row: { id: number; agentId: number | null; agentName: string | null; body: string; createdAt: Date },
+  row: { id: number; agentId: number | null; agentName: string | null; body: string; afterMessageId: number | null; createdAt: Date },
 ): NoteDto {
   return {
     id: row.id,
@@ -22,6 +22,7 @@ function toDto(
     agent_id: row.agentId,
     agent_name: row.agentName,
     body: row.body,
+    after_message_id: row.afterMessageId,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -28,27 +28,27 @@ function msg(id: number, timestamp: number): Message {
   };
 }
 const page = (data: Message[]): HistoryPage => ({ message: "", data, pagination: null });
-const note = (id: number, timestamp: number) => ({
+/** A note written when message `after` was the conversation's newest (null: before any). */
+const note = (id: number, after: number | null, timestamp = 1_795_000_000) => ({
   id,
   agent_name: "Ana",
   body: `n${id}`,
+  after_message_id: after,
   created_at: new Date(timestamp * 1000).toISOString(),
 });
 const keys = (rows: ReturnType<typeof buildRows>) => rows.filter((r) => r.kind === "msg" || r.kind === "note").map((r) => r.key);
 
 describe("notes among the messages", () => {
   const base = 1_795_000_000;
-  it("go between the messages by time, after the last one when newer", () => {
-    const rows = buildRows([page([msg(3, base + 30), msg(2, base + 20), msg(1, base + 10)])], false, [
-      note(1, base + 15),
-      note(2, base + 40),
-    ]);
-    expect(keys(rows)).toEqual(["m1", "n1", "m2", "m3", "n2"]);
+  it("go right after the message that was newest when they were written, whatever the seconds say", () => {
+    // m2 and m3 share their second with n1: the order comes from after_message_id, not time.
+    const rows = buildRows([page([msg(3, base + 20), msg(2, base + 20), msg(1, base + 10)])], false, [note(1, 2), note(2, 3)]);
+    expect(keys(rows)).toEqual(["m1", "m2", "n1", "m3", "n2"]);
   });
   it("older than the loaded messages wait while older pages remain, and show once the start is loaded", () => {
     const pages = [page([msg(5, base + 50)])];
-    expect(keys(buildRows(pages, true, [note(1, base + 1), note(2, base + 60)]))).toEqual(["m5", "n2"]);
-    expect(keys(buildRows(pages, false, [note(1, base + 1), note(2, base + 60)]))).toEqual(["n1", "m5", "n2"]);
+    expect(keys(buildRows(pages, true, [note(1, 1), note(2, 5)]))).toEqual(["m5", "n2"]);
+    expect(keys(buildRows(pages, false, [note(1, null), note(2, 5)]))).toEqual(["n1", "m5", "n2"]);
   });
   it("leave the rows unchanged when there are none (the viewer)", () => {
     const pages = [page([msg(2, base + 20), msg(1, base + 10)])];

@@ -1,0 +1,1 @@
+ALTER TABLE "conversation_notes" ADD COLUMN "after_message_id" integer;
