@@ -93,7 +93,9 @@ export async function within<T>(ms: number, what: string, promise: Promise<T>): 
   }
 }
 
-const DEMO = { number: "573001234567", customer: "573009876543" };
+// Not the demo's María: on a shared DATABASE_URL, tests/admin-seed.test.ts reads her conversation
+// while this runs, and expects only the seed's messages in it.
+const DEMO = { number: "573001234567", customer: "573005550199" };
 
 /**
  * `clients` clients send the demo template in a loop, each over its own kept-alive connection;
