@@ -47,13 +47,22 @@ export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond
   let opened = 0;
   let failed = 0;
   const mem = memorySampler(app.child.pid!);
+  // A credential holds at most MAX_STREAMS_PER_CREDENTIAL streams (issue 19): the streams are
+  // spread over as many of team A's tokens as that takes, like the dashboards of many agents.
+  const { createToken } = await import("@/lib/auth/tokens");
+  const { MAX_STREAMS_PER_CREDENTIAL } = await import("@/lib/events/stream-registry");
+  const tokens = await Promise.all(
+    Array.from({ length: Math.ceil(streams / MAX_STREAMS_PER_CREDENTIAL) }, async () => {
+      return (await createToken({ input: { teamId: data.teamA.id, name: "bench events" } })).token;
+    }),
+  );
 
   // node:http rather than fetch: a sink stream only drains (res.resume()), and a probe parses
   // raw chunks, so the client's own cost per frame stays far below the server's (fetch's web
   // streams on 1,000 connections took a core of their own on this 2-core machine).
-  const open = (probe: boolean) =>
+  const open = (probe: boolean, token: string) =>
     new Promise<void>((resolve) => {
-      const req = http.get(`${app.url}/api/v1/events`, { headers: auth(data.teamA.token), agent: false }, (res) => {
+      const req = http.get(`${app.url}/api/v1/events`, { headers: auth(token), agent: false }, (res) => {
         if (res.statusCode !== 200) {
           failed++;
           res.resume();
@@ -87,7 +96,7 @@ export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond
   // Open in batches, as clients arriving: 1,000 at once would be a connection storm, not the case.
   const running: Promise<void>[] = [];
   for (let i = 0; i < streams; i++) {
-    running.push(open(i < probes));
+    running.push(open(i < probes, tokens[Math.floor(i / MAX_STREAMS_PER_CREDENTIAL)]));
     if (i % 50 === 49) await new Promise((r) => setTimeout(r, 100));
   }
   for (let i = 0; i < 600 && opened + failed < streams; i++) await new Promise((r) => setTimeout(r, 100));

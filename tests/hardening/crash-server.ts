@@ -78,7 +78,9 @@ async function main() {
       ).length
     : 0;
   // Status webhooks the crashed process answered 200 but could not apply yet (they must survive).
-  const parked = teamId ? (await db.select({ id: parkedStatuses.id }).from(parkedStatuses).where(eq(parkedStatuses.teamId, teamId))).length : 0;
+  const parked = teamId
+    ? (await db.select({ id: parkedStatuses.id }).from(parkedStatuses).where(eq(parkedStatuses.teamId, teamId))).length
+    : 0;
   if (process.env.CRASH_WORKER === "1") {
     createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] }).start();
   }
