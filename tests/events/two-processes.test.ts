@@ -5,7 +5,7 @@ import { hashToken } from "@/lib/auth/tokens";
 import { openSse } from "../helpers/sse";
 
 /**
- * Events fan out across processes through Postgres LISTEN/NOTIFY: a label changed through one app
+ * Events fan out across processes through the event log each process tails: a label changed through one app
  * process reaches a stream held by another. Two processes need a server Postgres (PGlite is one
  * process): DATABASE_URL when the suite runs on one, else a throwaway database on this machine's
  * PostgreSQL (PG_SERVER_URL, default postgres://postgres@127.0.0.1:5432), dropped afterwards.
@@ -82,7 +82,7 @@ describe("events across processes", { timeout: 120_000 }, () => {
     const event = await stream.next((e) => e.event === "contact.labels", 10_000);
     const latencyMs = Date.now() - committedAt;
     expect(JSON.parse(event.data)).toMatchObject({ contact_id: contactId, labels: [{ id: labelId }] });
-    // Functional bound only (the bench measures latency): it came by NOTIFY, not by a poll.
+    // Functional bound only (the bench measures latency): the other process read it from the log.
     console.log(`[events] cross-process delivery after commit: ${latencyMs} ms`);
     stream.close();
   });
