@@ -23,8 +23,8 @@ const apps: AppProcess[] = [];
 beforeAll(() => {
   appDir = prepareBuiltApp("graceful-shutdown");
 }, 900_000);
-afterAll(() => {
-  for (const app of apps) app.cleanup();
+afterAll(async () => {
+  for (const app of apps) await app.cleanup();
 });
 
 describe("SIGTERM to next start", () => {

@@ -28,12 +28,46 @@ export type AppProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The PGlite folder (null on DATABASE_URL), readable once the process has exited. */
   pgliteDir: string | null;
-  cleanup: () => void;
+  /** On DATABASE_URL: the throwaway database of this process (null on PGlite). */
+  databaseUrl: string | null;
+  cleanup: () => Promise<void>;
 };
 
 /**
+ * A database of its own beside DATABASE_URL's, so the process's in-process worker (which claims
+ * every team's due messages) never sends what other test files, sharing DATABASE_URL, keep
+ * QUEUED on purpose (the demo conversation's QUEUED example, for one).
+ */
+async function throwawayDatabase(port: number): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(process.env.DATABASE_URL!);
+  const name = `${base.pathname.slice(1)}_app_${port}`.slice(0, 63);
+  const { default: postgres } = await import("postgres");
+  const admin = () => postgres(base.toString(), { max: 1, onnotice: () => {} });
+  const sql = admin();
+  try {
+    await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await sql.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await sql.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const sql = admin();
+      try {
+        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await sql.end();
+      }
+    },
+  };
+}
+
+/**
  * Starts `next start` as `npm start` does (NEXT_MANUAL_SIG_HANDLE=1) on its own PGlite folder,
- * or on DATABASE_URL when set, with the demo team seeded under a token of this run. Resolves once
+ * or, when DATABASE_URL is set, on a throwaway database beside it, with the demo team seeded under a token of this run. Resolves once
  * the API answers (Next holds requests until instrumentation's start-up work is done).
  */
 export async function startBuiltApp(
@@ -45,6 +79,7 @@ export async function startBuiltApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "built-app-"));
   const token = `wam_${randomBytes(32).toString("base64url")}`;
   const pgliteDir = process.env.DATABASE_URL ? null : path.join(dataDir, "pglite");
+  const database = process.env.DATABASE_URL ? await throwawayDatabase(port) : null;
   // `cluster`: `npm run start:cluster` serving the same build (it needs DATABASE_URL).
   const args = cluster
     ? [path.join(ROOT, "scripts", "cluster.mjs"), "-p", String(port), "-H", "127.0.0.1"]
@@ -60,6 +95,7 @@ export async function startBuiltApp(
       APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? "test-encryption-key",
       DATA_DIR: dataDir,
       ...(pgliteDir ? { PGLITE_DIR: pgliteDir } : {}),
+      ...(database ? { DATABASE_URL: database.url } : {}),
       SEED_DEMO: "1",
       DEMO_API_TOKEN: token,
       RATE_LIMIT_PER_MINUTE: "0",
@@ -78,16 +114,17 @@ export async function startBuiltApp(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  const cleanup = () => {
+  const cleanup = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop().catch(() => {});
   };
   const url = `http://127.0.0.1:${port}`;
   // A cold start on a busy two-core machine (migrations, the demo seed) takes tens of seconds.
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      cleanup();
+      await cleanup();
       throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it answered:\n${out}`);
     }
     try {
@@ -99,10 +136,10 @@ export async function startBuiltApp(
       if (res.ok) break;
     } catch {}
     if (Date.now() > deadline) {
-      cleanup();
+      await cleanup();
       throw new Error(`next start did not answer within 180 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { child, url, token, output: () => out, exited, pgliteDir, cleanup };
+  return { child, url, token, output: () => out, exited, pgliteDir, databaseUrl: database?.url ?? null, cleanup };
 }

@@ -75,7 +75,7 @@ export async function committedRows(app: AppProcess, group: string): Promise<{ u
     }
   }
   const { default: postgres } = await import("postgres");
-  const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const sql = postgres(app.databaseUrl!, { max: 1, onnotice: () => {} });
   try {
     return (await sql.unsafe(query, [group])) as unknown as { update_id: string; leased: boolean }[];
   } finally {
