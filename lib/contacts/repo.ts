@@ -119,39 +119,93 @@ export async function lockContact(tx: DbOrTx, teamId: number, contactId: number)
   return row;
 }
 
-/** The ids among `ids` that are labels of the team, key-share locked so they can't vanish before the insert. */
-export async function lockTeamLabelIds(tx: DbOrTx, teamId: number, ids: number[]): Promise<Set<number>> {
-  // Ids beyond Postgres' integer range name no label (and would make the query fail).
-  ids = ids.filter((id) => id <= 2147483647);
-  if (!ids.length) return new Set();
-  const rows = await tx
-    .select({ id: labels.id })
-    .from(labels)
-    .where(and(eq(labels.teamId, teamId), inArray(labels.id, ids)))
-    .for("key share");
-  return new Set(rows.map((r) => r.id));
-}
+/** What changeLabelsOfContact found and, when everything held, did. */
+export type LabelChangeResult = {
+  contactFound: boolean;
+  /** Every id is one of the team's labels. */
+  labelsFound: boolean;
+  /** add: the labels the contact would hold (ids counted as given); remove: every id is assigned. */
+  countAfterAdd: number;
+  allAssigned: boolean;
+  /** Whether the change (and its `contact.labels` event) was written. */
+  changed: boolean;
+  labels: { id: number; title: string; description: string | null; bgColor: string; textColor: string }[];
+};
 
-export async function assignedLabelIds(tx: DbOrTx, teamId: number, contactId: number): Promise<Set<number>> {
-  const rows = await tx
-    .select({ labelId: contactLabels.labelId })
-    .from(contactLabels)
-    .where(and(eq(contactLabels.teamId, teamId), eq(contactLabels.contactId, contactId)));
-  return new Set(rows.map((r) => r.labelId));
-}
-
-export async function insertAssignments(tx: DbOrTx, teamId: number, contactId: number, labelIds: number[]) {
-  if (!labelIds.length) return;
-  await tx
-    .insert(contactLabels)
-    .values(labelIds.map((labelId) => ({ teamId, contactId, labelId })))
-    .onConflictDoNothing();
-}
-
-export async function deleteAssignments(tx: DbOrTx, teamId: number, contactId: number, labelIds: number[]) {
-  await tx
-    .delete(contactLabels)
-    .where(and(eq(contactLabels.teamId, teamId), eq(contactLabels.contactId, contactId), inArray(contactLabels.labelId, labelIds)));
+/**
+ * A contact's label change in ONE statement, after lockContact took the contact's row in the
+ * same transaction (so this statement's snapshot sees every change committed before the lock,
+ * and parallel changes of one contact are checked one after another against the cap): checks
+ * that every id is the team's label, counts what the contact would hold (`add`: ids not yet
+ * assigned, counted as given) or that every id is assigned (`remove`), and only when `allowed`
+ * says so for those figures writes the change and its `contact.labels` event with the labels
+ * the contact holds afterwards. Five statements of the label hot path (issue 18) folded into one.
+ */
+export async function changeLabelsOfContact(
+  tx: DbOrTx,
+  input: { teamId: number; contactId: number; ids: number[]; mode: "add" | "remove"; maxLabels: number },
+): Promise<LabelChangeResult> {
+  const { teamId, contactId, mode, maxLabels } = input;
+  const ids = `{${input.ids.map((id) => String(Math.trunc(id))).join(",")}}`;
+  const res = await tx.execute(sql`
+    WITH want AS (
+      SELECT unnest(${ids}::bigint[]) AS label_id
+    ), contact AS (
+      SELECT id FROM contacts WHERE team_id = ${teamId} AND id = ${contactId}
+    ), found AS (
+      SELECT id FROM labels WHERE team_id = ${teamId} AND id IN (SELECT label_id FROM want) FOR KEY SHARE
+    ), assigned AS (
+      SELECT label_id FROM contact_labels WHERE team_id = ${teamId} AND contact_id = ${contactId}
+    ), verdict AS (
+      SELECT EXISTS (SELECT 1 FROM contact) AS contact_found,
+        NOT EXISTS (SELECT 1 FROM want WHERE label_id NOT IN (SELECT id FROM found)) AS labels_found,
+        (SELECT count(*) FROM assigned) + (SELECT count(*) FROM want WHERE label_id NOT IN (SELECT label_id FROM assigned)) AS count_after_add,
+        NOT EXISTS (SELECT 1 FROM want WHERE label_id NOT IN (SELECT label_id FROM assigned)) AS all_assigned
+    ), allowed AS (
+      SELECT 1 FROM verdict WHERE contact_found AND labels_found
+        AND CASE WHEN ${mode} = 'add' THEN count_after_add <= ${maxLabels} ELSE all_assigned END
+    ), added AS (
+      INSERT INTO contact_labels (team_id, contact_id, label_id)
+      SELECT ${teamId}, ${contactId}, f.id FROM found f WHERE ${mode} = 'add' AND EXISTS (SELECT 1 FROM allowed)
+      ON CONFLICT DO NOTHING
+      RETURNING label_id
+    ), removed AS (
+      DELETE FROM contact_labels
+      WHERE ${mode} = 'remove' AND EXISTS (SELECT 1 FROM allowed)
+        AND team_id = ${teamId} AND contact_id = ${contactId} AND label_id IN (SELECT label_id FROM want)
+      RETURNING label_id
+    ), after AS (
+      SELECT l.id, l.title, l.description, l.bg_color, l.text_color FROM labels l
+      WHERE l.team_id = ${teamId}
+        AND l.id IN (SELECT label_id FROM assigned UNION SELECT label_id FROM added EXCEPT SELECT label_id FROM removed)
+    ), event AS (
+      INSERT INTO events (team_id, type, contact_id, data)
+      SELECT ${teamId}, 'contact.labels', ${contactId}, jsonb_build_object('contact_id', ${contactId}::int, 'labels',
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'title', title, 'description', description,
+          'bg_color', bg_color, 'text_color', text_color) ORDER BY id), '[]'::jsonb) FROM after))
+      FROM allowed
+    )
+    SELECT v.contact_found, v.labels_found, v.count_after_add::int AS count_after_add, v.all_assigned,
+      EXISTS (SELECT 1 FROM allowed) AS changed,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'title', title, 'description', description,
+        'bgColor', bg_color, 'textColor', text_color) ORDER BY id), '[]'::json) FROM after) AS labels
+    FROM verdict v`);
+  const [row] = rowsOf<{
+    contact_found: boolean;
+    labels_found: boolean;
+    count_after_add: number;
+    all_assigned: boolean;
+    changed: boolean;
+    labels: LabelChangeResult["labels"] | string;
+  }>(res);
+  return {
+    contactFound: row.contact_found,
+    labelsFound: row.labels_found,
+    countAfterAdd: Number(row.count_after_add),
+    allAssigned: row.all_assigned,
+    changed: row.changed,
+    labels: typeof row.labels === "string" ? JSON.parse(row.labels) : row.labels,
+  };
 }
 
 export { transaction } from "@/db/client";

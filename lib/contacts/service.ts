@@ -1,5 +1,4 @@
 import "server-only";
-import type { DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { insertEvents } from "@/lib/events/repo";
 import { ApiError } from "@/lib/http/errors";
@@ -8,14 +7,11 @@ import { isValidNumber, sanitizeNumber } from "@/lib/phone";
 import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import type { LabelDto } from "@/lib/labels/schemas";
 import {
-  assignedLabelIds,
-  deleteAssignments,
-  insertAssignments,
+  changeLabelsOfContact,
   labelsOfContacts,
   lastActivityOfContacts,
   listContactRows,
   lockContact,
-  lockTeamLabelIds,
   transaction,
   upsertContacts,
   type ContactRow,
@@ -105,40 +101,33 @@ type LabelsChange = { ctx: AuthContext; input: { contactId: number } & ContactLa
  * first, so parallel requests for one contact are checked one after another against the cap.
  */
 export async function addContactLabels({ ctx, input }: LabelsChange): Promise<LabelDto[]> {
-  return changeContactLabels(ctx, input, async (tx, ids, assigned) => {
-    const added = ids.filter((id) => !assigned.has(id));
-    if (assigned.size + added.length > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
-    await insertAssignments(tx, ctx.teamId, input.contactId, added);
-  });
+  return changeContactLabels(ctx, input, "add");
 }
 
 /** Spec 4.4: removes only the given labels, and none of them if any id fails. */
 export async function removeContactLabels({ ctx, input }: LabelsChange): Promise<LabelDto[]> {
-  return changeContactLabels(ctx, input, async (tx, ids, assigned) => {
-    if (ids.some((id) => !assigned.has(id))) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
-    await deleteAssignments(tx, ctx.teamId, input.contactId, ids);
-  });
+  return changeContactLabels(ctx, input, "remove");
 }
 
 /**
- * What adding and removing share, in one transaction: lock the contact (404 if not the team's),
- * check every label is the team's, read the current assignments, apply `change`, and answer
- * the contact's labels afterwards.
+ * What adding and removing share, in one transaction of two statements: lock the contact (404
+ * if not the team's), then changeLabelsOfContact checks every label is the team's and the cap
+ * (add) or that every label is assigned (remove), and only then writes the change and the
+ * `contact.labels` event every open screen learns of it by (GET /api/v1/events). Answers the
+ * contact's labels afterwards.
  */
 async function changeContactLabels(
   ctx: AuthContext,
   { contactId, label_ids: ids }: LabelsChange["input"],
-  change: (tx: DbOrTx, ids: number[], assigned: Set<number>) => Promise<void>,
+  mode: "add" | "remove",
 ): Promise<LabelDto[]> {
   return transaction(async (tx) => {
     if (!(await lockContact(tx, ctx.teamId, contactId))) throw ApiError.notFound(CONTACT_NOT_FOUND);
-    const existing = await lockTeamLabelIds(tx, ctx.teamId, ids);
-    if (ids.some((id) => !existing.has(id))) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
-    await change(tx, ids, await assignedLabelIds(tx, ctx.teamId, contactId));
-    const labels = (await labelsOfContacts(ctx.teamId, [contactId], tx)).map(toLabelDto);
-    // Every open screen learns of the change when it commits (GET /api/v1/events).
-    await insertEvents(tx, [{ teamId: ctx.teamId, type: "contact.labels", contactId, data: { contact_id: contactId, labels } }]);
-    return labels;
+    const r = await changeLabelsOfContact(tx, { teamId: ctx.teamId, contactId, ids, mode, maxLabels: MAX_LABELS_PER_CONTACT });
+    if (!r.labelsFound) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
+    if (mode === "add" && r.countAfterAdd > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
+    if (mode === "remove" && !r.allAssigned) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
+    return r.labels.map(toLabelDto);
   });
 }
 

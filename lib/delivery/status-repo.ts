@@ -66,40 +66,80 @@ function messageFromJson(json: Record<string, unknown> | null): MessageRow | und
   return row as MessageRow;
 }
 
+/** One status to move (moveKnownStatuses): `next` undefined is a status we only record. */
+export type StatusMove = {
+  providerMessageId: string;
+  next?: MessageStatus;
+  from: MessageStatus[];
+  error?: ProviderError;
+  label: string;
+  raw: unknown;
+};
+export type StatusMoveResult = { current?: MessageRow; updated?: MessageRow };
+
 /**
- * A status of a message we know by its provider id, in ONE statement: find it, the guarded move
- * (only from one of `from`, so reordered callbacks never move it backwards), and its
- * message_events row (applied or not). `next` undefined: a status we do not apply, only record.
- * Three round trips folded into one on the hottest write of the service (every status webhook).
- * Returns the message as it was (undefined: not ours) and as it is after the move (undefined: not moved).
+ * Statuses of messages we know by their provider ids, in ONE statement whatever their number:
+ * find each message, the guarded move (only from one of `from`, so reordered callbacks never move
+ * it backwards), and its message_events row (applied or not). `next` undefined: a status we do
+ * not apply, only record. Three round trips per status folded into one statement per batch on
+ * the hottest write of the service (every status webhook; lib/delivery/status-batch.ts groups
+ * concurrent webhooks into one call). One UPDATE changes a row at most once, so the caller never
+ * passes two statuses of one message in one call. Results come back in the order of `moves`:
+ * the message as it was (undefined: not ours) and as it is after the move (undefined: not moved).
  */
-export async function moveKnownStatus(
-  tx: DbOrTx,
-  number: ChannelNumber,
-  s: { providerMessageId: string; next?: MessageStatus; from: MessageStatus[]; error?: ProviderError; label: string; raw: unknown },
-): Promise<{ current?: MessageRow; updated?: MessageRow }> {
+export async function moveKnownStatuses(tx: DbOrTx, moves: { number: ChannelNumber; move: StatusMove }[]): Promise<StatusMoveResult[]> {
+  if (!moves.length) return [];
+  const input = moves.map(({ number, move: s }, idx) => ({
+    idx,
+    team_id: number.teamId,
+    wa_number_id: number.id,
+    provider_id: s.providerMessageId,
+    next: s.next ?? null,
+    from_list: s.from,
+    error: s.error ?? null,
+    label: s.label,
+    raw: s.raw ?? null,
+  }));
   const res = await tx.execute(sql`
-    WITH cur AS (
-      SELECT * FROM messages
-      WHERE wa_number_id = ${number.id} AND provider_message_id = ${s.providerMessageId} AND team_id = ${number.teamId}
-      LIMIT 1
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+        AS i(idx int, team_id int, wa_number_id int, provider_id text, next text, from_list text[], error jsonb, label text, raw jsonb)
+    ), cur AS (
+      SELECT i.idx, i.team_id, i.next, i.from_list, i.error, i.label, i.raw, m.id AS message_id, m.direction,
+        row_to_json(m) AS row
+      FROM input i CROSS JOIN LATERAL (
+        SELECT * FROM messages
+        WHERE wa_number_id = i.wa_number_id AND provider_message_id = i.provider_id AND team_id = i.team_id
+        LIMIT 1
+      ) m
     ), moved AS (
       UPDATE messages m
-      SET status = ${s.next ?? null}::text, status_updated_at = now(), locked_until = NULL,
-        error = coalesce(${s.error ? JSON.stringify(s.error) : null}::jsonb, m.error)
-      FROM cur
-      WHERE m.id = cur.id AND cur.direction = 'OUTBOUND' AND ${s.next ?? null}::text IS NOT NULL
-        AND m.status = ANY(${`{${s.from.join(",")}}`}::text[])
-      RETURNING m.*
+      SET status = c.next, status_updated_at = now(), locked_until = NULL, error = coalesce(c.error, m.error)
+      FROM cur c
+      WHERE m.id = c.message_id AND m.team_id = c.team_id AND c.direction = 'OUTBOUND' AND c.next IS NOT NULL
+        AND m.status = ANY(c.from_list)
+      RETURNING c.idx, row_to_json(m) AS row
     ), audit AS (
       INSERT INTO message_events (team_id, message_id, status, applied, raw)
-      SELECT cur.team_id, cur.id, ${s.label}, CASE WHEN EXISTS (SELECT 1 FROM moved) THEN 1 ELSE 0 END,
-        ${JSON.stringify(s.raw ?? null)}::jsonb
-      FROM cur WHERE cur.direction = 'OUTBOUND'
+      SELECT c.team_id, c.message_id, c.label, CASE WHEN EXISTS (SELECT 1 FROM moved WHERE moved.idx = c.idx) THEN 1 ELSE 0 END, c.raw
+      FROM cur c WHERE c.direction = 'OUTBOUND'
+      ORDER BY c.idx
     )
-    SELECT (SELECT row_to_json(cur) FROM cur) AS current, (SELECT row_to_json(moved) FROM moved) AS updated`);
-  const [row] = rowsOf<{ current: Record<string, unknown> | null; updated: Record<string, unknown> | null }>(res);
+    SELECT i.idx, cur.row AS current, moved.row AS updated
+    FROM input i LEFT JOIN cur USING (idx) LEFT JOIN moved USING (idx)
+    ORDER BY i.idx`);
+  const rows = rowsOf<{ idx: number; current: unknown; updated: unknown }>(res);
   const parse = (v: unknown) =>
     typeof v === "string" ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown> | null);
-  return { current: messageFromJson(parse(row?.current)), updated: messageFromJson(parse(row?.updated)) };
+  const out: StatusMoveResult[] = moves.map(() => ({}));
+  for (const r of rows) {
+    out[Number(r.idx)] = { current: messageFromJson(parse(r.current)), updated: messageFromJson(parse(r.updated)) };
+  }
+  return out;
+}
+
+/** moveKnownStatuses for one status. */
+export async function moveKnownStatus(tx: DbOrTx, number: ChannelNumber, s: StatusMove): Promise<StatusMoveResult> {
+  const [result] = await moveKnownStatuses(tx, [{ number, move: s }]);
+  return result;
 }

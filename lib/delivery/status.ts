@@ -2,11 +2,18 @@ import { transaction, type DbOrTx } from "@/db/client";
 import type { messages, MessageStatus } from "@/db/schema";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
 import { optOutOnProviderError } from "@/lib/contacts/opt-out";
-import { resolveRoute } from "@/lib/routing/service";
+import { resolveRoute, type Route } from "@/lib/routing/service";
 import { enqueueEvent, statusEventData } from "@/lib/webhooks/events";
 import { isRetryableTxError } from "@/db/errors";
 import { parkStatus } from "./parked-statuses-repo";
-import { adoptProviderId, findUnconfirmedSend, moveKnownStatus } from "./status-repo";
+import {
+  adoptProviderId,
+  findUnconfirmedSend,
+  moveKnownStatus,
+  moveKnownStatuses,
+  type StatusMove,
+  type StatusMoveResult,
+} from "./status-repo";
 
 const MAP: Record<string, MessageStatus> = { sent: "SENT", delivered: "DELIVERED", read: "READED", failed: "FAILED" };
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,7 +55,7 @@ export async function applyStatusUpdates(number: ChannelNumber, updates: StatusU
   return applied;
 }
 
-async function receiveStatus(number: ChannelNumber, u: StatusUpdate): Promise<StatusOutcome | "parked"> {
+export async function receiveStatus(number: ChannelNumber, u: StatusUpdate): Promise<StatusOutcome | "parked"> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await transaction(async (tx) => {
@@ -76,18 +83,15 @@ async function receiveStatus(number: ChannelNumber, u: StatusUpdate): Promise<St
  * message a parked status names, lib/delivery/repo.ts). While a claim still holds it, the worker
  * usually commits the wamid within the second: the status is `leased` and waits parked.
  */
-export async function applyStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate): Promise<StatusOutcome> {
-  const next = MAP[u.status];
-  const from = next ? ALLOWED_FROM[next] : undefined;
-  const move = {
-    providerMessageId: u.providerMessageId,
-    next: from ? next : undefined,
-    from: from ?? [],
-    error: next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined,
-    label: next ?? u.status,
-    raw: u.raw,
-  };
-  let { current, updated } = await moveKnownStatus(tx, number, move);
+export async function applyStatus(
+  tx: DbOrTx,
+  number: ChannelNumber,
+  u: StatusUpdate,
+  known?: StatusMoveResult,
+  routes: RouteCache = routeCache(),
+): Promise<StatusOutcome> {
+  const move = moveOf(u);
+  let { current, updated } = known ?? (await moveKnownStatus(tx, number, move));
   if (!current && u.callbackData && UUID_RE.test(u.callbackData)) {
     const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase());
     if (unconfirmed?.leased) return "leased";
@@ -102,10 +106,75 @@ export async function applyStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUp
   // Meta usually reports 131050 ("stopped marketing messages") in a failed status, not on the send.
   if (updated?.status === "FAILED") await optOutOnProviderError(tx, updated.teamId, updated.contactId, updated.error);
   if (updated) {
-    const route = await resolveRoute(tx, current.teamId, current, "outbound");
+    const route = await routes(tx, current);
     await enqueueEvent(tx, route, current.teamId, "message.status", current.id, statusEventData(updated, number.number, current.status));
   }
   return updated ? "applied" : "ignored";
+}
+
+/** What a status webhook asks of the message it names (moveKnownStatus's input). */
+function moveOf(u: StatusUpdate): StatusMove {
+  const next = MAP[u.status];
+  const from = next ? ALLOWED_FROM[next] : undefined;
+  return {
+    providerMessageId: u.providerMessageId,
+    next: from ? next : undefined,
+    from: from ?? [],
+    error: next === "FAILED" ? (u.error ?? { code: null, title: "failed" }) : undefined,
+    label: next ?? u.status,
+    raw: u.raw,
+  };
+}
+
+/**
+ * Many statuses, possibly of different webhooks and numbers, in ONE transaction: one statement
+ * moves every message it can (moveKnownStatuses), then each status is finished as applyStatus
+ * finishes it (adoption, parking, opt-out, the routed target's delivery), with one route lookup
+ * per routing of the batch. A second status of a message already in the statement waits for the
+ * next statement of the same transaction, so both apply in their order. Any failure fails the
+ * whole batch; the caller (status-batch.ts) then takes each status on its own (receiveStatus).
+ */
+export async function applyStatusBatch(items: { number: ChannelNumber; update: StatusUpdate }[]): Promise<StatusOutcome[]> {
+  return transaction(async (tx) => {
+    const outcomes: StatusOutcome[] = new Array(items.length);
+    const routes = routeCache();
+    let pending = items.map((_, i) => i);
+    while (pending.length) {
+      const seen = new Set<string>();
+      const round: number[] = [];
+      const later: number[] = [];
+      for (const i of pending) {
+        const key = `${items[i].number.id}\u0000${items[i].update.providerMessageId}`;
+        (seen.has(key) ? later : round).push(i);
+        seen.add(key);
+      }
+      const moved = await moveKnownStatuses(
+        tx,
+        round.map((i) => ({ number: items[i].number, move: moveOf(items[i].update) })),
+      );
+      for (const [k, i] of round.entries()) {
+        const { number, update } = items[i];
+        const outcome = await applyStatus(tx, number, update, moved[k], routes);
+        if (outcome === "leased" || outcome === "unknown") await parkStatus(tx, number, update, outcome);
+        outcomes[i] = outcome;
+      }
+      pending = later;
+    }
+    return outcomes;
+  });
+}
+
+type RouteCache = (tx: DbOrTx, row: typeof messages.$inferSelect) => Promise<Route>;
+
+/** resolveRoute, looked up once per routing (team, handler, bot, campaign) for one transaction. */
+function routeCache(): RouteCache {
+  const routes = new Map<string, Promise<Route>>();
+  return (tx, row) => {
+    const key = JSON.stringify([row.teamId, row.responseHandler, row.botId, row.campaignId]);
+    let route = routes.get(key);
+    if (!route) routes.set(key, (route = resolveRoute(tx, row.teamId, row, "outbound")));
+    return route;
+  };
 }
 
 /** A status change made by the worker itself (SENDED, FAILED) reaches integrators like webhook ones. */
@@ -123,11 +192,8 @@ export async function emitStatusChanges(
   updated: { row: typeof messages.$inferSelect; numberDigits: string }[],
   previous: string,
 ) {
-  const routes = new Map<string, ReturnType<typeof resolveRoute>>();
+  const routes = routeCache();
   for (const { row, numberDigits } of updated) {
-    const key = JSON.stringify([row.teamId, row.responseHandler, row.botId, row.campaignId]);
-    let route = routes.get(key);
-    if (!route) routes.set(key, (route = resolveRoute(tx, row.teamId, row, "outbound")));
-    await enqueueEvent(tx, await route, row.teamId, "message.status", row.id, statusEventData(row, numberDigits, previous));
+    await enqueueEvent(tx, await routes(tx, row), row.teamId, "message.status", row.id, statusEventData(row, numberDigits, previous));
   }
 }

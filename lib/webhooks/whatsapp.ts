@@ -2,7 +2,8 @@ import { ApiError } from "@/lib/http/errors";
 import { MAX_KEPT_CHARS } from "@/lib/http/json-limits";
 import { readBodyLimited } from "@/lib/http/parse";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
-import { applyStatusUpdates } from "@/lib/delivery/status";
+import { receiveStatusesGrouped } from "@/lib/delivery/status-batch";
+import type { ChannelNumber } from "@/lib/channels/types";
 import { deadLetter, isTransientDbError, keepDeadLetters, reasonOfError } from "./dead-letters";
 import type { DeadLetterInput } from "./dead-letters-repo";
 import { ingestEach } from "./inbound";
@@ -77,6 +78,11 @@ export async function receiveWhatsAppWebhook({
   const nowhere = { teamId: null, waNumberId: null };
   const dead: DeadLetterInput[] = rejected.map((r) => deadLetter(nowhere, r.reason, r.raw));
   let transient: unknown;
+  const statuses: {
+    number: ChannelNumber;
+    at: { teamId: number; waNumberId: number };
+    item: (typeof changes)[number]["statuses"][number];
+  }[] = [];
   for (const change of changes) {
     const number = await cloudNumberByPhoneNumberId(change.phoneNumberId);
     if (!number || effectiveAppSecret(number) !== signer) {
@@ -110,16 +116,18 @@ export async function receiveWhatsAppWebhook({
         else dead.push(deadLetter(at, reasonOfError("message", o.error), item));
       }
     });
-    // One status per call: a status that fails is set aside alone.
-    for (const s of change.statuses) {
-      try {
-        result.statuses += await applyStatusUpdates(number, [s.update]);
-      } catch (err) {
-        if (isTransientDbError(err)) transient ??= err;
-        else dead.push(deadLetter(at, reasonOfError("status", err), s.raw));
-      }
-    }
+    for (const s of change.statuses) statuses.push({ number, at, item: s });
   }
+  // Every status of the body joins the process's group commit (lib/delivery/status-batch.ts);
+  // a status that fails is set aside alone.
+  const settled = await receiveStatusesGrouped(statuses.map((s) => ({ number: s.number, update: s.item.update })));
+  settled.forEach((r, i) => {
+    const { at, item } = statuses[i];
+    if (r.status === "fulfilled") {
+      if (r.value === "applied") result.statuses++;
+    } else if (isTransientDbError(r.reason)) transient ??= r.reason;
+    else dead.push(deadLetter(at, reasonOfError("status", r.reason), item.raw));
+  });
   if (dead.length) {
     await keepDeadLetters(dead);
     console.warn(`[webhooks] ${dead.length} webhook items set aside in webhook_dead_letters`);
