@@ -58,9 +58,10 @@ export const labels = pgTable(
 export const contactLabels = pgTable(
   "contact_labels",
   {
-    teamId: integer("team_id")
-      .notNull()
-      .references(() => teams.id, { onDelete: "cascade" }),
+    // No foreign key of its own to teams (migration 0030): the contact's and the label's keys
+    // include team_id and cascade, and checking a third one took a key-share lock on the team's
+    // one row in every label change (a hot row under concurrent changes, issue 18).
+    teamId: integer("team_id").notNull(),
     contactId: integer("contact_id").notNull(),
     labelId: integer("label_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

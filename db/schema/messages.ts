@@ -118,9 +118,10 @@ export const messageEvents = pgTable(
   "message_events",
   {
     id: serial("id").primaryKey(),
-    teamId: integer("team_id")
-      .notNull()
-      .references(() => teams.id, { onDelete: "cascade" }),
+    // No foreign key of its own to teams (migration 0030): the message's key includes team_id and
+    // cascades, and checking the team's too took a key-share lock on its one row in every status
+    // transaction (a hot row, issue 18).
+    teamId: integer("team_id").notNull(),
     messageId: integer("message_id").notNull(),
     status: text("status").notNull(),
     applied: integer("applied").notNull().default(1),
