@@ -53,7 +53,7 @@ export const labels = pgTable(
 /**
  * Label assignments; the pair is the key, so an assignment can never be duplicated. Both
  * references include team_id, so a contact can only carry labels of its own team whatever the
- * query that writes the row checked (migration 0009).
+ * query that writes the row checked (migration 0013).
  */
 export const contactLabels = pgTable(
   "contact_labels",

@@ -7,12 +7,13 @@ import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle
  * millions of messages). A missing template name or sent_group is stored as '' and a missing
  * error code as 0 (key columns cannot be null).
  *
- * Kept exact by statement-level triggers on `messages` (migration 0016), in the writing
- * statement's transaction: INSERT adds the new rows' counts, DELETE (cascades included) takes
- * them away, and UPDATE takes the old rows' keys away and adds the new ones' (a status change
- * moves one count from one row to another; an UPDATE that changes no key, such as a claim or a
- * lease, nets to nothing and writes nothing). Rows whose count falls to 0 are kept (they are
- * few and will likely be counted into again). No foreign keys: it is derived data.
+ * Kept exact by the write path's triggers on `messages` (db/functions/message_stats_count.sql for
+ * INSERT and DELETE, messages_status_changed.sql for UPDATE; the table came with migration 0017):
+ * they append signed deltas to `message_stats_deltas` in the writing transaction, a chore folds
+ * them in here about once a second, and every read adds the deltas not folded yet (DESIGN section
+ * 13: no hot row). An UPDATE that changes no key, such as a claim or a lease, writes nothing. Rows
+ * whose count falls to 0 are kept (they are few and will likely be counted into again). No
+ * foreign keys: it is derived data.
  */
 export const messageStats = pgTable(
   "message_stats",

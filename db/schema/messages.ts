@@ -21,7 +21,7 @@ export type ProviderError = { code: number | null; title: string; details?: stri
  * (team_id, wa_number_id, contact_id, id) INCLUDE (created_at) is created by a hand-written
  * migration, because drizzle-kit cannot express INCLUDE.
  *
- * Every reference to another tenant-owned row includes team_id (migration 0009), so a message
+ * Every reference to another tenant-owned row includes team_id (migration 0013), so a message
  * can only point at its own team's number, contact, template, bot, campaign and replied message,
  * whatever the query that wrote it checked. The primary key is (id, team_id) rather than (id)
  * so that those composite references to messages need no second unique index on this table

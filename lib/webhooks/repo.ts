@@ -8,7 +8,7 @@ export async function cloudNumbers() {
   return db.select().from(waNumbers).where(eq(waNumbers.provider, "cloud_api"));
 }
 
-/** Moves with every change of numbers' credentials (trigger of migration 0009); one primary-key read. */
+/** Moves with every change of numbers' credentials (migration 0011's table; db/functions/wa_numbers_bump_secrets_version.sql bumps it); one primary-key read. */
 export async function secretsVersion(): Promise<number> {
   const db = await getDb();
   const [row] = await db.select({ version: waNumberSecretsVersion.version }).from(waNumberSecretsVersion).limit(1);
