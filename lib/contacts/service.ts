@@ -110,8 +110,8 @@ export async function removeContactLabels({ ctx, input }: LabelsChange): Promise
 }
 
 /**
- * What adding and removing share, in one transaction of two statements: lock the contact (404
- * if not the team's), then changeLabelsOfContact checks every label is the team's and the cap
+ * What adding and removing share, in one transaction of two statements sent at once: lock the
+ * contact (404 if not the team's), then changeLabelsOfContact checks every label is the team's and the cap
  * (add) or that every label is assigned (remove), and only then writes the change and the
  * `contact.labels` event every open screen learns of it by (GET /api/v1/events). Answers the
  * contact's labels afterwards.
@@ -122,8 +122,14 @@ async function changeContactLabels(
   mode: "add" | "remove",
 ): Promise<LabelDto[]> {
   return transaction(async (tx) => {
-    if (!(await lockContact(tx, ctx.teamId, contactId))) throw ApiError.notFound(CONTACT_NOT_FOUND);
-    const r = await changeLabelsOfContact(tx, { teamId: ctx.teamId, contactId, ids, mode, maxLabels: MAX_LABELS_PER_CONTACT });
+    // Sent together (pipelined on the transaction's connection): the server runs them one after
+    // the other, so the change's snapshot is taken once the lock is held. A contact that is not
+    // the team's makes the change find nothing to write.
+    const [locked, r] = await Promise.all([
+      lockContact(tx, ctx.teamId, contactId),
+      changeLabelsOfContact(tx, { teamId: ctx.teamId, contactId, ids, mode, maxLabels: MAX_LABELS_PER_CONTACT }),
+    ]);
+    if (!locked || !r.contactFound) throw ApiError.notFound(CONTACT_NOT_FOUND);
     if (!r.labelsFound) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
     if (mode === "add" && r.countAfterAdd > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
     if (mode === "remove" && !r.allAssigned) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
