@@ -5,7 +5,7 @@ import { useForm, useWatch } from "react-hook-form";
 import type { Label, LabelListItem } from "@/lib/api-client/types";
 import { useLabelMutations, useLabels, type LabelInput } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
-import { createLabelBody, type CreateLabelInput } from "@/lib/labels/schemas";
+import { createLabelBody, DEFAULT_LABEL_COLORS, type CreateLabelInput } from "@/lib/labels/schemas";
 import { useT } from "@/lib/i18n";
 import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
 import { Button, Card, EmptyState, ErrorBox, Field, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
@@ -117,7 +117,7 @@ type FormProps = {
 
 function LabelForm({ idPrefix, initial, submitText, pending, error, onSubmit, onCancel }: FormProps) {
   const t = useT();
-  const blank: LabelInput = { title: "", description: "", bg_color: "#dcfce7", text_color: "#14532d" };
+  const blank: LabelInput = { title: "", description: "", ...DEFAULT_LABEL_COLORS };
   // Checked in the browser with the route's own schema (messages in the UI's language), then by the server.
   const resolver = useLocalizedResolver(createLabelBody, {
     title: t("labels.titleField"),

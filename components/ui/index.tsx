@@ -1,5 +1,5 @@
 "use client";
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import type { ButtonHTMLAttributes, ReactNode, Ref } from "react";
 import { useT } from "@/lib/i18n";
 
 /** Small UI primitives shared by every page, so the three screens look and behave alike. */
@@ -7,7 +7,11 @@ export function cx(...parts: (string | false | null | undefined)[]) {
   return parts.filter(Boolean).join(" ");
 }
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" | "ghost" };
+// `ref` reaches the <button> with the rest (React 19 passes it as a prop).
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: "primary" | "secondary" | "danger" | "ghost";
+  ref?: Ref<HTMLButtonElement>;
+};
 
 export function Button({ variant = "primary", className, ...rest }: ButtonProps) {
   const styles = {

@@ -2,7 +2,44 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./fetch";
 import { keys } from "./hooks";
-import type { ImportLine, ImportReport } from "./types";
+import type { ImportLine, ImportPreviewResponse, ImportReport } from "./types";
+
+const IMPORT_PATH = "/api/v1/contacts/import";
+
+/** An error answer of the import (the ruled JSON body) as the client's error type. */
+async function importError(res: Response): Promise<ApiRequestError> {
+  const text = await res.text();
+  let body: { message?: string; errors?: Record<string, string[]> } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return new ApiRequestError(res.status, body.message || `HTTP ${res.status}`, body.errors ?? {});
+}
+
+async function postCsv(url: string, file: File, accept: string, signal?: AbortSignal): Promise<Response> {
+  try {
+    return await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "text/csv", accept },
+      body: file,
+      credentials: "same-origin",
+      signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === "AbortError") throw err;
+    throw new ApiRequestError(0, (err as Error).message || "Network error");
+  }
+}
+
+/**
+ * `dry_run=1`: the file is read and checked by the server, nothing is written; the answer lists
+ * the labels it names that the team does not have (asked about before importing).
+ */
+export async function previewImportCsv(file: File, signal?: AbortSignal): Promise<ImportPreviewResponse> {
+  const res = await postCsv(`${IMPORT_PATH}?dry_run=1`, file, "application/json", signal);
+  if (!res.ok) throw await importError(res);
+  return (await res.json()) as ImportPreviewResponse;
+}
 
 /**
  * Rows in a CSV file, counted by its line breaks (the header and a last empty line left out): the
@@ -20,29 +57,17 @@ export async function countCsvRows(file: File): Promise<number> {
 /**
  * Uploads a CSV to POST /api/v1/contacts/import asking for NDJSON: each `progress` line is
  * reported as it arrives, the `done` line is the report. An error answer is the ruled JSON body.
+ * The report always carries the rejected rows' cells (`rejected_rows=1`, for their download);
+ * `createMissingLabels` creates the labels the file names that the team lacks.
  */
-export async function importContactsCsv(file: File, onProgress: (processed: number) => void, signal?: AbortSignal): Promise<ImportReport> {
-  let res: Response;
-  try {
-    res = await fetch("/api/v1/contacts/import", {
-      method: "POST",
-      headers: { "content-type": "text/csv", accept: "application/x-ndjson" },
-      body: file,
-      credentials: "same-origin",
-      signal,
-    });
-  } catch (err) {
-    if ((err as Error).name === "AbortError") throw err;
-    throw new ApiRequestError(0, (err as Error).message || "Network error");
-  }
-  if (!res.ok || !res.body) {
-    const text = await res.text();
-    let body: { message?: string; errors?: Record<string, string[]> } = {};
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    throw new ApiRequestError(res.status, body.message || `HTTP ${res.status}`, body.errors ?? {});
-  }
+export async function importContactsCsv(
+  file: File,
+  onProgress: (processed: number) => void,
+  opts: { createMissingLabels?: boolean; signal?: AbortSignal } = {},
+): Promise<ImportReport> {
+  const url = `${IMPORT_PATH}?rejected_rows=1${opts.createMissingLabels ? "&create_missing_labels=1" : ""}`;
+  const res = await postCsv(url, file, "application/x-ndjson", opts.signal);
+  if (!res.ok || !res.body) throw await importError(res);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
   let report: ImportReport | null = null;
@@ -76,9 +101,18 @@ export async function importContactsCsv(file: File, onProgress: (processed: numb
 export function useImportContacts() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, onProgress }: { file: File; onProgress: (processed: number) => void }) => importContactsCsv(file, onProgress),
-    onSuccess: () => {
+    mutationFn: ({
+      file,
+      onProgress,
+      createMissingLabels,
+    }: {
+      file: File;
+      onProgress: (processed: number) => void;
+      createMissingLabels?: boolean;
+    }) => importContactsCsv(file, onProgress, { createMissingLabels }),
+    onSuccess: (report) => {
       qc.invalidateQueries({ queryKey: keys.contactsAll });
+      if (report.labels_created?.length) qc.invalidateQueries({ queryKey: keys.labels });
       qc.invalidateQueries({ queryKey: ["audience-size"] });
     },
   });

@@ -33,7 +33,13 @@ import type {
   timelineResponse,
 } from "@/lib/broadcasts/schemas";
 import type { audienceSchema, audienceSizeResponse } from "@/lib/audiences/schemas";
-import type { importResultSchema, importStreamLine } from "@/lib/contacts/import-schemas";
+import type {
+  importIssueSchema,
+  importPreviewResponse,
+  importPreviewSchema,
+  importResultSchema,
+  importStreamLine,
+} from "@/lib/contacts/import-schemas";
 
 /**
  * Shapes of /api/v1 answers as the dashboard reads them: inferred from the server's own zod
@@ -95,5 +101,10 @@ export type TimelineResponse = z.infer<typeof timelineResponse>;
 export type AudienceSizeResponse = z.infer<typeof audienceSizeResponse>;
 /** The contacts import's report: counts, and the rejected rows and warnings with their lines. */
 export type ImportReport = z.infer<typeof importResultSchema>;
+/** One rejected row or warning of the report. */
+export type ImportIssue = z.infer<typeof importIssueSchema>;
+/** A dry run of the import (`dry_run=1`): the labels of the file the team lacks. */
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+export type ImportPreviewResponse = z.infer<typeof importPreviewResponse>;
 /** One NDJSON line of a streamed contacts import (progress, done or error). */
 export type ImportLine = z.infer<typeof importStreamLine>;

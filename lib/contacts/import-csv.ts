@@ -40,6 +40,15 @@ export function parseOptOutCell(cell: string): boolean | null {
   return YES.has(v) ? true : null;
 }
 
+/**
+ * A cell as our own CSV files wrote it: the apostrophe that csvCell (lib/http/csv.ts) puts before
+ * a value starting with = + - @ (formula injection) is taken off again, so a number exported or
+ * handed back as `'+57 300…` (the rejected rows' download) reads as `+57 300…` once more.
+ */
+export function unescapeCell(cell: string): string {
+  return /^'[=+\-@]/.test(cell) ? cell.slice(1) : cell;
+}
+
 export function normalizeHeader(h: string): string {
   return h
     .normalize("NFD")

@@ -65,6 +65,17 @@ export async function titleTaken(db: DbOrTx, teamId: number, title: string, exce
   return Boolean(row);
 }
 
+/** The team's label with this title, compared as titleTaken does (case-insensitive). */
+export async function findLabelByTitle(db: DbOrTx, teamId: number, title: string) {
+  const [row] = await db
+    .select()
+    .from(labels)
+    .where(and(eq(labels.teamId, teamId), sql`lower(${labels.title}) = lower(${title})`))
+    .orderBy(asc(labels.id))
+    .limit(1);
+  return row;
+}
+
 /**
  * Serializes title-changing writes of one team, so two concurrent requests cannot both pass the
  * duplicate-title check (the table has no unique index on the title). Released at commit.

@@ -32,7 +32,8 @@ const hexColor = (field: string) =>
     .regex(/^#[0-9a-fA-F]{6}$/, `El campo ${field} debe ser un color hexadecimal con el formato #rrggbb.`)
     .transform((s) => s.toLowerCase());
 
-const title = z
+/** A label's title as every write takes it (the labels API, and the titles an import creates). */
+export const labelTitle = z
   .string()
   .trim()
   .min(1, "El campo title no puede estar vacío.")
@@ -48,7 +49,7 @@ const description = z
 
 export const createLabelBody = z
   .object({
-    title,
+    title: labelTitle,
     description: description.optional(),
     bg_color: hexColor("bg_color"),
     text_color: hexColor("text_color"),
@@ -58,7 +59,7 @@ export type CreateLabelInput = z.infer<typeof createLabelBody>;
 
 export const updateLabelBody = z
   .object({
-    title: title.optional(),
+    title: labelTitle.optional(),
     description: description.optional(),
     bg_color: hexColor("bg_color").optional(),
     text_color: hexColor("text_color").optional(),
@@ -66,6 +67,9 @@ export const updateLabelBody = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: LABEL_UPDATE_EMPTY })
   .meta({ id: "UpdateLabelRequest" });
 export type UpdateLabelInput = z.infer<typeof updateLabelBody>;
+
+/** Colours of a label created without a choice (an import's new labels): the dashboard form's default. */
+export const DEFAULT_LABEL_COLORS = { bg_color: "#dcfce7", text_color: "#14532d" } as const;
 
 export const labelResponse = z.object({ message: z.string(), data: labelSchema }).meta({ id: "LabelResponse" });
 export const deleteLabelResponse = z.object({ message: z.string() }).meta({ id: "DeleteLabelResponse" });

@@ -13,13 +13,17 @@ import {
   transaction,
   updateLabelRow,
   findLabelRow,
+  findLabelByTitle,
   teamLabelIds,
   type LabelRow,
 } from "./repo";
+import type { DbOrTx } from "@/db/client";
 import {
+  DEFAULT_LABEL_COLORS,
   LABEL_NOT_FOUND,
   LABEL_TITLE_TAKEN,
   createLabelBody,
+  labelTitle,
   type LabelDto,
   type LabelListItemDto,
   type UpdateLabelInput,
@@ -60,6 +64,39 @@ export async function createLabel({ ctx, input: raw }: { ctx: AuthContext; input
     });
     return toLabelDto(row);
   });
+}
+
+/**
+ * The team's labels of these titles, creating those it lacks (default colours, no description),
+ * in the caller's transaction. Titles are matched as the labels API keeps them unique (trimmed,
+ * case-insensitive), under the same per-team lock, so a title is never created twice whoever
+ * races. Each title must pass the API's own title rule (`labelTitle`): the caller checks first.
+ * Used by the contacts import (`create_missing_labels`).
+ */
+export async function ensureLabelsByTitle(
+  tx: DbOrTx,
+  teamId: number,
+  titles: string[],
+): Promise<{ title: string; label: LabelDto; created: boolean }[]> {
+  if (!titles.length) return [];
+  await lockTeamLabels(tx, teamId);
+  const out: { title: string; label: LabelDto; created: boolean }[] = [];
+  for (const raw of titles) {
+    const title = labelTitle.parse(raw);
+    const found = await findLabelByTitle(tx, teamId, title);
+    if (found) out.push({ title: raw, label: toLabelDto(found), created: false });
+    else {
+      const row = await insertLabel(tx, {
+        teamId,
+        title,
+        description: null,
+        bgColor: DEFAULT_LABEL_COLORS.bg_color,
+        textColor: DEFAULT_LABEL_COLORS.text_color,
+      });
+      out.push({ title: raw, label: toLabelDto(row), created: true });
+    }
+  }
+  return out;
 }
 
 export async function updateLabel({

@@ -45,7 +45,14 @@ import {
   listConversationsResponse,
   updateConversationBody,
 } from "@/lib/conversations/schemas";
-import { importResponse, importStreamLine, IMPORT_TOO_LARGE, IMPORT_CONTENT_TYPE } from "@/lib/contacts/import-schemas";
+import {
+  importPreviewResponse,
+  importQuery,
+  importResponse,
+  importStreamLine,
+  IMPORT_TOO_LARGE,
+  IMPORT_CONTENT_TYPE,
+} from "@/lib/contacts/import-schemas";
 import { audienceSizeQuery, audienceSizeResponse } from "@/lib/audiences/schemas";
 import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-schemas";
 import { reportAgentsResponse, reportQuery, reportSummaryResponse } from "@/lib/reports/schemas";
@@ -310,14 +317,25 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "(nombre no vacío, customer_id, etiquetas añadidas; nunca se quitan ni se duplican contactos). Cada fila rechazada se informa con " +
         "su línea (el encabezado es la línea 1) y el motivo; un número repetido en el archivo: vale la primera fila y las siguientes se " +
         "rechazan. Etiquetas desconocidas o por encima de 5 por contacto: aviso en la fila. Con `Accept: application/x-ndjson` responde " +
-        'una línea `{"type":"progress","processed":N}` por lote de 2.000 filas y al final `{"type":"done",message,data}`.',
+        'una línea `{"type":"progress","processed":N}` por lote de 2.000 filas y al final `{"type":"done",message,data}`. ' +
+        "Etiquetas que el equipo no tiene: `dry_run=1` lee y comprueba el archivo sin escribir nada y las lista " +
+        "(`ContactImportPreviewResponse`: título, filas que la nombran y si podría crearse); con `create_missing_labels=1` la " +
+        "importación las crea (una vez, en el equipo, con la regla de títulos de la API de etiquetas; como máximo 50 por importación) " +
+        "y las asigna respetando el máximo de 5 por contacto; `data.labels_created` dice cuáles creó, y un título que no puede crearse " +
+        "es un aviso en su fila. `rejected_rows=1` devuelve cada fila rechazada con sus celdas (`row`), su motivo como código " +
+        "(`code`) y el encabezado (`columns`), para descargarlas como CSV; se guardan las 1.000 primeras y `rejected_total` las cuenta. " +
+        "Sin estos parámetros la respuesta es la de siempre. Una celda escrita como la escapan nuestros CSV (`'+57…`, `'=…`) se lee sin el apóstrofo.",
+      requestParams: { query: importQuery },
       requestBody: {
         content: { "text/csv": { schema: z.string().meta({ example: "number;name;labels\n+57 300 123 4567;Ana;VIP|Bogotá\n" }) } },
       },
       responses: {
         "200": {
-          description: "Importación terminada (o flujo NDJSON de progreso)",
-          content: { ...jsonContent(importResponse), "application/x-ndjson": { schema: importStreamLine } },
+          description: "Importación terminada (o flujo NDJSON de progreso); con `dry_run=1`, la comprobación del archivo",
+          content: {
+            "application/json": { schema: z.union([importResponse, importPreviewResponse]) },
+            "application/x-ndjson": { schema: importStreamLine },
+          },
         },
         ...errors("422"),
         "413": { description: `Archivo de más de 10 MB: \`${IMPORT_TOO_LARGE}\``, content: jsonContent(errorSchema) },
