@@ -54,8 +54,8 @@ test("a template sent from the form shows at once in the conversation that was o
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
   await expect(page.getByTestId("send-success")).toBeVisible();
 
-  // Back to the same conversation (same history query, seconds old): the send is there without
-  // waiting for the viewer's periodic refresh (every 10 s).
+  // Back to the same conversation (same history query, seconds old): the send is there at once
+  // (a send invalidates every history; the viewer itself does not poll).
   await page.getByTestId("send-success").getByRole("link").click();
   await expect(page.getByTestId("current-customer")).toBeVisible();
   await expect(

@@ -2,6 +2,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useWaNumbers } from "@/lib/api-client/hooks";
+import { rangeHoldsDay } from "@/lib/api-client/history-cache";
 import { useI18n } from "@/lib/i18n";
 import { formatCalendarDate } from "@/components/messages/format";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
@@ -9,6 +10,7 @@ import { NumberOptions } from "@/components/numbers/number-options";
 import { CustomerSearch } from "./customer-search";
 import { MessageList } from "./message-list";
 import { SandboxReply } from "./sandbox-reply";
+import { LiveHistory } from "./live-history";
 import { ymd } from "./rows";
 
 function defaultRange() {
@@ -71,6 +73,8 @@ export function ConversationsPage() {
     draft.from && draft.to
       ? t("conv.range", { from: formatCalendarDate(draft.from, locale), to: formatCalendarDate(draft.to, locale) })
       : "";
+  // A range that holds today follows the event stream; a past one opens no stream and never changes.
+  const live = rangeHoldsDay(from, to, ymd(new Date()));
   // Only a sandbox number has no real customer to answer; there the agent can play one.
   const sandbox = numbers.data?.find((n) => n.number === effectiveNumber)?.provider === "sandbox";
 
@@ -142,6 +146,15 @@ export function ConversationsPage() {
         <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />
       ) : ready ? (
         <>
+          {live && (
+            <LiveHistory
+              key={`${effectiveNumber}|${customer}|${from}|${to}`}
+              waNumber={effectiveNumber}
+              customer={customer}
+              from={from}
+              to={to}
+            />
+          )}
           <MessageList
             key={`${effectiveNumber}|${customer}|${from}|${to}`}
             params={{ wa_number: effectiveNumber, customer_source: customer, from_date: from, to_date: to }}

@@ -42,6 +42,8 @@ export const keys = {
   /** Every conversation history. */
   historyAll: ["history"] as const,
   history: (p: HistoryParams) => ["history", p] as const,
+  /** The contact id of a history's customer_source (the live viewer matches events by it). */
+  historyContact: (source: string) => ["history-contact", source] as const,
 };
 
 export function useMe() {
@@ -165,19 +167,25 @@ export function useLabelMutations() {
 
 export type HistoryParams = { wa_number: string; customer_source: string; from_date: string; to_date: string; per_page?: number };
 
-/** Newest page first (order DESC); the viewer reverses pages to show them oldest to newest. */
+/** One page of a history, newest first (order DESC), as the viewer asks for it. */
+export function fetchHistoryPage(p: HistoryParams, page: number, signal?: AbortSignal) {
+  return apiFetch<HistoryPage>(
+    `/api/v1/messages/whatsapp/history${qs({ ...p, order: "DESC", with_pagination: 1, per_page: p.per_page ?? 50, page, include: "update_id,error,routed_to,provider_message_id" })}`,
+    { signal },
+  );
+}
+
+/**
+ * Newest page first (order DESC); the viewer reverses pages to show them oldest to newest. Nothing
+ * polls: a range that includes today follows the event stream (lib/api-client/history-live.ts),
+ * and a past range does not change.
+ */
 export function useHistory(p: HistoryParams | null) {
   return useInfiniteQuery({
     queryKey: keys.history(p ?? ({} as HistoryParams)),
     enabled: !!p,
     initialPageParam: 1,
-    queryFn: ({ pageParam, signal }) =>
-      apiFetch<HistoryPage>(
-        `/api/v1/messages/whatsapp/history${qs({ ...p!, order: "DESC", with_pagination: 1, per_page: p!.per_page ?? 50, page: pageParam, include: "update_id,error,routed_to,provider_message_id" })}`,
-        { signal },
-      ),
-    // Statuses move on (QUEUED → … → READED); a short conversation is refreshed to show it.
-    refetchInterval: (q) => ((q.state.data?.pages.length ?? 0) <= 2 ? 10_000 : false),
+    queryFn: ({ pageParam, signal }) => fetchHistoryPage(p!, pageParam, signal),
     getNextPageParam: (last) =>
       last.pagination && last.pagination.current_page < last.pagination.total_pages ? last.pagination.current_page + 1 : undefined,
   });

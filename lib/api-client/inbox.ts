@@ -13,6 +13,7 @@ import { apiFetch, qs } from "./fetch";
 import { keys } from "./hooks";
 import { patchOptOut } from "./contact-opt-out";
 import { addNote, type Note } from "./notes";
+import { laterOf } from "./message-status";
 import type {
   Contact,
   ContactList,
@@ -357,21 +358,6 @@ function threadKeysFor(qc: QueryClient, conv: Conversation) {
  */
 async function threadsIdle(qc: QueryClient) {
   for (let i = 0; i < 300 && qc.isFetching({ queryKey: inboxKeys.threadAll }) > 0; i++) await new Promise((r) => setTimeout(r, 50));
-}
-
-// A status never moves backwards (DESIGN section 6); FAILED can come from any point.
-const STATUS_RANK: Record<string, number> = { QUEUED: 1, SENDED: 2, SENT: 3, DELIVERED: 4, READED: 5, FAILED: 6, RECEIVED: 0 };
-
-/**
- * The fetched copy of a cached message, unless the cache already holds a later status: a head
- * fetched before a `message.status` event may land after it (it waits for the thread to be idle),
- * and must not take the tick back.
- */
-function laterOf(cached: Message, fetched: Message | undefined): Message {
-  if (!fetched) return cached;
-  const had = STATUS_RANK[cached.status ?? ""] ?? 0;
-  const got = STATUS_RANK[fetched.status ?? ""] ?? 0;
-  return had > got ? { ...fetched, status: cached.status, error: cached.error ?? fetched.error } : fetched;
 }
 
 /** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */

@@ -4,6 +4,7 @@ import { marketingEs } from "./marketing.es";
 import { inboxListEs } from "./inbox-list.es";
 import { providerErrorsEs } from "./provider-errors.es";
 import { reportsEs } from "./reports.es";
+import { historyLiveEs } from "./history-live.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -327,6 +328,7 @@ export const es = {
   ...providerErrorsEs,
   ...agentEs,
   ...reportsEs,
+  ...historyLiveEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
