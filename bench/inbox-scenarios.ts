@@ -5,12 +5,34 @@ import type { ScenarioCtx } from "./scenarios";
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** The inbox's conversation list (newest activity first, 20 a page), plain or "needs reply". */
-export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant: "all" | "needs_reply"): Promise<Measure> {
-  const path = `/api/v1/conversations?per_page=20${variant === "needs_reply" ? "&needs_reply=1" : ""}`;
+/** The inbox's conversation list variants (20 a page), as the list's tabs and orders ask for them. */
+const LIST_VARIANTS = {
+  all: "",
+  needs_reply: "&needs_reply=1",
+  // Issue 21: the customer waiting longest first, and the conversations a broadcast opened.
+  waiting: "&needs_reply=1&order=waiting",
+  outbound_only: "&outbound_only=1",
+} as const;
+export type ListVariant = keyof typeof LIST_VARIANTS;
+export const LIST_VARIANT_NAMES = Object.keys(LIST_VARIANTS) as ListVariant[];
+
+export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant: ListVariant): Promise<Measure> {
+  const path = `/api/v1/conversations?per_page=20${LIST_VARIANTS[variant]}`;
+  return getLoad(ctx, connections, `conversations ${variant === "all" ? "list" : variant}`, path);
+}
+
+/**
+ * The reports (issue 21): the team's last 30 days per day, and per agent, read from their rollups.
+ * `team` picks the bench's team A (most data) unless said otherwise.
+ */
+export function reportsLoad(ctx: ScenarioCtx, connections: number, which: "summary" | "agents"): Promise<Measure> {
+  return getLoad(ctx, connections, `reports ${which}`, `/api/v1/reports/${which}`);
+}
+
+function getLoad(ctx: ScenarioCtx, connections: number, scenario: string, path: string): Promise<Measure> {
   const headers = auth(ctx.data.teamA.token);
   return load({
-    scenario: `conversations ${variant === "all" ? "list" : "needs_reply"}`,
+    scenario,
     target: "app",
     url: ctx.app.url,
     connections,

@@ -18,7 +18,7 @@ import { printTable, withRatios } from "./report";
 import { emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoad, type ScenarioCtx } from "./scenarios";
 import { clusterScenarios } from "./cluster-scenario";
 import { workerScenarios } from "./worker-scenario";
-import { conversationsLoad, eventsScenario } from "./inbox-scenarios";
+import { conversationsLoad, eventsScenario, LIST_VARIANT_NAMES, reportsLoad } from "./inbox-scenarios";
 import { importScenario, statsLoad } from "./audience-scenarios";
 import { broadcastScenario } from "./broadcast-scenario";
 import { statusIngestScenario, statusWritesScenario } from "./status-scenarios";
@@ -144,8 +144,8 @@ async function main() {
     if (want("send")) for (const c of [16, 64]) record(await sendLoad(ctx, c));
     if (want("bulk")) record(await bulkSendLoad(ctx, 4, BULK_PATH, 1000));
     if (want("labels")) record(await labelLoad(ctx, 64));
-    if (want("conversations"))
-      for (const c of [1, 16]) for (const v of ["all", "needs_reply"] as const) record(await conversationsLoad(ctx, c, v));
+    if (want("conversations")) for (const c of [1, 16]) for (const v of LIST_VARIANT_NAMES) record(await conversationsLoad(ctx, c, v));
+    if (want("reports")) for (const c of [1, 16]) for (const w of ["summary", "agents"] as const) record(await reportsLoad(ctx, c, w));
     if (want("events")) record(await eventsScenario(ctx));
     if (want("stats")) for (const c of [1, 16]) record(await statsLoad(ctx, c));
     if (want("import")) for (const m of await importScenario(ctx)) record(m);
