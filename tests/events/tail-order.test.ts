@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "@/lib/events/schemas";
+import { waitFor } from "../helpers/wait";
 
 /**
  * The event log is read by transaction order, not by id (DESIGN section 13): an event whose id is
@@ -43,10 +44,7 @@ afterAll(async () => {
   await admin.end();
 });
 
-async function until(ok: () => boolean, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
+const until = (ok: () => boolean, ms = 20_000) => waitFor(ok, Boolean, ms, 20, "return");
 
 describe("the event log's tail", () => {
   it("delivers a lower id that commits after a higher one, live and on replay, in transaction order", async () => {

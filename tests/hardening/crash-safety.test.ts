@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
+import { waitFor } from "../helpers/wait";
 
 /**
  * Crash safety: the API runs in a process of its own (crash-server.ts) on a PGlite folder (or on
@@ -148,8 +149,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
       }
       return seen;
     };
-    const deadline = Date.now() + 60_000;
-    while ([...accepted.keys()].some((i) => !counts().has(i)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => [...accepted.keys()].every((i) => counts().has(i)), Boolean, 60_000, 100, "return");
     await new Promise((r) => setTimeout(r, 1000));
     const seen = counts();
     const detail = async (i: number) => {
@@ -204,8 +204,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
       expect(res.status).toBe(200);
       const updateIds: string[] = (await res.json()).data.results.map((r: { update_id: string }) => r.update_id);
       expect(updateIds).toHaveLength(BURST);
-      const deadline = Date.now() + 60_000;
-      while (!(await killWhen(s, base, updateIds)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => killWhen(s, base, updateIds), Boolean, 60_000, 5, "return");
       const killedAt = Date.now();
       first.child.kill("SIGKILL");
       await exited(first.child);
@@ -224,15 +223,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
       return n;
     };
 
-    async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
-      const deadline = Date.now() + ms;
-      let v = await read();
-      while (!done(v) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 1000));
-        v = await read();
-      }
-      return v;
-    }
+    const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number) => waitFor(read, done, ms, 1000, "return");
 
     type Update = { update_id: string; status: string; provider_message_id: string | null; events: { status: string; raw: any }[] };
     /** Every message's GET /updates/{id}, 8 requests at a time (600 at once time out on a busy machine). */

@@ -124,15 +124,7 @@ export async function postWebhook(baseUrl: string, body: unknown, secret: string
   return { status: res.status, body: parsed };
 }
 
-export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 10_000, stepMs = 25): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`waitFor timed out; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+export { waitFor } from "./wait";
 
 export { uniqueNumber };
 
