@@ -17,7 +17,8 @@ import { Button, Card, cx, ErrorBox, inputClass, SkeletonRows } from "@/componen
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
 import { progressOf } from "@/lib/broadcasts/counts";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { formatNumber } from "./format";
 import { FunnelChart } from "./charts/funnel-chart";
 import { TimelineChart } from "./charts/timeline-chart";
 import { RecipientsTable } from "./recipients-table";

@@ -9,7 +9,8 @@ import { Pager } from "@/components/ui/pager";
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
 import { progressOf } from "@/lib/broadcasts/counts";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { formatNumber } from "./format";
 
 /** Every broadcast of the team, newest first; counts and statuses move live from the event stream. */
 export function BroadcastsList() {

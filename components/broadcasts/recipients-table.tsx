@@ -8,7 +8,8 @@ import { RECIPIENT_STATUSES } from "@/lib/broadcasts/schemas";
 import { useI18n } from "@/lib/i18n";
 import { EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { Pager } from "@/components/ui/pager";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { formatNumber } from "./format";
 
 /** A broadcast's recipients, one page at a time, filtered by status, and the whole list as CSV. */
 export function RecipientsTable({ broadcastId }: { broadcastId: number }) {

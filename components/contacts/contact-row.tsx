@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { Contact, Label } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
-import { formatInstant } from "@/components/messages/format";
+import { formatDateTime } from "@/lib/i18n/dates";
 import { ContactLabelEditor } from "./contact-label-editor";
 import { MarketingOptOut } from "./marketing-opt-out";
 
@@ -26,7 +26,7 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
               t("contacts.noActivity")
             ) : (
               <time dateTime={contact.last_activity_at!}>
-                {t("contacts.lastActivity", { when: formatInstant(Math.floor(activity / 1000), locale) })}
+                {t("contacts.lastActivity", { when: formatDateTime(contact.last_activity_at, locale) })}
               </time>
             )}
           </p>

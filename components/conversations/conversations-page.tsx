@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useWaNumbers } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
-import { formatCalendarDate } from "@/components/messages/format";
+import { formatLongDate } from "@/lib/i18n/dates";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
 import { NumberOptions } from "@/components/numbers/number-options";
 import { CustomerSearch } from "./customer-search";
@@ -68,9 +68,7 @@ export function ConversationsPage() {
   // The native date inputs show dates as the browser's locale writes them, whatever the UI's
   // language (README, "UI notes"); the range is also said here in the UI's language.
   const rangeText =
-    draft.from && draft.to
-      ? t("conv.range", { from: formatCalendarDate(draft.from, locale), to: formatCalendarDate(draft.to, locale) })
-      : "";
+    draft.from && draft.to ? t("conv.range", { from: formatLongDate(draft.from, locale), to: formatLongDate(draft.to, locale) }) : "";
   // Only a sandbox number has no real customer to answer; there the agent can play one.
   const sandbox = numbers.data?.find((n) => n.number === effectiveNumber)?.provider === "sandbox";
 

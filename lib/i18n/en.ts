@@ -231,8 +231,6 @@ export const en: Record<MessageKey, string> = {
   "conv.start": "Start of the conversation in this range",
   "conv.messages": "Messages",
   "conv.count": "{count} messages",
-  "conv.today": "Today",
-  "conv.yesterday": "Yesterday",
   "routing.to": "Routed to {target}",
   "routing.bot": "bot",
   "routing.campaign": "campaign",

@@ -230,8 +230,6 @@ export const es = {
   "conv.start": "Inicio de la conversación en este rango",
   "conv.messages": "Mensajes",
   "conv.count": "{count} mensajes",
-  "conv.today": "Hoy",
-  "conv.yesterday": "Ayer",
   "routing.to": "Enrutado a {target}",
   "routing.bot": "bot",
   "routing.campaign": "campaña",

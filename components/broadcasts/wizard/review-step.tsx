@@ -1,5 +1,6 @@
 "use client";
 import type { ReactNode } from "react";
+import { formatDateTime } from "@/lib/i18n/dates";
 import { useBots, useCampaigns, useLabels } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
 import { Button } from "@/components/ui";
@@ -19,10 +20,7 @@ export function ReviewStep({ draft, goTo }: { draft: Draft; goTo: (s: Step) => v
     draft.response_handler === "CHATBOT"
       ? `${t("send.handler.CHATBOT")}: ${bots.data?.find((b) => String(b.id) === draft.bot_id)?.name ?? t("bc.review.none")}`
       : `${t("send.handler.CAMPAIGN")}: ${campaigns.data?.find((c) => String(c.id) === draft.campaign_id)?.name ?? t("send.campaignNone")}`;
-  const start =
-    draft.when === "later" && draft.scheduled_local
-      ? new Date(draft.scheduled_local).toLocaleString(locale === "es" ? "es-CO" : "en-US", { dateStyle: "medium", timeStyle: "short" })
-      : t("bc.review.startNow");
+  const start = draft.when === "later" && draft.scheduled_local ? formatDateTime(draft.scheduled_local, locale) : t("bc.review.startNow");
   const rows: [string, ReactNode, Step][] = [
     [
       t("bc.review.audience"),
