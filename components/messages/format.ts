@@ -3,7 +3,7 @@
  * is untrusted and anything that does not parse is returned as it came. Dates and times are
  * written by lib/i18n/dates.ts, the one date formatter of the UI.
  */
-import { intlLocale } from "@/lib/i18n/dates";
+import { intlLocale } from "@/lib/i18n/intl-locale";
 
 const tagOf = intlLocale;
 

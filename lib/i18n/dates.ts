@@ -1,4 +1,5 @@
 import type { Locale } from "./index";
+import { intlLocale } from "./intl-locale";
 
 /**
  * The one way the UI writes dates and times, in the UI's language (never the browser's, which is
@@ -14,13 +15,6 @@ import type { Locale } from "./index";
  *   "1990-05-14") is shown exactly as written, whatever the browser's zone.
  * Anything that does not parse is returned as it came (payloads are untrusted), "" for nothing.
  */
-
-/** The one mapping from the UI's language to an Intl locale: Spanish writes the 24-hour clock. */
-const INTL_LOCALE: Record<Locale, string> = { es: "es", en: "en-US" };
-
-export function intlLocale(locale: Locale | string): string {
-  return INTL_LOCALE[locale as Locale] ?? INTL_LOCALE.es;
-}
 
 export type DateInput = Date | string | number | null | undefined;
 

@@ -8,8 +8,8 @@ import {
   formatLongDate,
   formatRecent,
   formatTime,
-  intlLocale,
 } from "@/lib/i18n/dates";
+import { intlLocale } from "@/lib/i18n/intl-locale";
 
 /**
  * The one date and time formatter of the UI (lib/i18n/dates.ts). Instants are given an explicit
