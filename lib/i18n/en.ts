@@ -5,6 +5,7 @@ import { marketingEn } from "./marketing.en";
 import { inboxListEn } from "./inbox-list.en";
 import { providerErrorsEn } from "./provider-errors.en";
 import { reportsEn } from "./reports.en";
+import { docsEn } from "./docs.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -325,4 +326,5 @@ export const en: Record<MessageKey, string> = {
   ...providerErrorsEn,
   ...agentEn,
   ...reportsEn,
+  ...docsEn,
 };

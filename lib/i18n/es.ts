@@ -4,6 +4,7 @@ import { marketingEs } from "./marketing.es";
 import { inboxListEs } from "./inbox-list.es";
 import { providerErrorsEs } from "./provider-errors.es";
 import { reportsEs } from "./reports.es";
+import { docsEs } from "./docs.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -325,6 +326,7 @@ export const es = {
   ...providerErrorsEs,
   ...agentEs,
   ...reportsEs,
+  ...docsEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
