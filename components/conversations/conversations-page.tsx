@@ -6,6 +6,7 @@ import { useI18n } from "@/lib/i18n";
 import { formatLongDate } from "@/lib/i18n/dates";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
 import { NumberOptions } from "@/components/numbers/number-options";
+import { CurrentCustomer } from "./current-customer";
 import { CustomerSearch } from "./customer-search";
 import { MessageList } from "./message-list";
 import { SandboxReply } from "./sandbox-reply";
@@ -130,11 +131,7 @@ export function ConversationsPage() {
             {rangeText}
           </p>
         )}
-        {customer && (
-          <p className="mt-1 text-xs text-slate-600" data-testid="current-customer">
-            {t("conv.customer")}: <span className="font-medium">{customer}</span>
-          </p>
-        )}
+        {customer && <CurrentCustomer source={customer} />}
       </Card>
       {numbers.isError ? (
         <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />

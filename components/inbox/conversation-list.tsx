@@ -4,6 +4,7 @@ import type { Conversation, Label, WaNumber } from "@/lib/api-client/types";
 import { fitsFilters, useConversations, type ConversationFilters } from "@/lib/api-client/inbox";
 import { useI18n, type MessageKey } from "@/lib/i18n";
 import { formatRecent } from "@/lib/i18n/dates";
+import { contactDisplayName } from "@/lib/contacts/display-name";
 import { LabelChip } from "@/components/labels/label-chip";
 import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { NumberOptions } from "@/components/numbers/number-options";
@@ -256,7 +257,7 @@ export function ConversationList({
         ) : (
           <ul>
             {visible.map((c) => {
-              const name = c.contact.name || (c.contact.customer_number ? `+${c.contact.customer_number}` : c.contact.customer_id) || "—";
+              const name = contactDisplayName(c.contact);
               return (
                 <li key={c.id}>
                   <button

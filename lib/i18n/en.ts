@@ -6,6 +6,7 @@ import { inboxListEn } from "./inbox-list.en";
 import { providerErrorsEn } from "./provider-errors.en";
 import { reportsEn } from "./reports.en";
 import { docsEn } from "./docs.en";
+import { templatesEn } from "./templates.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -135,7 +136,7 @@ export const en: Record<MessageKey, string> = {
   "send.campaign": "Campaign",
   "send.campaignNone": "No campaign (default chatbot)",
   "send.bot": "Bot",
-  "send.sentGroup": "Sent group",
+  "send.sentGroup": "Send group",
   "send.sentGroupHint": "Free keyword to filter sends later.",
   "send.submit": "Send",
   "send.submitting": "Sending…",
@@ -327,4 +328,5 @@ export const en: Record<MessageKey, string> = {
   ...agentEn,
   ...reportsEn,
   ...docsEn,
+  ...templatesEn,
 };

@@ -5,6 +5,7 @@ import { inboxListEs } from "./inbox-list.es";
 import { providerErrorsEs } from "./provider-errors.es";
 import { reportsEs } from "./reports.es";
 import { docsEs } from "./docs.es";
+import { templatesEs } from "./templates.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -327,6 +328,7 @@ export const es = {
   ...agentEs,
   ...reportsEs,
   ...docsEs,
+  ...templatesEs,
 } as const;
 
 export type MessageKey = keyof typeof es;
