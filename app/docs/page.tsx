@@ -58,7 +58,9 @@ export default function DocsPage() {
           {ops.map(({ path, method, op }) => (
             <li key={method + path} className="text-sm">
               <a href={`#${method}-${path}`} className="hover:underline">
-                <span className={`mr-2 inline-block w-14 rounded px-1 text-center text-xs font-bold uppercase ${methodColor[method]}`}>
+                <span
+                  className={`mr-2 inline-block min-w-14 rounded px-1 text-center text-xs font-bold whitespace-nowrap uppercase ${methodColor[method]}`}
+                >
                   {method}
                 </span>
                 <code>{path}</code>

@@ -1,5 +1,5 @@
 "use client";
-import { useRef, useState } from "react";
+import { Fragment, useRef, useState } from "react";
 import { providerErrorText } from "@/lib/i18n/provider-error";
 import Link from "next/link";
 import {
@@ -67,13 +67,22 @@ export function BroadcastDetail({ id }: { id: number }) {
           <p className="mt-1 text-sm text-slate-700">{t("bc.createdBy", { name: b.created_by.agent_name })}</p>
         ) : null}
         <p className="text-xs text-slate-600">
-          {[
-            b.scheduled_at && b.status === "SCHEDULED" ? t("bc.scheduledFor", { date: formatDateTime(b.scheduled_at, locale) }) : null,
-            b.started_at ? t("bc.startedAt", { date: formatDateTime(b.started_at, locale) }) : null,
-            b.finished_at ? t("bc.finishedAt", { date: formatDateTime(b.finished_at, locale) }) : null,
-          ]
-            .filter(Boolean)
-            .join(" · ")}
+          {(
+            [
+              ["scheduled", b.status === "SCHEDULED" ? b.scheduled_at : null, "bc.scheduledFor"],
+              ["started", b.started_at, "bc.startedAt"],
+              ["finished", b.finished_at, "bc.finishedAt"],
+            ] as const
+          )
+            .filter(([, at]) => at)
+            .map(([key, at, text], i) => (
+              <Fragment key={key}>
+                {i > 0 ? " · " : ""}
+                <time dateTime={at!} data-testid={`broadcast-${key}`}>
+                  {t(text, { date: formatDateTime(at, locale) })}
+                </time>
+              </Fragment>
+            ))}
         </p>
       </div>
 

@@ -102,7 +102,7 @@ function BroadcastRow({ b }: { b: Broadcast }) {
       </td>
       <td className="px-3 py-2 tabular-nums">+{b.wa_number}</td>
       <td className="px-3 py-2">
-        <TemplateName name={b.template.name} />
+        <TemplateName name={b.template.name} slug="below" />
       </td>
       <td className="px-3 py-2">
         <BroadcastStatusBadge status={b.status} />
@@ -111,7 +111,9 @@ function BroadcastRow({ b }: { b: Broadcast }) {
       <td className="min-w-40 px-3 py-2">
         <ProgressBar value={x.progress.done} max={x.progress.total} label={x.progressLabel} text={`${x.progress.percent} %`} />
       </td>
-      <td className="px-3 py-2 text-xs whitespace-nowrap">{x.created}</td>
+      <td className="px-3 py-2 text-xs whitespace-nowrap">
+        <time dateTime={b.created_at}>{x.created}</time>
+      </td>
     </tr>
   );
 }

@@ -106,7 +106,9 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
                   <td className="px-3 py-2 whitespace-nowrap">{t(`status.${r.status}`)}</td>
                   <td className="px-3 py-2 text-xs break-words">{r.error ? recipientError(t, r.error) : ""}</td>
                   <td className="px-3 py-2">{r.replied ? t("bc.yes") : t("bc.no")}</td>
-                  <td className="px-3 py-2 text-xs whitespace-nowrap">{formatDateTime(r.updated_at, locale)}</td>
+                  <td className="px-3 py-2 text-xs whitespace-nowrap">
+                    <time dateTime={r.updated_at}>{formatDateTime(r.updated_at, locale)}</time>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -276,14 +276,16 @@ export function ConversationList({
                     <span className="min-w-0 flex-1">
                       <span className="flex items-baseline gap-2">
                         <span className={cx("truncate", c.unread_count > 0 ? "font-semibold" : "font-medium")}>{name}</span>
-                        <span
+                        <time
+                          dateTime={c.last_message.created_at}
                           className={cx(
                             "ml-auto shrink-0 text-xs",
                             c.unread_count > 0 ? "font-semibold text-emerald-800" : "text-slate-600",
                           )}
+                          data-testid="conversation-when"
                         >
                           {formatRecent(c.last_message.created_at, locale)}
-                        </span>
+                        </time>
                       </span>
                       <span className="flex items-center gap-2">
                         <span className="truncate text-sm text-slate-700" data-testid="conversation-preview">

@@ -40,15 +40,17 @@ export function AppHeader({ signedOutOk = false }: { signedOutOk?: boolean }) {
         <Link href="/inbox" className="font-semibold tracking-tight">
           {t("app.name")}
         </Link>
-        <button
-          type="button"
-          className="ml-auto rounded px-2 py-1 text-sm ring-1 ring-white/50 md:hidden"
-          aria-expanded={open}
-          aria-controls="main-nav"
-          onClick={() => setOpen((o) => !o)}
-        >
-          {t("nav.menu")}
-        </button>
+        {!signedOut && (
+          <button
+            type="button"
+            className="ml-auto rounded px-2 py-1 text-sm ring-1 ring-white/50 md:hidden"
+            aria-expanded={open}
+            aria-controls="main-nav"
+            onClick={() => setOpen((o) => !o)}
+          >
+            {t("nav.menu")}
+          </button>
+        )}
         {!signedOut && (
           <nav id="main-nav" aria-label={t("nav.main")} className={cx("w-full md:block md:w-auto", open ? "block" : "hidden")}>
             <ul className="flex flex-col gap-1 md:flex-row md:gap-1">
@@ -73,9 +75,12 @@ export function AppHeader({ signedOutOk = false }: { signedOutOk?: boolean }) {
             </ul>
           </nav>
         )}
+        {/* Signed out, the three items left fit a phone's width: no menu to open. */}
         <div
-          id={signedOut ? "main-nav" : undefined}
-          className={cx("w-full flex-wrap items-center gap-3 md:ml-auto md:flex md:w-auto", open ? "flex" : "hidden")}
+          className={cx(
+            "flex-wrap items-center gap-3 md:ml-auto md:flex md:w-auto",
+            signedOut ? "ml-auto flex" : open ? "flex w-full" : "hidden w-full",
+          )}
         >
           {me.data ? (
             <span className="text-sm" data-testid="agent-name">
