@@ -4,8 +4,10 @@ import { useState, type ReactNode } from "react";
 import { I18nProvider } from "@/lib/i18n";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 
-// A session that expires mid-use sends the agent back to the sign-in page from any request.
-function onAuthError(err: unknown) {
+// A session that expires mid-use sends the agent back to the sign-in page from any request, except
+// the question "who is signed in?" of a page open to visitors (useMe's `signedOutOk`).
+function onAuthError(err: unknown, meta?: Record<string, unknown>) {
+  if (meta?.signedOutOk) return;
   if (err instanceof ApiRequestError && err.status === 401 && !window.location.pathname.startsWith("/login")) {
     window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }
@@ -15,8 +17,8 @@ export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
-        queryCache: new QueryCache({ onError: onAuthError }),
-        mutationCache: new MutationCache({ onError: onAuthError }),
+        queryCache: new QueryCache({ onError: (err, query) => onAuthError(err, query.meta) }),
+        mutationCache: new MutationCache({ onError: (err) => onAuthError(err) }),
         defaultOptions: {
           queries: {
             staleTime: 30_000,

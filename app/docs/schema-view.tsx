@@ -1,5 +1,7 @@
 /* Renders an OpenAPI (JSON Schema) object as a compact field list; `$ref`s resolve against components. */
+import type { ReactNode } from "react";
 import { inline } from "./markdown";
+import { DocsText } from "./docs-text";
 
 type Schema = {
   $ref?: string;
@@ -51,15 +53,16 @@ function typeLabel(schema: Schema, components: Components): string {
   return Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "any");
 }
 
-function constraints(s: Schema): string {
-  const parts: string[] = [];
-  if (s.minimum !== undefined) parts.push(`mín ${s.minimum}`);
-  if (s.maximum !== undefined) parts.push(`máx ${s.maximum}`);
-  if (s.minLength !== undefined) parts.push(`≥ ${s.minLength} car.`);
-  if (s.maxLength !== undefined) parts.push(`≤ ${s.maxLength} car.`);
-  if (s.pattern) parts.push(`/${s.pattern}/`);
-  if (s.default !== undefined) parts.push(`por defecto ${JSON.stringify(s.default)}`);
-  return parts.join(", ");
+/** A field's limits, in the UI's language; null without any. */
+function constraints(s: Schema): ReactNode {
+  const parts: ReactNode[] = [];
+  if (s.minimum !== undefined) parts.push(<DocsText key="min" k="docs.min" vars={{ n: s.minimum }} />);
+  if (s.maximum !== undefined) parts.push(<DocsText key="max" k="docs.max" vars={{ n: s.maximum }} />);
+  if (s.minLength !== undefined) parts.push(<DocsText key="minl" k="docs.minLength" vars={{ n: s.minLength }} />);
+  if (s.maxLength !== undefined) parts.push(<DocsText key="maxl" k="docs.maxLength" vars={{ n: s.maxLength }} />);
+  if (s.pattern) parts.push(<span key="pattern">{`/${s.pattern}/`}</span>);
+  if (s.default !== undefined) parts.push(<DocsText key="default" k="docs.default" vars={{ value: JSON.stringify(s.default) }} />);
+  return parts.length ? parts.flatMap((p, i) => (i ? [", ", p] : [p])) : null;
 }
 
 export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; components: Components; depth?: number }) {
@@ -73,7 +76,7 @@ export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; 
         <div className="space-y-2">
           {objects.map((a, i) => (
             <div key={i} className="rounded border border-slate-200 p-2">
-              <div className="text-xs text-slate-500">variante {i + 1}</div>
+              <DocsText k="docs.variant" vars={{ n: i + 1 }} as="p" className="text-xs text-slate-600" />
               <SchemaView schema={a} components={components} depth={depth + 1} />
             </div>
           ))}
@@ -93,9 +96,9 @@ export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; 
         return (
           <li key={key} className="text-sm">
             <code className="font-semibold">{key}</code>
-            {required.has(key) ? <span className="ml-1 text-xs text-rose-700">obligatorio</span> : null}
+            {required.has(key) ? <DocsText k="docs.required" className="ml-1 text-xs text-rose-700" /> : null}
             <span className="ml-2 text-slate-600">{typeLabel(prop, components)}</span>
-            {constraints(inner) ? <span className="ml-2 text-xs text-slate-500">{constraints(inner)}</span> : null}
+            {constraints(inner) ? <span className="ml-2 text-xs text-slate-600">{constraints(inner)}</span> : null}
             {inner.description ? <div className="text-xs text-slate-600">{inline(inner.description)}</div> : null}
             {nested && depth < 3 ? (
               <div className="ml-4 mt-1 border-l border-slate-200 pl-3">

@@ -1,5 +1,5 @@
 "use client";
-import { useRef, useState } from "react";
+import { Fragment, useRef, useState } from "react";
 import { providerErrorText } from "@/lib/i18n/provider-error";
 import Link from "next/link";
 import {
@@ -17,7 +17,9 @@ import { Button, Card, cx, ErrorBox, inputClass, SkeletonRows } from "@/componen
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
 import { progressOf } from "@/lib/broadcasts/counts";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { formatNumber } from "./format";
+import { TemplateName } from "@/components/templates/template-name";
 import { FunnelChart } from "./charts/funnel-chart";
 import { TimelineChart } from "./charts/timeline-chart";
 import { RecipientsTable } from "./recipients-table";
@@ -51,18 +53,36 @@ export function BroadcastDetail({ id }: { id: number }) {
           </div>
           <Actions b={b} />
         </div>
-        <p className="mt-1 text-sm text-slate-700">
-          +{b.wa_number} · {b.template.name} ({b.template.language}) · {b.sent_group}
-          {b.created_by?.agent_name ? ` · ${t("bc.createdBy", { name: b.created_by.agent_name })}` : ""}
-        </p>
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700" data-testid="broadcast-facts">
+          <dt className="text-slate-600">{t("send.template")}</dt>
+          <dd>
+            <TemplateName name={b.template.name} language={b.template.language} slug="below" />
+          </dd>
+          <dt className="text-slate-600">{t("send.waNumber")}</dt>
+          <dd className="tabular-nums">+{b.wa_number}</dd>
+          <dt className="text-slate-600">{t("send.sentGroup")}</dt>
+          <dd className="break-words">{b.sent_group}</dd>
+        </dl>
+        {b.created_by?.agent_name ? (
+          <p className="mt-1 text-sm text-slate-700">{t("bc.createdBy", { name: b.created_by.agent_name })}</p>
+        ) : null}
         <p className="text-xs text-slate-600">
-          {[
-            b.scheduled_at && b.status === "SCHEDULED" ? t("bc.scheduledFor", { date: formatDateTime(b.scheduled_at, locale) }) : null,
-            b.started_at ? t("bc.startedAt", { date: formatDateTime(b.started_at, locale) }) : null,
-            b.finished_at ? t("bc.finishedAt", { date: formatDateTime(b.finished_at, locale) }) : null,
-          ]
-            .filter(Boolean)
-            .join(" · ")}
+          {(
+            [
+              ["scheduled", b.status === "SCHEDULED" ? b.scheduled_at : null, "bc.scheduledFor"],
+              ["started", b.started_at, "bc.startedAt"],
+              ["finished", b.finished_at, "bc.finishedAt"],
+            ] as const
+          )
+            .filter(([, at]) => at)
+            .map(([key, at, text], i) => (
+              <Fragment key={key}>
+                {i > 0 ? " · " : ""}
+                <time dateTime={at!} data-testid={`broadcast-${key}`}>
+                  {t(text, { date: formatDateTime(at, locale) })}
+                </time>
+              </Fragment>
+            ))}
         </p>
       </div>
 

@@ -9,7 +9,9 @@ import { Pager } from "@/components/ui/pager";
 import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
 import { progressOf } from "@/lib/broadcasts/counts";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { formatNumber } from "./format";
+import { TemplateName } from "@/components/templates/template-name";
 
 /** Every broadcast of the team, newest first; counts and statuses move live from the event stream. */
 export function BroadcastsList() {
@@ -99,7 +101,9 @@ function BroadcastRow({ b }: { b: Broadcast }) {
         </Link>
       </td>
       <td className="px-3 py-2 tabular-nums">+{b.wa_number}</td>
-      <td className="px-3 py-2">{b.template.name}</td>
+      <td className="px-3 py-2">
+        <TemplateName name={b.template.name} slug="below" />
+      </td>
       <td className="px-3 py-2">
         <BroadcastStatusBadge status={b.status} />
       </td>
@@ -107,7 +111,9 @@ function BroadcastRow({ b }: { b: Broadcast }) {
       <td className="min-w-40 px-3 py-2">
         <ProgressBar value={x.progress.done} max={x.progress.total} label={x.progressLabel} text={`${x.progress.percent} %`} />
       </td>
-      <td className="px-3 py-2 text-xs whitespace-nowrap">{x.created}</td>
+      <td className="px-3 py-2 text-xs whitespace-nowrap">
+        <time dateTime={b.created_at}>{x.created}</time>
+      </td>
     </tr>
   );
 }
@@ -123,7 +129,7 @@ function BroadcastCard({ b }: { b: Broadcast }) {
         <BroadcastStatusBadge status={b.status} />
       </div>
       <p className="mt-1 text-xs text-slate-700">
-        +{b.wa_number} · {b.template.name} · {x.created}
+        +{b.wa_number} · <TemplateName name={b.template.name} /> · {x.created}
       </p>
       <p className="mt-1 text-xs text-slate-700">{x.counts}</p>
       <ProgressBar className="mt-2" value={x.progress.done} max={x.progress.total} label={x.progressLabel} text={x.progressText} />

@@ -8,7 +8,8 @@ import { RECIPIENT_STATUSES } from "@/lib/broadcasts/schemas";
 import { useI18n } from "@/lib/i18n";
 import { EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { Pager } from "@/components/ui/pager";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { formatNumber } from "./format";
 
 /** A broadcast's recipients, one page at a time, filtered by status, and the whole list as CSV. */
 export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
@@ -105,7 +106,9 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
                   <td className="px-3 py-2 whitespace-nowrap">{t(`status.${r.status}`)}</td>
                   <td className="px-3 py-2 text-xs break-words">{r.error ? recipientError(t, r.error) : ""}</td>
                   <td className="px-3 py-2">{r.replied ? t("bc.yes") : t("bc.no")}</td>
-                  <td className="px-3 py-2 text-xs whitespace-nowrap">{formatDateTime(r.updated_at, locale)}</td>
+                  <td className="px-3 py-2 text-xs whitespace-nowrap">
+                    <time dateTime={r.updated_at}>{formatDateTime(r.updated_at, locale)}</time>
+                  </td>
                 </tr>
               ))}
             </tbody>

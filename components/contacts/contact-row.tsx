@@ -2,7 +2,8 @@
 import Link from "next/link";
 import type { Contact, Label } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
-import { formatInstant } from "@/components/messages/format";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { contactDisplayName } from "@/lib/contacts/display-name";
 import { ContactLabelEditor } from "./contact-label-editor";
 import { MarketingOptOut } from "./marketing-opt-out";
 
@@ -16,17 +17,17 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
     <li className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid="contact-row" data-contact-id={contact.id}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h2 className="truncate font-medium">{contact.name || source}</h2>
+          <h2 className="truncate font-medium">{contactDisplayName(contact)}</h2>
           <p className="text-xs text-slate-600">
             {contact.customer_number ? `+${contact.customer_number}` : ""}
-            {contact.customer_id ? ` · ${contact.customer_id}` : ""}
+            {contact.customer_id ? `${contact.customer_number ? " · " : ""}${t("inbox.customerId")}: ${contact.customer_id}` : ""}
           </p>
           <p className="text-xs text-slate-600" data-testid="last-activity">
             {Number.isNaN(activity) ? (
               t("contacts.noActivity")
             ) : (
               <time dateTime={contact.last_activity_at!}>
-                {t("contacts.lastActivity", { when: formatInstant(Math.floor(activity / 1000), locale) })}
+                {t("contacts.lastActivity", { when: formatDateTime(contact.last_activity_at, locale) })}
               </time>
             )}
           </p>

@@ -2,7 +2,7 @@
 import type { Contact } from "@/lib/api-client/types";
 import { useSetOptOut } from "@/lib/api-client/contact-opt-out";
 import { useI18n } from "@/lib/i18n";
-import { formatInstant } from "@/components/messages/format";
+import { formatDateTime } from "@/lib/i18n/dates";
 
 /**
  * Whether the contact receives MARKETING templates, since when and why not, and the agent's
@@ -20,8 +20,8 @@ export function MarketingOptOut({ contact }: { contact: Pick<Contact, "id" | "ma
     <div className="text-sm" data-testid="marketing-opt-out" data-opted-out={out ? "1" : "0"}>
       {out ? (
         <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900">
-          {t("optOut.optedOut", { when: formatInstant(Math.floor(Date.parse(out.at) / 1000), locale) })}: {t(`optOut.reason.${out.reason}`)}
-          . <span className="text-amber-800">{t("optOut.note")}</span>
+          {t("optOut.optedOut", { when: formatDateTime(out.at, locale) })}: {t(`optOut.reason.${out.reason}`)}.{" "}
+          <span className="text-amber-800">{t("optOut.note")}</span>
         </p>
       ) : (
         <p className="text-slate-600">{t("optOut.subscribed")}</p>

@@ -4,9 +4,10 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useWaNumbers } from "@/lib/api-client/hooks";
 import { rangeHoldsDay } from "@/lib/api-client/history-cache";
 import { useI18n } from "@/lib/i18n";
-import { formatCalendarDate } from "@/components/messages/format";
+import { formatLongDate } from "@/lib/i18n/dates";
 import { Button, Card, EmptyState, ErrorBox, inputClass, PageTitle, Skeleton } from "@/components/ui";
 import { NumberOptions } from "@/components/numbers/number-options";
+import { CurrentCustomer } from "./current-customer";
 import { CustomerSearch } from "./customer-search";
 import { MessageList } from "./message-list";
 import { SandboxReply } from "./sandbox-reply";
@@ -70,9 +71,7 @@ export function ConversationsPage() {
   // The native date inputs show dates as the browser's locale writes them, whatever the UI's
   // language (README, "UI notes"); the range is also said here in the UI's language.
   const rangeText =
-    draft.from && draft.to
-      ? t("conv.range", { from: formatCalendarDate(draft.from, locale), to: formatCalendarDate(draft.to, locale) })
-      : "";
+    draft.from && draft.to ? t("conv.range", { from: formatLongDate(draft.from, locale), to: formatLongDate(draft.to, locale) }) : "";
   // A range that holds today follows the event stream; a past one opens no stream and never changes.
   const live = rangeHoldsDay(from, to, ymd(new Date()));
   // Only a sandbox number has no real customer to answer; there the agent can play one.
@@ -136,11 +135,7 @@ export function ConversationsPage() {
             {rangeText}
           </p>
         )}
-        {customer && (
-          <p className="mt-1 text-xs text-slate-600" data-testid="current-customer">
-            {t("conv.customer")}: <span className="font-medium">{customer}</span>
-          </p>
-        )}
+        {customer && <CurrentCustomer source={customer} />}
       </Card>
       {numbers.isError ? (
         <ErrorBox error={numbers.error} onRetry={() => numbers.refetch()} />

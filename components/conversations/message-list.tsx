@@ -3,7 +3,8 @@ import { useHistory, type HistoryParams } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { EmptyState, ErrorBox, Skeleton } from "@/components/ui";
-import { dayLabelOf, type Row } from "./rows";
+import { formatDayHeading } from "@/lib/i18n/dates";
+import type { Row } from "./rows";
 import { useVirtualThread } from "./use-virtual-thread";
 
 /**
@@ -29,7 +30,7 @@ export function MessageList({ params, highlightUpdateId }: { params: HistoryPara
   }
   if (rows.length <= 1) return <EmptyState>{t("conv.empty")}</EmptyState>;
 
-  const dayLabel = (day: string) => dayLabelOf(day, t, locale);
+  const dayLabel = (day: string) => formatDayHeading(day, locale);
 
   const renderRow = (row: Row) => {
     if (row.kind === "top") {

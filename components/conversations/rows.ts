@@ -107,15 +107,3 @@ export function ymd(d: Date): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
-
-/** A day separator's text: today, yesterday, or the date in the UI's language. */
-export function dayLabelOf(day: string, t: (key: "conv.today" | "conv.yesterday") => string, locale: string): string {
-  const yesterday = new Date();
-  yesterday.setDate(yesterday.getDate() - 1);
-  if (day === ymd(new Date())) return t("conv.today");
-  if (day === ymd(yesterday)) return t("conv.yesterday");
-  const d = new Date(`${day}T12:00:00`);
-  return Number.isNaN(d.getTime())
-    ? day
-    : d.toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "long", year: "numeric" });
-}

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { Conversation, Label } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
+import { contactDisplayName } from "@/lib/contacts/display-name";
 import { ContactLabelEditor } from "@/components/contacts/contact-label-editor";
 import { cx } from "@/components/ui";
 import { MarketingOptOut } from "@/components/contacts/marketing-opt-out";
@@ -39,7 +40,7 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
   return (
     <section aria-label={t("inbox.contact")} className="space-y-3 p-3" data-testid="contact-panel">
       <div>
-        <h2 className="text-lg font-semibold">{conv.contact.name || conv.contact.customer_number || conv.contact.customer_id}</h2>
+        <h2 className="text-lg font-semibold">{contactDisplayName(conv.contact)}</h2>
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-sm">
           <dt className="text-slate-600">{t("inbox.number")}</dt>
           <dd data-testid="contact-number">{conv.contact.customer_number ? `+${conv.contact.customer_number}` : "—"}</dd>

@@ -3,6 +3,8 @@ import { useEffect, useState } from "react";
 import type { Conversation, Label, WaNumber } from "@/lib/api-client/types";
 import { fitsFilters, useConversations, type ConversationFilters } from "@/lib/api-client/inbox";
 import { useI18n, type MessageKey } from "@/lib/i18n";
+import { formatRecent } from "@/lib/i18n/dates";
+import { contactDisplayName } from "@/lib/contacts/display-name";
 import { LabelChip } from "@/components/labels/label-chip";
 import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { NumberOptions } from "@/components/numbers/number-options";
@@ -52,18 +54,6 @@ function TypeIcon({ type }: { type: string }) {
       <path d={d} fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" strokeLinecap="round" />
     </svg>
   );
-}
-
-/** "14:03" today, "ayer", or a short date, in the agent's language. */
-function when(iso: string, locale: string, yesterday: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const now = new Date();
-  if (d.toDateString() === now.toDateString()) return d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
-  const y = new Date(now);
-  y.setDate(y.getDate() - 1);
-  if (d.toDateString() === y.toDateString()) return yesterday;
-  return d.toLocaleDateString(locale, { day: "numeric", month: "short" });
 }
 
 /** `outbound`: open conversations the customer never wrote in (a broadcast opened them), apart from "Abiertas". */
@@ -267,7 +257,7 @@ export function ConversationList({
         ) : (
           <ul>
             {visible.map((c) => {
-              const name = c.contact.name || (c.contact.customer_number ? `+${c.contact.customer_number}` : c.contact.customer_id) || "—";
+              const name = contactDisplayName(c.contact);
               return (
                 <li key={c.id}>
                   <button
@@ -286,14 +276,16 @@ export function ConversationList({
                     <span className="min-w-0 flex-1">
                       <span className="flex items-baseline gap-2">
                         <span className={cx("truncate", c.unread_count > 0 ? "font-semibold" : "font-medium")}>{name}</span>
-                        <span
+                        <time
+                          dateTime={c.last_message.created_at}
                           className={cx(
                             "ml-auto shrink-0 text-xs",
                             c.unread_count > 0 ? "font-semibold text-emerald-800" : "text-slate-600",
                           )}
+                          data-testid="conversation-when"
                         >
-                          {when(c.last_message.created_at, locale, t("conv.yesterday"))}
-                        </span>
+                          {formatRecent(c.last_message.created_at, locale)}
+                        </time>
                       </span>
                       <span className="flex items-center gap-2">
                         <span className="truncate text-sm text-slate-700" data-testid="conversation-preview">

@@ -6,6 +6,7 @@ import { useLabels, useMe, useWaNumbers } from "@/lib/api-client/hooks";
 import { useConversation, useEventStream, useMarkRead, useUpdateConversation } from "@/lib/api-client/inbox";
 import type { Conversation, Message } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
+import { contactDisplayName } from "@/lib/contacts/display-name";
 import { cx, EmptyState, ErrorBox } from "@/components/ui";
 import { ConversationList, filtersFromUrl, filtersToUrl, type ListFilters } from "./conversation-list";
 import { Thread } from "./thread";
@@ -214,7 +215,7 @@ export function InboxPage() {
                   onClick={() => go({ view: "contact" })}
                   data-testid="thread-title"
                 >
-                  {c.contact.name || c.contact.customer_number || c.contact.customer_id}
+                  {contactDisplayName(c.contact)}
                 </button>
                 <span className="text-xs text-slate-700" data-testid="assignee">
                   {c.assignee_agent_id === null ? t("inbox.unassigned") : mine ? t("inbox.assignedToMe") : t("inbox.assignedOther")}

@@ -1,6 +1,7 @@
 "use client";
 import type { ThreadNote } from "@/components/conversations/rows";
 import { useI18n } from "@/lib/i18n";
+import { formatDateTime, formatTime } from "@/lib/i18n/dates";
 
 /** A padlock drawn in SVG (an emoji would need a font the machine may not have). */
 export function LockIcon() {
@@ -18,10 +19,7 @@ export function LockIcon() {
  */
 export function NoteBubble({ note }: { note: ThreadNote }) {
   const { t, locale } = useI18n();
-  const at = new Date(note.created_at);
-  const time = Number.isNaN(at.getTime())
-    ? ""
-    : new Intl.DateTimeFormat(locale === "en" ? "en-US" : "es", { hour: "numeric", minute: "2-digit" }).format(at);
+  const time = formatTime(note.created_at, locale);
   const author = note.agent_name ?? t("notes.viaApi");
   return (
     <aside
@@ -37,7 +35,7 @@ export function NoteBubble({ note }: { note: ThreadNote }) {
         <span className="font-medium text-slate-800" data-testid="note-author">
           {author}
         </span>
-        <time className="ml-auto text-slate-700" dateTime={note.created_at}>
+        <time className="ml-auto text-slate-700" dateTime={note.created_at} title={formatDateTime(note.created_at, locale)}>
           {time}
         </time>
       </p>

@@ -6,7 +6,8 @@ import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { ErrorBox, Skeleton } from "@/components/ui";
-import { dayLabelOf, type Row } from "@/components/conversations/rows";
+import type { Row } from "@/components/conversations/rows";
+import { formatDayHeading } from "@/lib/i18n/dates";
 import { useVirtualThread } from "@/components/conversations/use-virtual-thread";
 import { NoteBubble } from "./note-bubble";
 
@@ -63,7 +64,7 @@ export function Thread({
     );
   }
 
-  const dayLabel = (day: string) => dayLabelOf(day, t, locale);
+  const dayLabel = (day: string) => formatDayHeading(day, locale);
 
   const renderRow = (row: Row) => {
     if (row.kind === "top") {

@@ -5,7 +5,7 @@ import { TemplateContent } from "@/components/templates/template-bubble";
 import { RichText, SafeLink } from "./rich-text";
 import { FallbackMessage } from "./system";
 import { arr, obj, safeUrl, str } from "./safe-url";
-import { formatCalendarDate } from "./format";
+import { formatLongDate } from "@/lib/i18n/dates";
 import { templateMediaName } from "./payload-helpers";
 
 /** Informational types of spec 2.5: text (with ad referral), template, location, contacts. */
@@ -218,7 +218,7 @@ function ContactCard({ c }: { c: Record<string, unknown> }) {
         {str(c.birthday) && (
           <div className="flex gap-1">
             <dt className="text-slate-600">{t("msg.birthday")}:</dt>
-            <dd>{formatCalendarDate(str(c.birthday), locale)}</dd>
+            <dd>{formatLongDate(str(c.birthday), locale)}</dd>
           </div>
         )}
       </dl>

@@ -8,7 +8,7 @@ import { PayloadView } from "./payload";
 import { StatusTicks } from "./status-ticks";
 import { RoutingNote } from "./routing-note";
 import { obj, str } from "./safe-url";
-import { formatWallDateTime, formatWallTime } from "./format";
+import { formatDateTime, formatTime } from "@/lib/i18n/dates";
 import { emojiOf } from "./payload-helpers";
 
 function failureReason(m: Message, t: Translate): string | null {
@@ -73,9 +73,9 @@ export function MessageBubble({
         >
           <time
             dateTime={m.timestamp ? new Date(m.timestamp * 1000).toISOString() : undefined}
-            title={formatWallDateTime(m.created_at, locale)}
+            title={formatDateTime(m.created_at, locale)}
           >
-            {formatWallTime(m.created_at, locale)}
+            {formatTime(m.created_at, locale)}
           </time>
           {!inbound && <StatusTicks status={m.status} reason={reason} />}
         </p>

@@ -1,6 +1,6 @@
 "use client";
 import { useI18n, useT } from "@/lib/i18n";
-import { formatInstant } from "./format";
+import { formatDateTime } from "@/lib/i18n/dates";
 import { RichText } from "./rich-text";
 import { obj, str } from "./safe-url";
 
@@ -111,7 +111,8 @@ export function CallReplyMessage({ payload }: P) {
   const accepted = str(p.response) === "accept";
   const source = str(p.response_source);
   const expires = str(p.expiration_timestamp);
-  const expiresText = formatInstant(expires, locale);
+  // WhatsApp sends Unix seconds; anything else is shown as it came.
+  const expiresText = /^\d{1,12}$/.test(expires.trim()) ? formatDateTime(Number(expires) * 1000, locale) : expires;
   return (
     <div data-renderer="call_permission_reply" className="text-sm">
       <p className="text-xs text-slate-600">{t("msg.callReply")}</p>

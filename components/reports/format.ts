@@ -1,5 +1,3 @@
-import type { Locale } from "@/lib/i18n";
-
 /** A duration in seconds as the agent reads it: "45 s", "1 min 30 s", "2 h 5 min", "3 d 4 h"; "—" without samples. */
 export function formatDuration(seconds: number | null): string {
   if (seconds == null) return "—";
@@ -8,15 +6,6 @@ export function formatDuration(seconds: number | null): string {
   if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
   if (s < 86_400) return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ""}`;
   return `${Math.floor(s / 86_400)} d${Math.floor((s % 86_400) / 3600) ? ` ${Math.floor((s % 86_400) / 3600)} h` : ""}`;
-}
-
-/** A UTC day `YYYY-MM-DD` as a short date in the agent's language ("10 abr"). */
-export function formatDay(day: string, locale: Locale): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString(locale === "es" ? "es-CO" : "en-US", {
-    day: "numeric",
-    month: "short",
-    timeZone: "UTC",
-  });
 }
 
 export function isoDay(t: number): string {

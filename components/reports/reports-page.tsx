@@ -6,7 +6,8 @@ import { useI18n } from "@/lib/i18n";
 import { Card, ErrorBox, Field, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
 import { formatNumber } from "@/components/broadcasts/format";
 import { FiguresTable } from "./figures-table";
-import { formatDay, formatDuration, isoDay } from "./format";
+import { formatDayMonth } from "@/lib/i18n/dates";
+import { formatDuration, isoDay } from "./format";
 import { TimesChart } from "./times-chart";
 import { VolumeChart } from "./volume-chart";
 
@@ -117,7 +118,7 @@ export function ReportsPage() {
               caption={t("rep.byDay")}
               first={t("rep.day")}
               testId="days-table"
-              rows={summary.data.days.map((d) => ({ ...d, key: d.day, label: formatDay(d.day, locale) }))}
+              rows={summary.data.days.map((d) => ({ ...d, key: d.day, label: formatDayMonth(d.day, locale) }))}
               totals={totals}
             />
           </section>

@@ -2,7 +2,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReportSummary } from "@/lib/api-client/reports";
 import { useI18n } from "@/lib/i18n";
-import { formatDay } from "./format";
+import { formatDayMonth } from "@/lib/i18n/dates";
 
 const COLORS = { median: "#128c7e", p90: "#b45309" };
 
@@ -14,7 +14,7 @@ export function TimesChart({ days }: { days: ReportSummary["days"] }) {
   const { t, locale } = useI18n();
   const minutes = (s: number | null) => (s == null ? null : Math.round(s / 6) / 10);
   const data = days.map((d) => ({
-    label: formatDay(d.day, locale),
+    label: formatDayMonth(d.day, locale),
     median: minutes(d.first_response_median),
     p90: minutes(d.first_response_p90),
   }));

@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReportSummary } from "@/lib/api-client/reports";
 import { useI18n, type MessageKey } from "@/lib/i18n";
-import { formatDay } from "./format";
+import { formatDayMonth } from "@/lib/i18n/dates";
 
 const SERIES: {
   key: "conversations_opened" | "conversations_resolved" | "messages_in" | "messages_out";
@@ -18,7 +18,7 @@ const SERIES: {
 /** Conversations and messages per day; aria-hidden, the per-day table holds the same values as text. */
 export function VolumeChart({ days }: { days: ReportSummary["days"] }) {
   const { t, locale } = useI18n();
-  const data = days.map((d) => ({ ...d, label: formatDay(d.day, locale) }));
+  const data = days.map((d) => ({ ...d, label: formatDayMonth(d.day, locale) }));
   return (
     <figure aria-labelledby="rep-volume-title" className="min-w-0" data-testid="volume-chart">
       <figcaption>

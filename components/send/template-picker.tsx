@@ -1,7 +1,9 @@
 "use client";
 import { useId, useMemo, useState } from "react";
 import type { Template } from "@/lib/api-client/types";
-import { useT } from "@/lib/i18n";
+import { useI18n, type MessageKey } from "@/lib/i18n";
+import { templateDisplayName, templateLanguageName } from "@/lib/templates/display-name";
+import { TemplateName } from "@/components/templates/template-name";
 import { cx, EmptyState, inputClass, SkeletonRows } from "@/components/ui";
 
 type Props = {
@@ -18,14 +20,25 @@ const VISIBLE_ROWS = 6;
 
 /** Searchable template list as native radios: arrow keys move, the label names the template. */
 export function TemplatePicker({ templates, loading, value, onChange, error, disabled }: Props) {
-  const t = useT();
+  const { t, locale } = useI18n();
   const id = useId();
+  // Meta may add categories: an unknown one is shown as it comes.
+  const categoryName = (c: string) => {
+    const key = `tpl.category.${c}` as MessageKey;
+    const text = t(key);
+    return text === key ? c : text;
+  };
   const [query, setQuery] = useState("");
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     const list = templates ?? [];
     if (!q) return list;
-    return list.filter((tp) => tp.name.toLowerCase().includes(q) || bodyText(tp).toLowerCase().includes(q));
+    return list.filter(
+      (tp) =>
+        tp.name.toLowerCase().includes(q) ||
+        templateDisplayName(tp.name).toLowerCase().includes(q) ||
+        bodyText(tp).toLowerCase().includes(q),
+    );
   }, [templates, query]);
 
   return (
@@ -83,10 +96,11 @@ export function TemplatePicker({ templates, loading, value, onChange, error, dis
                     className="mt-1 accent-wa-green"
                   />
                   <span className="min-w-0">
-                    <span className="block text-sm font-medium">{tp.name}</span>
+                    {/* Words first; the WhatsApp name under them, since it is what Meta's manager and the API call it. */}
+                    <TemplateName name={tp.name} slug="below" className="block text-sm" />
                     <span className="block text-xs text-slate-600">
-                      {tp.language} · {tp.category}
-                      {header ? ` · ${header.format}` : ""}
+                      {templateLanguageName(tp.language, locale)} · {categoryName(tp.category)}
+                      {header ? ` · ${t(`tpl.header.${header.format}`)}` : ""}
                     </span>
                     <span className="block truncate text-xs text-slate-600">{bodyText(tp)}</span>
                   </span>

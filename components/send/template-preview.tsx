@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from "react";
 import type { Template } from "@/lib/api-client/types";
 import type { TemplateComponent } from "@/lib/templates/schemas";
 import { buildTemplatePayload } from "@/lib/messages/template-payload";
-import { useT } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n";
+import { formatTime } from "@/lib/i18n/dates";
 import { TemplateContent } from "@/components/templates/template-bubble";
 
 type Props = {
@@ -44,7 +45,7 @@ function usePlayable(src: string | null): boolean | null {
 
 /** The chosen template in a phone-like chat: values fill in as they are typed. */
 export function TemplatePreview({ template, headerValues, bodyValues, buttonValues = {}, mediaUrl, mediaName }: Props) {
-  const t = useT();
+  const { t, locale } = useI18n();
   const header = template?.components.find((c) => c.type === "HEADER");
   const isVideo = header?.format === "VIDEO";
   const videoSrc = isVideo ? (mediaUrl ?? header?.example?.header_handle?.[0] ?? null) || null : null;
@@ -72,7 +73,7 @@ export function TemplatePreview({ template, headerValues, bodyValues, buttonValu
               mediaUrl={isVideo && !playable ? null : mediaUrl}
               mediaName={mediaName ?? (isVideo && videoSrc ? (videoSrc.split("/").pop() ?? null) : null)}
             />
-            <p className="text-right text-[11px] text-slate-600">{new Date().toTimeString().slice(0, 5)}</p>
+            <p className="text-right text-[11px] text-slate-600">{formatTime(new Date(), locale)}</p>
           </div>
         ) : (
           <p className="rounded-md bg-white/80 p-3 text-center text-sm text-slate-700">{t("send.previewEmpty")}</p>

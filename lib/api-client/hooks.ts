@@ -46,8 +46,17 @@ export const keys = {
   historyContact: (source: string) => ["history-contact", source] as const,
 };
 
-export function useMe() {
-  return useQuery({ queryKey: keys.me, queryFn: () => apiFetch<AgentResponse>("/api/v1/auth/me").then((r) => r.data), retry: false });
+/**
+ * The signed-in agent. `signedOutOk`: a page open to visitors (/docs) asks who is there without
+ * being sent to the sign-in page when nobody is (providers.tsx reads the query's meta).
+ */
+export function useMe({ signedOutOk = false }: { signedOutOk?: boolean } = {}) {
+  return useQuery({
+    queryKey: keys.me,
+    queryFn: () => apiFetch<AgentResponse>("/api/v1/auth/me").then((r) => r.data),
+    retry: false,
+    meta: signedOutOk ? { signedOutOk: true } : undefined,
+  });
 }
 
 export function useLogin() {

@@ -6,6 +6,8 @@ import { inboxListEn } from "./inbox-list.en";
 import { providerErrorsEn } from "./provider-errors.en";
 import { reportsEn } from "./reports.en";
 import { historyLiveEn } from "./history-live.en";
+import { docsEn } from "./docs.en";
+import { templatesEn } from "./templates.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -135,7 +137,7 @@ export const en: Record<MessageKey, string> = {
   "send.campaign": "Campaign",
   "send.campaignNone": "No campaign (default chatbot)",
   "send.bot": "Bot",
-  "send.sentGroup": "Sent group",
+  "send.sentGroup": "Send group",
   "send.sentGroupHint": "Free keyword to filter sends later.",
   "send.submit": "Send",
   "send.submitting": "Sending…",
@@ -232,8 +234,6 @@ export const en: Record<MessageKey, string> = {
   "conv.start": "Start of the conversation in this range",
   "conv.messages": "Messages",
   "conv.count": "{count} messages",
-  "conv.today": "Today",
-  "conv.yesterday": "Yesterday",
   "routing.to": "Routed to {target}",
   "routing.bot": "bot",
   "routing.campaign": "campaign",
@@ -329,4 +329,6 @@ export const en: Record<MessageKey, string> = {
   ...agentEn,
   ...reportsEn,
   ...historyLiveEn,
+  ...docsEn,
+  ...templatesEn,
 };

@@ -5,6 +5,8 @@ import { inboxListEs } from "./inbox-list.es";
 import { providerErrorsEs } from "./provider-errors.es";
 import { reportsEs } from "./reports.es";
 import { historyLiveEs } from "./history-live.es";
+import { docsEs } from "./docs.es";
+import { templatesEs } from "./templates.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -231,8 +233,6 @@ export const es = {
   "conv.start": "Inicio de la conversación en este rango",
   "conv.messages": "Mensajes",
   "conv.count": "{count} mensajes",
-  "conv.today": "Hoy",
-  "conv.yesterday": "Ayer",
   "routing.to": "Enrutado a {target}",
   "routing.bot": "bot",
   "routing.campaign": "campaña",
@@ -329,6 +329,8 @@ export const es = {
   ...agentEs,
   ...reportsEs,
   ...historyLiveEs,
+  ...docsEs,
+  ...templatesEs,
 } as const;
 
 export type MessageKey = keyof typeof es;

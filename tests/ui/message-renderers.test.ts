@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildRows, type Row } from "@/components/conversations/rows";
-import { formatCalendarDate, formatInstant, formatMoney, formatWallDateTime, formatWallTime } from "@/components/messages/format";
+import { formatMoney } from "@/components/messages/format";
 import { emojiOf, flowAnswers, flowLabel, flowValue, templateMediaName } from "@/components/messages/payload-helpers";
 import type { HistoryPage, Message } from "@/lib/api-client/types";
 import type { TemplateComponent } from "@/lib/templates/schemas";
@@ -100,26 +100,9 @@ describe("routing notes", () => {
   });
 });
 
-describe("dates, times and amounts follow the UI's language", () => {
-  it("times of day and full dates", () => {
-    expect(formatWallTime("2026-11-20 14:05:09", "es")).toBe("14:05");
-    expect(formatWallTime("2026-11-20 14:05:09", "en")).toMatch(/^2:05\sPM$/);
-    expect(formatWallDateTime("2026-11-20 14:05:09", "es")).toContain("20 de noviembre de 2026");
-    expect(formatWallDateTime("2026-11-20 14:05:09", "en")).toContain("November 20, 2026");
-    expect(formatWallTime("garbage", "es")).toBe("");
-  });
-
-  it("a call permission's expiry is not written the US way in Spanish", () => {
-    const text = formatInstant("1795000000", "es");
-    expect(text).not.toMatch(/\d{1,2}\/\d{1,2}\/\d{4}/);
-    expect(text).toMatch(/2026/);
-    expect(formatInstant("mañana", "es")).toBe("mañana");
-  });
-
-  it("birthdays and money", () => {
-    expect(formatCalendarDate("1990-05-14", "es")).toBe("14 de mayo de 1990");
-    expect(formatCalendarDate("1990-05-14", "en")).toBe("May 14, 1990");
-    expect(formatCalendarDate("1990-02-30", "es")).toBe("1990-02-30");
+// Dates and times: tests/ui/format-date.test.ts (lib/i18n/dates.ts, the one date formatter).
+describe("amounts follow the UI's language", () => {
+  it("money", () => {
     expect(formatMoney(45000, "COP", "es")).toMatch(/^45\.000\sCOP$/);
     expect(formatMoney(12.5, "usd", "en")).toBe("$12.50");
     expect(formatMoney(3, "not a code", "es")).toBe("3 not a co");

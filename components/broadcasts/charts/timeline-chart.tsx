@@ -4,6 +4,7 @@ import type { TimelinePoint } from "@/lib/api-client/types";
 import type { Bucket } from "@/lib/api-client/broadcasts";
 import { useI18n } from "@/lib/i18n";
 import { EmptyState } from "@/components/ui";
+import { formatDateTime, formatDayMonthTime, formatTime } from "@/lib/i18n/dates";
 import { formatNumber } from "../format";
 import { STAGE_COLORS } from "./colors";
 
@@ -12,12 +13,7 @@ const SERIES = ["sent", "delivered", "read", "failed"] as const;
 /** Sends over time, one line per status reached; a visually hidden table holds the same values as text. */
 export function TimelineChart({ points, bucket }: { points: TimelinePoint[]; bucket: Bucket }) {
   const { t, locale } = useI18n();
-  const lang = locale === "es" ? "es-CO" : "en-US";
-  const when = (iso: string) =>
-    new Date(iso).toLocaleString(
-      lang,
-      bucket === "minute" ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit" },
-    );
+  const when = (iso: string) => (bucket === "minute" ? formatTime(iso, locale) : formatDayMonthTime(iso, locale));
   if (points.length === 0) return <EmptyState>{t("bc.timeline.empty")}</EmptyState>;
   const data = points.map((p) => ({ ...p, label: when(p.at) }));
   return (
@@ -64,7 +60,7 @@ export function TimelineChart({ points, bucket }: { points: TimelinePoint[]; buc
           <tbody>
             {points.map((p) => (
               <tr key={p.at}>
-                <th scope="row">{new Date(p.at).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" })}</th>
+                <th scope="row">{formatDateTime(p.at, locale)}</th>
                 {SERIES.map((s) => (
                   <td key={s}>{formatNumber(p[s], locale)}</td>
                 ))}

@@ -1,5 +1,7 @@
 "use client";
 import type { ReactNode } from "react";
+import { formatDateTime } from "@/lib/i18n/dates";
+import { TemplateName } from "@/components/templates/template-name";
 import { useBots, useCampaigns, useLabels } from "@/lib/api-client/hooks";
 import { useI18n } from "@/lib/i18n";
 import { Button } from "@/components/ui";
@@ -19,10 +21,7 @@ export function ReviewStep({ draft, goTo }: { draft: Draft; goTo: (s: Step) => v
     draft.response_handler === "CHATBOT"
       ? `${t("send.handler.CHATBOT")}: ${bots.data?.find((b) => String(b.id) === draft.bot_id)?.name ?? t("bc.review.none")}`
       : `${t("send.handler.CAMPAIGN")}: ${campaigns.data?.find((c) => String(c.id) === draft.campaign_id)?.name ?? t("send.campaignNone")}`;
-  const start =
-    draft.when === "later" && draft.scheduled_local
-      ? new Date(draft.scheduled_local).toLocaleString(locale === "es" ? "es-CO" : "en-US", { dateStyle: "medium", timeStyle: "short" })
-      : t("bc.review.startNow");
+  const start = draft.when === "later" && draft.scheduled_local ? formatDateTime(draft.scheduled_local, locale) : t("bc.review.startNow");
   const rows: [string, ReactNode, Step][] = [
     [
       t("bc.review.audience"),
@@ -34,7 +33,7 @@ export function ReviewStep({ draft, goTo }: { draft: Draft; goTo: (s: Step) => v
       "audience",
     ],
     [t("bc.review.number"), `+${draft.wa_number}`, "template"],
-    [t("bc.review.template"), `${draft.template_name} (${draft.language})`, "template"],
+    [t("bc.review.template"), <TemplateName key="tpl" name={draft.template_name} language={draft.language} slug="below" />, "template"],
     [t("bc.review.params"), params || t("bc.review.none"), "params"],
     [t("bc.review.media"), draft.media_name ?? (draft.media_path ? draft.media_path : t("bc.review.defaultMedia")), "params"],
     [t("bc.review.name"), draft.name, "delivery"],

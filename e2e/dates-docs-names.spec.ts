@@ -1,0 +1,237 @@
+import { expect, test, type Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { api, expectAccessible, shot, signIn, unique } from "./helpers";
+import { DEMO, LIVE_BASE_URL } from "./fixtures";
+
+/**
+ * Issue 21's polish (item 8) and issue 20's one date formatter: every page writes a time and a
+ * date the same way in the UI's language; /docs sits in the app's frame, with the language switch,
+ * at phone width too; templates and contacts are named in words.
+ *
+ * On the suite's second server (its worker walks the broadcast's sends, so its recipients have
+ * dates to show). The browser speaks US English and its zone is UTC (playwright.config.ts): the
+ * Spanish forms below can only come from the UI.
+ */
+test.use({ baseURL: LIVE_BASE_URL, locale: "en-US" });
+
+const FORMS = {
+  // "14:05" and "25 nov 2026, 14:05"; never "1:29 p. m." nor "25/11/2026".
+  es: { time: /^\d{1,2}:\d{2}$/, dateTime: /^\d{1,2} [a-z]{3,4}\.? \d{4}, \d{1,2}:\d{2}$/ },
+  // "2:05 PM" and "Nov 25, 2026, 2:05 PM".
+  en: { time: /^\d{1,2}:\d{2}\s[AP]M$/, dateTime: /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/ },
+} as const;
+type Lang = keyof typeof FORMS;
+
+const SIZES = [
+  ["desktop", { width: 1440, height: 900 }],
+  ["phone", { width: 390, height: 844 }],
+] as const;
+
+/** The page fits its width: nothing reaches past it outside a box that scrolls on its own. */
+async function expectNoHorizontalScroll(page: Page, width: number) {
+  const wide = await page.evaluate((w) => {
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowX)) return true;
+      return false;
+    };
+    return [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > w + 0.5 && !clipped(el))
+      .slice(0, 10)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}`,
+      );
+  }, width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), wide.join("\n")).toBeLessThanOrEqual(width);
+}
+
+/**
+ * What the window shows, not the whole page: /docs is some 30,000 px tall, and a full-page
+ * capture of it takes the better part of a minute here (e2e/screenshots/, gitignored).
+ */
+async function windowShot(page: Page, name: string) {
+  const dir = path.join(process.cwd(), "e2e", "screenshots");
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+async function setLang(page: Page, lang: Lang) {
+  await page.evaluate((l) => window.localStorage.setItem("wa_locale", l), lang);
+}
+
+/** A broadcast of "recordatorio_cita" to one new contact, walked to READED by the worker. */
+async function broadcastToNewContact(page: Page): Promise<number> {
+  const label = unique("Fechas");
+  const made = await api(page).post("/api/v1/contacts/labels", {
+    title: label,
+    description: null,
+    bg_color: "#0ea5e9",
+    text_color: "#ffffff",
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const labelId = (await made.json()).data.id;
+  const phone = `5733${String(Date.now()).slice(-8)}`;
+  const imported = await page.request.post("/api/v1/contacts/import", {
+    headers: { origin: LIVE_BASE_URL, "content-type": "text/csv" },
+    data: Buffer.from(`number,name,customer_id,labels\n${phone},Diana Fechas,cus_${phone},${label}\n`),
+  });
+  expect(imported.status(), await imported.text()).toBe(200);
+  const res = await api(page).post("/api/v1/broadcasts", {
+    name: unique("Fechas"),
+    wa_number: DEMO.number,
+    template_name: "recordatorio_cita",
+    body_params: [
+      { key: "1", value: "{{name}}" },
+      { key: "2", value: "10:00" },
+    ],
+    audience: { labels_any: [labelId] },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).data.id;
+}
+
+test("one time and one date-and-time format on the inbox, a broadcast's page and the conversation viewer, in Spanish and English", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  const broadcastId = await broadcastToNewContact(page);
+
+  for (const lang of ["es", "en"] as const) {
+    await setLang(page, lang);
+    const form = FORMS[lang];
+    const seen: Record<string, string[]> = {};
+
+    // The inbox: María's thread, each bubble's time and the full date in its tooltip.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/inbox?q=${encodeURIComponent("María López")}`);
+    await expect(page.locator("html")).toHaveAttribute("lang", lang);
+    await page.getByTestId("conversation-row").filter({ hasText: "María López" }).first().click();
+    const inboxTimes = page.getByTestId("message-scroller").locator("article time");
+    await expect(inboxTimes.first()).toBeVisible();
+    seen.inboxTime = await inboxTimes.allInnerTexts();
+    seen.inboxDateTime = await inboxTimes.evaluateAll((els) => els.map((el) => el.getAttribute("title") ?? ""));
+    // A list row's time is today's time, "yesterday" in words, or a day and month.
+    const rowWhen = (await page.getByTestId("conversation-row").first().getByTestId("conversation-when").innerText()).trim();
+    expect(rowWhen).toMatch(
+      lang === "es"
+        ? /^(\d{1,2}:\d{2}|Ayer|\d{1,2} [a-z]{3,4}\.?( \d{4})?)$/
+        : /^(\d{1,2}:\d{2}\s[AP]M|Yesterday|[A-Z][a-z]{2} \d{1,2}(, \d{4})?)$/,
+    );
+    await shot(page, `dates-inbox-desktop-${lang}`);
+
+    // A broadcast's page: when each recipient last changed, and when the broadcast started.
+    await page.goto(`/broadcasts/${broadcastId}`);
+    await expect(page.getByTestId("recipient-row")).toHaveCount(1, { timeout: 45_000 });
+    await expect(page.getByTestId("recipient-row").first()).toHaveAttribute("data-status", "READED", { timeout: 45_000 });
+    seen.broadcastDateTime = await page.getByTestId("recipient-row").locator("time").allInnerTexts();
+    const started = await page.getByTestId("broadcast-started").innerText();
+    seen.broadcastStarted = [started.replace(/^(Inició el|Started) /, "")];
+    // The template in words, its WhatsApp name beside it.
+    const template = page.getByTestId("broadcast-facts").getByTestId("template-name");
+    await expect(template).toContainText("Recordatorio cita");
+    await expect(template.getByTestId("template-slug")).toHaveText("recordatorio_cita");
+    await expectAccessible(page);
+    await shot(page, `dates-broadcast-desktop-${lang}`);
+
+    // The conversation viewer: the same bubbles, the same forms.
+    await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`);
+    // The customer is named, not shown as the number the URL carries.
+    await expect(page.getByTestId("current-customer")).toContainText("María López");
+    const viewerTimes = page.getByTestId("message-scroller").locator("article time");
+    await expect(viewerTimes.first()).toBeVisible();
+    seen.viewerTime = await viewerTimes.allInnerTexts();
+    seen.viewerDateTime = await viewerTimes.evaluateAll((els) => els.map((el) => el.getAttribute("title") ?? ""));
+    await shot(page, `dates-viewer-desktop-${lang}`);
+
+    for (const [where, texts] of Object.entries(seen)) {
+      expect(texts.length, where).toBeGreaterThan(0);
+      const pattern = where.endsWith("Time") && !where.endsWith("DateTime") ? form.time : form.dateTime;
+      for (const text of texts) expect(text, `${where} (${lang})`).toMatch(pattern);
+    }
+  }
+});
+
+test("/docs sits in the app's frame, with the language switch, and fits a phone; signed out too", async ({ browser, page }) => {
+  test.setTimeout(360_000);
+  // Signed in: the dashboard's header, the docs link marked as the current page, a way back.
+  await signIn(page);
+  await page.getByTestId("docs-link").click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.getByTestId("docs-link")).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Bandeja" })).toBeVisible();
+
+  // Signed out (an integrator with only the link): the page stays, with the switch and "Entrar".
+  const visitor = await browser.newContext({ baseURL: LIVE_BASE_URL, locale: "en-US", timezoneId: "UTC" });
+  const anon = await visitor.newPage();
+  for (const [suffix, size] of SIZES) {
+    for (const lang of ["es", "en"] as const) {
+      await anon.setViewportSize(size);
+      await anon.goto("/docs");
+      await anon.evaluate((l) => window.localStorage.setItem("wa_locale", l), lang);
+      await anon.reload();
+      await expect(anon).toHaveURL(/\/docs$/);
+      await expect(anon.locator("html")).toHaveAttribute("lang", lang);
+      const header = anon.locator("header");
+      await expect(header.getByRole("link", { name: lang === "es" ? "WA Mensajería" : "WA Messaging" })).toHaveAttribute("href", "/inbox");
+      await expect(header.getByRole("link", { name: lang === "es" ? "Entrar" : "Sign in" })).toHaveAttribute("href", "/login?next=%2Fdocs");
+      await expect(header.getByRole("combobox", { name: lang === "es" ? "Idioma" : "Language" })).toBeVisible();
+      await expect(anon.getByRole("heading", { name: lang === "es" ? "Parámetros" : "Parameters" }).first()).toBeVisible();
+      // A wide table scrolls inside its own box, not the page.
+      await windowShot(anon, `docs-${suffix}-${lang}-signed-out`);
+      const table = anon.locator("main table").first();
+      await table.scrollIntoViewIfNeeded();
+      expect(await table.evaluate((t) => getComputedStyle(t.parentElement!).overflowX)).toBe("auto");
+      await windowShot(anon, `docs-${suffix}-${lang}-signed-out-table`);
+      await expectNoHorizontalScroll(anon, size.width);
+      // axe reads the whole 30,000 px page (half a minute here): once per width, in either language.
+      if ((suffix === "desktop") === (lang === "es")) await expectAccessible(anon);
+    }
+  }
+  // The switch itself changes the page's language, no reload.
+  await anon.setViewportSize({ width: 390, height: 844 });
+  await anon.locator("header").getByRole("combobox").selectOption("es");
+  await expect(anon.locator("html")).toHaveAttribute("lang", "es");
+  await expect(anon.getByRole("heading", { name: "Respuestas" }).first()).toBeVisible();
+  await visitor.close();
+
+  // Signed in at phone width: the menu holds the navigation back to the app.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await page.getByRole("button", { name: "Menú" }).click();
+  await expect(page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Bandeja" })).toBeVisible();
+  await expect(page.locator("header").getByRole("combobox", { name: "Idioma" })).toBeVisible();
+  await expectNoHorizontalScroll(page, 390);
+  await expectAccessible(page);
+  await windowShot(page, "docs-phone-es-signed-in-menu");
+});
+
+test("templates are named in words with their WhatsApp name beside them; the search finds either", async ({ page }) => {
+  await signIn(page);
+  for (const lang of ["es", "en"] as const) {
+    await setLang(page, lang);
+    for (const [suffix, size] of SIZES) {
+      await page.setViewportSize(size);
+      await page.goto("/send");
+      await expect(page.locator("html")).toHaveAttribute("lang", lang);
+      await page.getByTestId("template-search").fill("promo navidad");
+      const radio = page.getByRole("radio", { name: /Promo navidad/ });
+      await expect(radio).toHaveCount(1);
+      const option = page.getByTestId("template-list").locator("label").filter({ has: radio });
+      await expect(option.getByTestId("template-name").locator("span").first()).toHaveText("Promo navidad");
+      await expect(option.getByTestId("template-slug")).toHaveText("promo_navidad");
+      // Its language and category by name, not by code.
+      await expect(option).toContainText(
+        lang === "es" ? "español (Colombia) · Marketing · con imagen" : "Spanish (Colombia) · Marketing · with image",
+      );
+      await page.getByTestId("template-search").fill("promo_navidad");
+      await expect(radio).toHaveCount(1);
+      await radio.check();
+      await expect(page.getByTestId("template-preview")).toContainText("Navidad");
+      await expectAccessible(page);
+      await expectNoHorizontalScroll(page, size.width);
+      await shot(page, `names-send-${suffix}-${lang}`);
+    }
+  }
+});

@@ -1,0 +1,21 @@
+/** Spanish texts of /docs, the API reference in the app's frame (spread into es.ts). */
+export const docsEs = {
+  "nav.signIn": "Entrar",
+  "docs.version": "Versión {version}",
+  "docs.endpoints": "Rutas de la API",
+  "docs.contentLanguage": "",
+  "docs.params": "Parámetros",
+  "docs.param.name": "Nombre",
+  "docs.param.in": "En",
+  "docs.param.type": "Tipo",
+  "docs.param.description": "Descripción",
+  "docs.required": "obligatorio",
+  "docs.body": "Cuerpo ({types})",
+  "docs.responses": "Respuestas",
+  "docs.variant": "variante {n}",
+  "docs.min": "mín {n}",
+  "docs.max": "máx {n}",
+  "docs.minLength": "≥ {n} car.",
+  "docs.maxLength": "≤ {n} car.",
+  "docs.default": "por defecto {value}",
+} as const;
