@@ -1,26 +1,18 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import {
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type InfiniteData,
-  type QueryClient,
-  type QueryKey,
-} from "@tanstack/react-query";
-import { apiFetch, qs } from "./fetch";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
+import { apiFetch } from "./fetch";
 import { keys } from "./hooks";
 import { patchOptOut } from "./contact-opt-out";
 import { addNote, type Note } from "./notes";
-import { laterOf } from "./message-status";
+import { statusMemo, type StatusEvent } from "./status-memo";
+import { applyStatusEvent, inboxKeys, refreshThreadHead, threadQuery, type ListData } from "./inbox-thread";
 import type {
   Contact,
   ContactList,
   Conversation,
   ConversationList,
   ConversationResponse,
-  HistoryPage,
   Label,
   Message,
   SendReplyResponse,
@@ -44,15 +36,9 @@ export type ConversationFilters = {
   order?: "newest" | "waiting";
 };
 
-export const inboxKeys = {
-  /** Every conversation list, whatever its filters. */
-  listsAll: ["conversations"] as const,
-  list: (f: ConversationFilters) => ["conversations", f] as const,
-  one: (id: number) => ["conversation", id] as const,
-  /** Every inbox history (the whole-history walk, unlike the viewer's date-ranged `history`). */
-  threadAll: ["thread"] as const,
-  thread: (waNumber: string, source: string) => ["thread", waNumber, source] as const,
-};
+/** Kept here for the pages that import them from the inbox's module. */
+export { inboxKeys };
+export type { ThreadCursor, ThreadPage } from "./inbox-thread";
 
 function listQueryString(f: ConversationFilters, cursor?: string | null): string {
   const sp = new URLSearchParams();
@@ -71,24 +57,29 @@ function listQueryString(f: ConversationFilters, cursor?: string | null): string
 }
 
 export function useConversations(f: ConversationFilters) {
+  const memo = statusMemo(useQueryClient());
   return useInfiniteQuery({
     queryKey: inboxKeys.list(f),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => apiFetch<ConversationList>(`/api/v1/conversations${listQueryString(f, pageParam)}`, { signal }),
+    // Ticks heard while the page was on its way are not taken back (status-memo.ts).
+    queryFn: ({ pageParam, signal }) =>
+      apiFetch<ConversationList>(`/api/v1/conversations${listQueryString(f, pageParam)}`, { signal }).then((r) => ({
+        ...r,
+        data: r.data.map((c) => memo.applyToConversation(c)),
+      })),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     enabled: !!f.wa_number,
   });
 }
 
 export function useConversation(id: number | null) {
+  const memo = statusMemo(useQueryClient());
   return useQuery({
     queryKey: inboxKeys.one(id ?? 0),
     enabled: !!id,
-    queryFn: () => apiFetch<ConversationResponse>(`/api/v1/conversations/${id}`).then((r) => r.data),
+    queryFn: () => apiFetch<ConversationResponse>(`/api/v1/conversations/${id}`).then((r) => memo.applyToConversation(r.data)),
   });
 }
-
-type ListData = InfiniteData<ConversationList, string | null>;
 
 /** Applies `fn` to conversation `id` wherever it is cached (lists and the single query). */
 function patchConversation(qc: QueryClient, id: number, fn: (c: Conversation) => Conversation) {
@@ -103,7 +94,9 @@ function patchConversation(qc: QueryClient, id: number, fn: (c: Conversation) =>
  * still fits; a list it left (the customer answered a broadcast: out of "sin respuesta") drops it,
  * and a list that should now show it, or whose order it changed (waiting), is read again.
  */
-function upsertConversation(qc: QueryClient, conv: Conversation): boolean {
+function upsertConversation(qc: QueryClient, fetched: Conversation): boolean {
+  // Read before a tick of its last message that the stream already delivered, maybe.
+  const conv = statusMemo(qc).applyToConversation(fetched);
   let found = false;
   const stale: QueryKey[] = [];
   for (const [key, old] of qc.getQueriesData<ListData>({ queryKey: inboxKeys.listsAll })) {
@@ -163,7 +156,7 @@ export function useUpdateConversation() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: number; assignee_agent_id?: number | null; status?: "open" | "resolved" }) =>
       apiFetch<ConversationResponse>(`/api/v1/conversations/${id}`, { method: "PATCH", body }),
-    onSuccess: (r) => patchConversation(qc, r.data.id, () => r.data),
+    onSuccess: (r) => patchConversation(qc, r.data.id, () => statusMemo(qc).applyToConversation(r.data)),
   });
 }
 
@@ -248,86 +241,10 @@ export function useSendReply(agent: { id: number; name: string } | null = null) 
   });
 }
 
-/* ---------------------------------------------------------------------------------------------- */
-/* The whole history of one conversation                                                          */
-/* ---------------------------------------------------------------------------------------------- */
-
-/**
- * The history API answers one date range of at most HISTORY_MAX_RANGE_DAYS (90) days. The inbox
- * shows the whole history without asking for dates: it walks backwards through consecutive
- * 89-day windows (newest first, each paged with order=DESC), skipping empty windows, until the
- * window starts before HISTORY_FLOOR (WhatsApp Business messages cannot be older). The first window
- * is open-ended ("until now") so newly arrived messages always belong to it.
- */
-const WINDOW_DAYS = 88;
-const HISTORY_FLOOR = "2018-01-01";
-const PER_PAGE = 50;
-
-export type ThreadCursor = { to: string | null; from: string; page: number };
-
-function ymdUTC(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-function daysBefore(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - n);
-  return ymdUTC(d);
-}
-
-export type ThreadPage = HistoryPage & { cursor: ThreadCursor };
-
-function firstCursor(): ThreadCursor {
-  return { to: null, from: daysBefore(ymdUTC(new Date()), WINDOW_DAYS), page: 1 };
-}
-
-async function fetchThreadPage(waNumber: string, source: string, cursor: ThreadCursor, signal?: AbortSignal): Promise<ThreadPage> {
-  let c = cursor;
-  // Empty windows are skipped here, so a page is either messages or the end of the history.
-  for (;;) {
-    const r = await apiFetch<HistoryPage>(
-      `/api/v1/messages/whatsapp/history${qs({
-        wa_number: waNumber,
-        customer_source: source,
-        from_date: c.from,
-        to_date: c.to,
-        order: "DESC",
-        with_pagination: 1,
-        per_page: PER_PAGE,
-        page: c.page,
-        include: "update_id,error,routed_to,provider_message_id",
-      })}`,
-      { signal },
-    );
-    if (r.data.length > 0 || c.page > 1 || c.from <= HISTORY_FLOOR) return { ...r, cursor: c };
-    c = olderWindow(c);
-  }
-}
-
-function olderWindow(c: ThreadCursor): ThreadCursor {
-  const to = daysBefore(c.from, 1);
-  return { to, from: daysBefore(to, WINDOW_DAYS), page: 1 };
-}
-
-function nextCursor(last: ThreadPage): ThreadCursor | undefined {
-  const p = last.pagination;
-  if (p && p.current_page < p.total_pages) return { ...last.cursor, page: p.current_page + 1 };
-  if (last.cursor.from <= HISTORY_FLOOR) return undefined;
-  return olderWindow(last.cursor);
-}
-
+/** The customer's whole history, newest first (the walk and its query are in inbox-thread.ts). */
 export function useThread(waNumber: string, source: string) {
-  return useInfiniteQuery({
-    queryKey: inboxKeys.thread(waNumber, source),
-    enabled: !!waNumber && !!source,
-    initialPageParam: firstCursor(),
-    queryFn: ({ pageParam, signal }) => fetchThreadPage(waNumber, source, pageParam, signal),
-    getNextPageParam: nextCursor,
-    // Kept current by the event stream, not by polling.
-    staleTime: Infinity,
-  });
+  return useInfiniteQuery({ ...threadQuery(useQueryClient(), waNumber, source), enabled: !!waNumber && !!source });
 }
-
-type ThreadData = InfiniteData<ThreadPage, ThreadCursor>;
 
 /* ---------------------------------------------------------------------------------------------- */
 /* The live event stream                                                                          */
@@ -343,37 +260,12 @@ type MessageCreated = {
   status: Conversation["last_message"]["status"];
   created_at: string;
 };
-type MessageStatus = { id: number; update_id: string; status: Conversation["last_message"]["status"]; error: Message["error"] };
+type MessageStatus = StatusEvent & { update_id: string };
 
 /** Threads cached for (wa_number, contact): keyed by customer number or customer_id. */
 function threadKeysFor(qc: QueryClient, conv: Conversation) {
   const sources = [conv.contact.customer_number, conv.contact.customer_id].filter(Boolean) as string[];
   return sources.map((s) => inboxKeys.thread(conv.wa_number, s)).filter((k) => qc.getQueryData(k));
-}
-
-/**
- * Resolves once no thread is being fetched. An infinite query's fetchNextPage writes back the pages
- * it started from plus the new one, so a change merged while it runs would be overwritten (a walk
- * back through empty windows can take seconds): live changes wait for it to land first.
- */
-async function threadsIdle(qc: QueryClient) {
-  for (let i = 0; i < 300 && qc.isFetching({ queryKey: inboxKeys.threadAll }) > 0; i++) await new Promise((r) => setTimeout(r, 50));
-}
-
-/** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
-async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
-  const key = inboxKeys.thread(waNumber, source);
-  const head = await fetchThreadPage(waNumber, source, { ...firstCursor(), page: 1 });
-  await threadsIdle(qc);
-  qc.setQueryData<ThreadData>(key, (old) => {
-    if (!old) return old;
-    const first = old.pages[0];
-    const known = new Set(first.data.map((m) => m.id));
-    const fresh = head.data.filter((m) => !known.has(m.id));
-    const byId = new Map(head.data.map((m) => [m.id, m]));
-    const data = [...fresh, ...first.data.map((m) => laterOf(m, byId.get(m.id)))].sort((a, b) => b.id - a.id);
-    return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
-  });
 }
 
 export type StreamState = "connecting" | "open" | "down";
@@ -422,34 +314,7 @@ export function useEventStream(onEvent?: (type: string, data: unknown) => void):
       for (const key of threadKeysFor(qc, conv)) refreshThreadHead(qc, key[1], key[2]).catch(() => qc.invalidateQueries({ queryKey: key }));
     });
 
-    on("message.status", async (ev: MessageStatus) => {
-      await threadsIdle(qc);
-      qc.setQueriesData<ThreadData>({ queryKey: inboxKeys.threadAll }, (old) =>
-        old
-          ? {
-              ...old,
-              pages: old.pages.map((p) =>
-                p.data.some((m) => m.id === ev.id)
-                  ? { ...p, data: p.data.map((m) => (m.id === ev.id ? { ...m, status: ev.status, error: ev.error ?? m.error } : m)) }
-                  : p,
-              ),
-            }
-          : old,
-      );
-      qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) =>
-        old
-          ? {
-              ...old,
-              pages: old.pages.map((p) => ({
-                ...p,
-                data: p.data.map((c) =>
-                  c.last_message.id === ev.id ? { ...c, last_message: { ...c.last_message, status: ev.status } } : c,
-                ),
-              })),
-            }
-          : old,
-      );
-    });
+    on("message.status", (ev: MessageStatus) => applyStatusEvent(qc, ev));
 
     on("contact.labels", (ev: { contact_id: number; labels: Label[] }) => {
       qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) =>

@@ -16,3 +16,8 @@ export function laterOf(cached: Message, fetched: Message | undefined): Message 
   const got = STATUS_RANK[fetched.status ?? ""] ?? 0;
   return had > got ? { ...fetched, status: cached.status, error: cached.error ?? fetched.error } : fetched;
 }
+
+/** Whether `status` is an earlier tick than `than` (a copy holding it must not overwrite one holding `than`). */
+export function isBehind(status: string | null | undefined, than: string | null | undefined): boolean {
+  return (STATUS_RANK[status ?? ""] ?? 0) < (STATUS_RANK[than ?? ""] ?? 0);
+}
