@@ -21,6 +21,10 @@ describe("provider errors in the UI's language", () => {
   });
 
   it("keeps Meta's own text for a code it does not know, or no code", () => {
+    // The demo's failed image (Meta's 131053) reads in Spanish too, Meta's words after it.
+    expect(providerErrorText(tOf(es), 131053, "Media upload error")).toBe(
+      "No se pudo subir el archivo (WhatsApp no pudo descargarlo de la URL) (131053: Media upload error)",
+    );
     expect(providerErrorText(tOf(es), 999999, "Something new")).toBe("Something new");
     expect(providerErrorText(tOf(es), null, "failed")).toBe("failed");
   });
