@@ -99,23 +99,35 @@ export async function requestTransition(teamId: number, id: number, name: Reques
 
 const startDue = (row: BroadcastRow, now: number) => allows("start", row.status) && !!row.scheduledAt && row.scheduledAt.getTime() <= now;
 
+/** What each transition that falls due does, on the locked row: the row after it, or null when it is not due. */
+const DUE: Record<
+  Exclude<TransitionName, RequestedTransition>,
+  (tx: DbOrTx, row: BroadcastRow, now: number) => Promise<BroadcastRow | null>
+> = {
+  /** Its time has come. Started at its time, however late the sweep got to it. */
+  async start(tx, row, now) {
+    if (!startDue(row, now)) return null;
+    return updateBroadcast(tx, row.teamId, row.id, { status: "SENDING", startedAt: row.scheduledAt });
+  },
+  /** The whole audience is enqueued and nothing is QUEUED. */
+  async finish(tx, row) {
+    if (!allows("finish", row.status) || !row.enqueuedAt || (await hasQueued(tx, row.teamId, row.id))) return null;
+    return updateBroadcast(tx, row.teamId, row.id, { status: "DONE", finishedAt: NOW });
+  },
+};
+
 /**
- * The transitions due by themselves, on a locked row: start once its time has come, finish once
- * the whole audience is enqueued and nothing is QUEUED, and, for a cancelled broadcast, failing
- * the messages a worker held during the cancel once they are given back. Returns the row after
- * them and whether anything changed.
+ * The transitions due by themselves, on a locked row, in order (a broadcast started late may
+ * finish in the same pass), and, for a cancelled broadcast, failing the messages a worker held
+ * during the cancel once they are given back. Returns the row after them and whether anything
+ * changed.
  */
 export async function advance(tx: DbOrTx, row: BroadcastRow, now = Date.now()): Promise<{ row: BroadcastRow; changed: boolean }> {
   let current = row;
   let changed = false;
-  if (startDue(current, now)) {
-    // Started at its time, however late the sweep got to it.
-    current = await updateBroadcast(tx, row.teamId, row.id, { status: "SENDING", startedAt: current.scheduledAt });
-    changed = true;
-  }
-  if (allows("finish", current.status) && current.enqueuedAt && !(await hasQueued(tx, row.teamId, row.id))) {
-    current = await updateBroadcast(tx, row.teamId, row.id, { status: "DONE", finishedAt: NOW });
-    changed = true;
+  for (const name of ["start", "finish"] as const) {
+    const next = await DUE[name](tx, current, now);
+    if (next) [current, changed] = [next, true];
   }
   if (current.status === "CANCELLED" && (await hasQueued(tx, row.teamId, row.id))) {
     changed = (await failQueued(tx, row.teamId, row.id)) > 0 || changed;
