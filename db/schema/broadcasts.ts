@@ -23,7 +23,7 @@ export type BroadcastSendValue = {
  * ordinary outbound rows (messages.broadcast_id), enqueued in batches at creation; the worker sends
  * them like any other. `recipients` / `rejected` grow as batches commit; `enqueue_cursor` is the last
  * contact id processed and `enqueued_at` is set once the whole audience is (DONE needs it).
- * `progress_at` / `progress_key` throttle the `broadcast.updated` events (lib/broadcasts/progress.ts).
+ * `progress_at` / `progress_key` throttle the `broadcast.updated` events (lib/broadcasts/announce.ts, lifecycle.ts sweepBroadcasts).
  */
 export const broadcasts = pgTable(
   "broadcasts",

@@ -11,10 +11,12 @@ import { buildTemplatePayload } from "@/lib/messages/template-payload";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { toTemplateDto } from "@/lib/templates/service";
 import { fillPlaceholders } from "@/lib/templates/schemas";
-import { PROGRESS_EVERY_MS, announce } from "./progress";
+import { mediaUrl } from "@/lib/media/paths";
+import { PROGRESS_EVERY_MS, announce } from "./announce";
+import { audienceEnqueued, enqueueGoesOn, messagesDue } from "./lifecycle";
 import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
 import { insertOutboundBatch, type BatchRecipient } from "@/lib/messages/outbound-repo";
-import { insertRejections, lockBroadcast, recordBatch, updateBroadcast, type BroadcastRow } from "./repo";
+import { insertRejections, interruptedEnqueues, lockBroadcast, recordBatch, templateOfBroadcast, type BroadcastRow } from "./repo";
 
 /**
  * Contacts per transaction. Each batch is one transaction of a few statements (its messages in one
@@ -32,11 +34,12 @@ const toMap = (params: { key: string; value: string }[]) => {
   return out;
 };
 
-/** When the broadcast's messages are due: now, at the scheduled time, or never while paused. */
+/** The messages' next_attempt_at, as the lifecycle says (lifecycle.ts messagesDue). */
 function dueAt(row: BroadcastRow): SQL {
-  if (row.status === "PAUSED") return sql`NULL::timestamptz`;
-  if (row.scheduledAt && row.scheduledAt.getTime() > Date.now()) return sql`${row.scheduledAt.toISOString()}::timestamptz`;
-  return sql`now()`;
+  const due = messagesDue(row);
+  if (due === "parked") return sql`NULL::timestamptz`;
+  if (due === "now") return sql`now()`;
+  return sql`${due.toISOString()}::timestamptz`;
 }
 
 /**
@@ -91,7 +94,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   for (;;) {
     const step = await transaction(async (tx) => {
       const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
-      if (!row || row.status === "CANCELLED") return { more: false };
+      if (!row || !enqueueGoesOn(row.status)) return { more: false };
       // From the committed cursor, under the row lock: two runs (a resumed one beside a slow one)
       // take turns and never enqueue a contact twice.
       const contacts = await selectAudienceContacts(tx, broadcast.teamId, row.audience, { afterId: row.enqueueCursor, limit: batchSize });
@@ -156,14 +159,33 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
     });
     if (!step.more) break;
   }
-  // The whole audience is in: from now on the broadcast is DONE once nothing is QUEUED.
-  await transaction(async (tx) => {
-    const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
-    if (!row || row.enqueuedAt) return;
-    const after = await updateBroadcast(tx, row.teamId, row.id, { enqueuedAt: sql`now()` });
-    // The audience is in: announce its real counts now (the create announces nothing, as nothing
-    // was enqueued yet), rather than leave them to the next sweep a second later.
-    await announce(tx, after);
-  });
+  await audienceEnqueued(broadcast.teamId, broadcast.id);
   return { queued, rejected };
+}
+
+/** How long an enqueue may go without a new message before the worker takes it over. */
+export const RESUME_IDLE_MS = 60_000;
+
+/**
+ * Finishes the enqueue of broadcasts whose creating request died midway (a crash, a deploy): from
+ * their committed cursor on, with the values the broadcast stored and as its creator (an agent, or
+ * the API token's SYSTEM sender). Run by the delivery worker beside its sweep.
+ */
+export async function resumeInterrupted(teamIds?: number[], idleMs = RESUME_IDLE_MS): Promise<number> {
+  const rows = await interruptedEnqueues(idleMs, 5, teamIds);
+  for (const row of rows) {
+    const template = await templateOfBroadcast(row);
+    if (!template) continue;
+    const ctx: AuthContext = {
+      teamId: row.teamId,
+      actor:
+        row.createdByAgentId != null
+          ? { kind: "agent", agentId: row.createdByAgentId, agentName: row.createdByAgentName ?? "", sessionId: 0 }
+          : { kind: "token", tokenId: 0 },
+    };
+    const path = row.send.media_path;
+    const media = path ? { path, url: /^https?:\/\//i.test(path) ? path : mediaUrl(path) } : null;
+    await enqueueAudience(ctx, row, { number: { id: row.waNumberId }, template, media });
+  }
+  return rows.length;
 }

@@ -4,7 +4,7 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { csvCell } from "@/lib/http/csv";
 import { statusLabeler } from "@/lib/i18n/status-labels";
 import { firstReason } from "./recipient";
-import { listRecipientRows, recipientRowsAfter, timelineRows, type RecipientRow } from "./repo";
+import { listRecipientRows, recipientRowsAfter, timelineRows, type RecipientRow } from "./recipients-repo";
 import { RECIPIENTS_CSV_HEADER, type RecipientDto, type RecipientsQuery, type TimelineQuery } from "./schemas";
 import { requireBroadcast } from "./service";
 

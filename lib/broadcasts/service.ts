@@ -1,5 +1,4 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
@@ -10,18 +9,9 @@ import { resolveMedia } from "@/lib/messages/send-media";
 import { resolveParams } from "@/lib/messages/send-params";
 import { resolveSendTarget } from "@/lib/messages/send-service";
 import { enqueueAudience } from "./enqueue";
-import { announce, readFresh, toDtos } from "./progress";
-import {
-  failQueued,
-  findBroadcast,
-  insertBroadcast,
-  listBroadcastRows,
-  lockBroadcast,
-  parkQueued,
-  unparkQueued,
-  updateBroadcast,
-  type BroadcastRow,
-} from "./repo";
+import { toDtos } from "./dtos";
+import { requestTransition, type RequestedTransition } from "./lifecycle";
+import { findBroadcast, insertBroadcast, listBroadcastRows, type BroadcastRow } from "./repo";
 import {
   BROADCAST_CANCELLED,
   BROADCAST_NOT_FOUND,
@@ -29,9 +19,6 @@ import {
   BROADCAST_RESUMED,
   LANGUAGE_MISMATCH,
   broadcastCreated,
-  cannotCancel,
-  cannotPause,
-  cannotResume,
   type BroadcastDto,
   type CreateBroadcastInput,
   type ListBroadcastsQuery,
@@ -130,11 +117,12 @@ export async function createBroadcast({
   return { ...(await created(ctx.teamId, row.id, totals)), replayed: false };
 }
 
+/** A broadcast as stored, with its counts. A read changes nothing: the lifecycle's sweep moves states (lifecycle.ts). */
 async function getOne(teamId: number, id: number): Promise<BroadcastDto> {
-  const row = await findBroadcast(await getDb(), teamId, id);
+  const db = await getDb();
+  const row = await findBroadcast(db, teamId, id);
   if (!row) throw ApiError.notFound(BROADCAST_NOT_FOUND);
-  const fresh = await readFresh(row);
-  const [dto] = await toDtos(await getDb(), teamId, [fresh]);
+  const [dto] = await toDtos(db, teamId, [row]);
   return dto;
 }
 
@@ -144,67 +132,29 @@ export async function getBroadcast({ ctx, input }: { ctx: AuthContext; input: { 
 
 export async function listBroadcasts({ ctx, input }: { ctx: AuthContext; input: ListBroadcastsQuery }) {
   const { rows, total } = await listBroadcastRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
-  const fresh = await Promise.all(rows.map(readFresh));
-  return { data: await toDtos(await getDb(), ctx.teamId, fresh), pagination: paginationMeta(total, input.per_page, input.page) };
+  return { data: await toDtos(await getDb(), ctx.teamId, rows), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
-/**
- * One lifecycle change: the broadcast row is locked first, then its messages are touched (the
- * enqueue batches take the same lock first, so a change waits for at most one batch), and the
- * change is announced in the same transaction.
- */
-async function change(
-  ctx: AuthContext,
-  id: number,
-  apply: (tx: Parameters<Parameters<typeof transaction>[0]>[0], row: BroadcastRow) => Promise<BroadcastRow>,
-) {
-  await transaction(async (tx) => {
-    const locked = await lockBroadcast(tx, ctx.teamId, id);
-    if (!locked) throw ApiError.notFound(BROADCAST_NOT_FOUND);
-    // A scheduled broadcast whose time has come is SENDING, for the rules below too.
-    const row =
-      locked.status === "SCHEDULED" && locked.scheduledAt && locked.scheduledAt.getTime() <= Date.now()
-        ? { ...locked, status: "SENDING" as const }
-        : locked;
-    const after = await apply(tx, row);
-    await announce(tx, after);
-  });
-  return getOne(ctx.teamId, id);
+const ANSWERS: Record<RequestedTransition, string> = {
+  pause: BROADCAST_PAUSED,
+  resume: BROADCAST_RESUMED,
+  cancel: BROADCAST_CANCELLED,
+};
+
+/** A lifecycle change asked for (lifecycle.ts requestTransition), answered with the broadcast after it. */
+async function transition(ctx: AuthContext, id: number, name: RequestedTransition) {
+  await requestTransition(ctx.teamId, id, name);
+  return { message: ANSWERS[name], data: await getOne(ctx.teamId, id) };
 }
 
-/** SCHEDULED or SENDING → PAUSED: its queued messages leave the queue; the worker sends none of them. */
-export async function pauseBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }) {
-  const data = await change(ctx, input.id, async (tx, row) => {
-    if (row.status !== "SCHEDULED" && row.status !== "SENDING") throw ApiError.conflict(cannotPause(row.status));
-    await parkQueued(tx, ctx.teamId, row.id);
-    return updateBroadcast(tx, ctx.teamId, row.id, { status: "PAUSED" });
-  });
-  return { message: BROADCAST_PAUSED, data };
-}
+/** POST …/pause: SCHEDULED or SENDING → PAUSED. */
+export const pauseBroadcast = ({ ctx, input }: { ctx: AuthContext; input: { id: number } }) => transition(ctx, input.id, "pause");
 
-/** PAUSED → SENDING (or SCHEDULED if its time has not come): its messages are due again, paced as always. */
-export async function resumeBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }) {
-  const data = await change(ctx, input.id, async (tx, row) => {
-    if (row.status !== "PAUSED") throw ApiError.conflict(cannotResume(row.status));
-    const future = row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
-    await unparkQueued(tx, ctx.teamId, row.id, future ?? new Date());
-    return updateBroadcast(tx, ctx.teamId, row.id, {
-      status: future ? "SCHEDULED" : "SENDING",
-      startedAt: future ? null : (row.startedAt ?? new Date()),
-    });
-  });
-  return { message: BROADCAST_RESUMED, data };
-}
+/** POST …/resume: PAUSED → SENDING (or SCHEDULED if its time has not come). */
+export const resumeBroadcast = ({ ctx, input }: { ctx: AuthContext; input: { id: number } }) => transition(ctx, input.id, "resume");
 
-/** SCHEDULED, SENDING or PAUSED → CANCELLED: what is not sent yet is never sent (FAILED "Difusión cancelada"). */
-export async function cancelBroadcast({ ctx, input }: { ctx: AuthContext; input: { id: number } }) {
-  const data = await change(ctx, input.id, async (tx, row) => {
-    if (row.status === "CANCELLED" || row.status === "DONE") throw ApiError.conflict(cannotCancel(row.status));
-    await failQueued(tx, ctx.teamId, row.id);
-    return updateBroadcast(tx, ctx.teamId, row.id, { status: "CANCELLED", finishedAt: sql`now()` });
-  });
-  return { message: BROADCAST_CANCELLED, data };
-}
+/** POST …/cancel: SCHEDULED, SENDING or PAUSED → CANCELLED. */
+export const cancelBroadcast = ({ ctx, input }: { ctx: AuthContext; input: { id: number } }) => transition(ctx, input.id, "cancel");
 
 /** The broadcast of the team, or 404 (another team's id reads as missing). */
 export async function requireBroadcast(teamId: number, id: number): Promise<BroadcastRow> {

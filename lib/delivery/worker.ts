@@ -11,9 +11,9 @@ import { createPacer } from "./pacing";
 import { runReadReceipts } from "./read-receipts";
 import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, type MessageRow } from "./repo";
 import { createSettler } from "./settle";
-import { broadcastMaySend, parkClaim } from "@/lib/broadcasts/repo";
-import { PROGRESS_EVERY_MS, sweepBroadcasts } from "@/lib/broadcasts/progress";
-import { resumeInterrupted } from "@/lib/broadcasts/resume";
+import { broadcastMaySend, parkClaim, sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
+import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
+import { resumeInterrupted } from "@/lib/broadcasts/enqueue";
 
 export type WorkerOptions = {
   /** Idle wait between polls (WORKER_POLL_MS, default 1000). */
@@ -210,7 +210,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       .finally(() => (receipts = null));
   }
 
-  // Broadcasts' due transitions and progress events (lib/broadcasts/progress.ts): about once a
+  // Broadcasts' due transitions and progress events (lib/broadcasts/lifecycle.ts): about once a
   // second, started from the poll without holding it up.
   let broadcastSweep: Promise<void> | null = null;
   let nextBroadcastSweep = 0;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { messages } from "@/db/schema";
-import { broadcastMaySend, parkClaim } from "@/lib/broadcasts/repo";
+import { broadcastMaySend, parkClaim } from "@/lib/broadcasts/lifecycle";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createCloudNumber } from "../helpers/delivery-factories";

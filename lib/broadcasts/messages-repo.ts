@@ -1,0 +1,96 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { rowsOf, type DbOrTx } from "@/db/client";
+import { CANCELLED_TITLE, type BroadcastStatus } from "./schemas";
+
+/**
+ * The SQL a broadcast's lifecycle runs on its messages (lifecycle.ts decides when): park, unpark
+ * and fail its QUEUED rows, and the delivery worker's last check and give-back of one claimed
+ * message. Every statement but the worker's two (which read by the message's primary key and join
+ * on its team) filters by team; the row-wide ones run after the broadcast row is locked.
+ */
+
+/** `'A', 'B'` as bound parameters: the broadcast states a statement accepts, as lifecycle.ts names them. */
+const states = (list: readonly BroadcastStatus[]) =>
+  sql.join(
+    list.map((s) => sql`${s}`),
+    sql`, `,
+  );
+
+/** Pause: the broadcast's queued messages leave the queue (next_attempt_at NULL is never due). */
+export async function parkQueued(tx: DbOrTx, teamId: number, id: number) {
+  await tx.execute(sql`
+    UPDATE messages SET next_attempt_at = NULL
+    WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND next_attempt_at IS NOT NULL`);
+}
+
+/** Resume: the parked messages are due again at `at` (the send pacing per number applies as always). */
+export async function unparkQueued(tx: DbOrTx, teamId: number, id: number, at: Date) {
+  await tx.execute(sql`
+    UPDATE messages SET next_attempt_at = ${at.toISOString()}::timestamptz
+    WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND next_attempt_at IS NULL`);
+}
+
+/**
+ * Cancel: QUEUED → FAILED "Difusión cancelada", with their audit events. A message a worker holds
+ * (live lease) is only parked here: the worker checks the broadcast just before its send and gives
+ * it back (claimMaySend / giveBackClaim below), and the next sweep fails it; failing it under the
+ * worker could record as cancelled a send that has just left. Returns how many were failed now.
+ */
+export async function failQueued(tx: DbOrTx, teamId: number, id: number): Promise<number> {
+  await parkQueued(tx, teamId, id);
+  const error = JSON.stringify({ code: null, title: CANCELLED_TITLE });
+  const res = await tx.execute(sql`
+    WITH failed AS (
+      UPDATE messages SET status = 'FAILED', error = ${error}::jsonb, status_updated_at = now(), locked_until = NULL
+      WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND (locked_until IS NULL OR locked_until < now())
+      RETURNING id, team_id
+    ), logged AS (
+      INSERT INTO message_events (team_id, message_id, status, raw)
+      SELECT team_id, id, 'FAILED', jsonb_build_object('error', ${error}::jsonb, 'cancelled_broadcast', ${id}::int) FROM failed
+    )
+    SELECT count(*)::int AS n FROM failed`);
+  return Number(rowsOf<{ n: number }>(res)[0]?.n ?? 0);
+}
+
+export async function hasQueued(db: DbOrTx, teamId: number, id: number): Promise<boolean> {
+  const res = await db.execute(sql`
+    SELECT EXISTS (SELECT 1 FROM messages WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED') AS q`);
+  return Boolean(rowsOf<{ q: boolean }>(res)[0]?.q);
+}
+
+/**
+ * Whether a claimed broadcast message may leave now: still QUEUED under this claim, and its
+ * broadcast in one of `sending` (a pause or cancel committed since the claim stops it here).
+ */
+export async function claimMaySend(db: DbOrTx, messageId: number, attempts: number, sending: readonly BroadcastStatus[]): Promise<boolean> {
+  // The message is read by its primary key alone, in a CTE of its own: joined directly, a prepared
+  // statement's generic plan could read it through messages_broadcast_status_idx (status =
+  // 'QUEUED', id only a filter), scanning every queued message of every broadcast for each send;
+  // with stale statistics during a 100,000-recipient broadcast the worker fell to 63 sends/s.
+  const res = await db.execute(sql`
+    WITH m AS MATERIALIZED (SELECT team_id, broadcast_id, status, attempts FROM messages WHERE id = ${messageId})
+    SELECT 1 AS ok FROM m JOIN broadcasts b ON b.team_id = m.team_id AND b.id = m.broadcast_id
+    WHERE m.status = 'QUEUED' AND m.attempts = ${attempts} AND b.status IN (${states(sending)})`);
+  return rowsOf(res).length > 0;
+}
+
+/**
+ * Gives a stopped claim back, the attempt uncounted: parked (out of the queue until a resume) if
+ * its broadcast is not in one of `sending`, else due again. The broadcast row is read under FOR
+ * SHARE, so a resume (which locks it FOR UPDATE, then un-parks the messages) either commits first
+ * and is seen here, or waits for this and then finds the message parked. Parking blindly lost that
+ * race: a resume landing between the check and this park left the message parked (next_attempt_at
+ * NULL) under a SENDING broadcast, QUEUED for ever, and the broadcast never DONE.
+ */
+export async function giveBackClaim(db: DbOrTx, messageId: number, attempts: number, sending: readonly BroadcastStatus[]) {
+  await db.execute(sql`
+    WITH m AS MATERIALIZED (SELECT team_id, broadcast_id FROM messages WHERE id = ${messageId}),
+    b AS (
+      SELECT b.status, b.scheduled_at FROM m JOIN broadcasts b ON b.team_id = m.team_id AND b.id = m.broadcast_id
+      FOR SHARE OF b
+    )
+    UPDATE messages m SET locked_until = NULL, attempts = m.attempts - 1,
+      next_attempt_at = (SELECT CASE WHEN b.status IN (${states(sending)}) THEN greatest(now(), coalesce(b.scheduled_at, now())) END FROM b)
+    WHERE m.id = ${messageId} AND m.status = 'QUEUED' AND m.attempts = ${attempts}`);
+}
