@@ -162,6 +162,15 @@ describe("seedDemo", () => {
     expect(records.some((r) => r.type === "text" && r.payload.referral?.ctwa_clid && r.payload.referral.source_type === "ad")).toBe(true);
     expect(new Set(records.map((r) => r.status))).toEqual(new Set(STATUSES));
     expect(new Set(records.map((r) => r.sender))).toEqual(new Set(["CUSTOMER", "AGENT", "BOT", "SYSTEM"]));
+    // The QUEUED example is not due: a worker running beside the demo leaves it QUEUED.
+    const queued = await (
+      await getDb()
+    )
+      .select({ nextAttemptAt: messages.nextAttemptAt })
+      .from(messages)
+      .where(and(eq(messages.teamId, teamId), eq(messages.status, "QUEUED")));
+    expect(queued.length).toBeGreaterThan(0);
+    for (const q of queued) expect(q.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 300 * 86_400_000);
     for (const r of records) {
       if (r.direction === "INBOUND") expect(r.status).toBe("RECEIVED");
       else expect(r.status).not.toBe("RECEIVED");

@@ -68,7 +68,9 @@ export function demoConversation(c: ConversationInput): Insert[] {
       agentName: from === "AGENT" ? c.agent.name : null,
       botId: from === "BOT" ? c.botId : null,
       attempts: status === "QUEUED" ? 0 : 1,
-      nextAttemptAt: status === "QUEUED" ? at(minutesAgo) : null,
+      // The QUEUED example is due in a year: a running worker would otherwise send it (the demo
+      // number is the sandbox) and a fresh demo would no longer show a QUEUED message.
+      nextAttemptAt: status === "QUEUED" ? at(-365 * 24 * 60) : null,
       ...extra,
     });
   const template = (
