@@ -27,11 +27,13 @@ test("asks before creating the file's missing labels, creates them, imports, and
   test.setTimeout(120_000);
   await signIn(page);
   const feria = unique("Feria Bogotá");
+  // Short enough for the inbox's label filter at 1440 px (e2e/inbox-list.spec.ts measures every option).
+  const mayoristas = unique("Mayoristas");
   const numbers = phones(4);
   const csv =
     "\uFEFFnumber;name;labels\n" +
     `${numbers[0]};Ana Feria;${feria}\n` +
-    `${numbers[1]};Beto Feria;${feria.toUpperCase()}|Mayoristas ${feria}\n` +
+    `${numbers[1]};Beto Feria;${feria.toUpperCase()}|${mayoristas}\n` +
     `${numbers[2]};Carla Feria;${feria}\n` +
     `12ab;=HYPERLINK("http://malo.example");${feria}\n` +
     `${numbers[0]};Ana repetida;\n`;
@@ -45,7 +47,7 @@ test("asks before creating the file's missing labels, creates them, imports, and
   const ask = page.getByTestId("import-missing-labels");
   await expect(ask.getByRole("heading", { name: "Etiquetas que el equipo no tiene" })).toBeFocused();
   await expect(ask).toContainText("El archivo nombra 2 etiquetas que no existen.");
-  await expect(ask.getByTestId("import-missing-creatable").locator("li")).toHaveText([`${feria}3 filas`, `Mayoristas ${feria}1 fila`]);
+  await expect(ask.getByTestId("import-missing-creatable").locator("li")).toHaveText([`${feria}3 filas`, `${mayoristas}1 fila`]);
   await expect(page.getByTestId("import-report")).toHaveCount(0);
   const before = await (await api(page).get(`/api/v1/contacts?search=${numbers[0]}`)).json();
   expect(before.data).toEqual([]);
@@ -66,7 +68,7 @@ test("asks before creating the file's missing labels, creates them, imports, and
   await expect(report).toBeVisible();
   await expect(page.getByTestId("import-count-created")).toHaveText("3");
   await expect(page.getByTestId("import-count-rejected")).toHaveText("2");
-  await expect(page.getByTestId("import-labels-created").getByTestId("label-chip")).toHaveText([feria, `Mayoristas ${feria}`]);
+  await expect(page.getByTestId("import-labels-created").getByTestId("label-chip")).toHaveText([feria, `${mayoristas}`]);
   const rejected = page.getByTestId("import-rejected").locator("tbody tr");
   await expect(rejected).toHaveCount(2);
   await expect(rejected.nth(0).locator("td")).toHaveText([
@@ -107,7 +109,7 @@ test("asks before creating the file's missing labels, creates them, imports, and
   }
   expect(titles.filter((t) => t.toLowerCase() === feria.toLowerCase())).toEqual([feria]);
   const beto = await (await api(page).get(`/api/v1/contacts?search=${numbers[1]}`)).json();
-  expect(beto.data[0].labels.map((l: { title: string }) => l.title)).toEqual([feria, `Mayoristas ${feria}`]);
+  expect(beto.data[0].labels.map((l: { title: string }) => l.title)).toEqual([feria, `${mayoristas}`]);
 
   // 4. The same file again: every label exists now, so no question; the contacts are updated.
   await chooseFile(page, csv, "feria-otra-vez.csv");
