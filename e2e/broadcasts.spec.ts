@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { api, expectAccessible, shot, signIn, unique } from "./helpers";
+import { api, expectAccessible, expectNoOverflow, shot, signIn, unique } from "./helpers";
 import { DEMO, LIVE_BASE_URL } from "./fixtures";
 
 /**
@@ -43,25 +43,6 @@ async function importCsv(page: Page, csv: string) {
   await page.getByRole("button", { name: "Importar sin ellas" }).click();
   await expect(page.getByTestId("import-report")).toBeVisible();
   await expect(page.getByRole("progressbar", { name: "Progreso de la importación" })).toHaveAttribute("data-percent", "100");
-}
-
-/** The page fits its width; on failure the message names the elements reaching past it (outside scrolling boxes). */
-async function expectNoOverflow(page: Page, width: number) {
-  const wide = await page.evaluate((w) => {
-    const clipped = (el: Element) => {
-      for (let p = el.parentElement; p; p = p.parentElement) if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowX)) return true;
-      return false;
-    };
-    return [...document.querySelectorAll("body *")]
-      .filter((el) => el.getBoundingClientRect().right > w + 0.5 && !clipped(el))
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}`,
-      );
-  }, width);
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, wide.join("\n")).toBeLessThanOrEqual(width);
 }
 
 test("import a CSV, build an audience by label, send a broadcast and watch it reach READED live, export its recipients", async ({

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import { api, expectAccessible, shot, signIn, unique } from "./helpers";
+import { api, expectAccessible, expectNoOverflow, shot, signIn, unique } from "./helpers";
 import { DEMO, LIVE_BASE_URL } from "./fixtures";
 
 /**
@@ -27,24 +27,6 @@ const SIZES = [
   ["desktop", { width: 1440, height: 900 }],
   ["phone", { width: 390, height: 844 }],
 ] as const;
-
-/** The page fits its width: nothing reaches past it outside a box that scrolls on its own. */
-async function expectNoHorizontalScroll(page: Page, width: number) {
-  const wide = await page.evaluate((w) => {
-    const clipped = (el: Element) => {
-      for (let p = el.parentElement; p; p = p.parentElement) if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowX)) return true;
-      return false;
-    };
-    return [...document.querySelectorAll("body *")]
-      .filter((el) => el.getBoundingClientRect().right > w + 0.5 && !clipped(el))
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}`,
-      );
-  }, width);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), wide.join("\n")).toBeLessThanOrEqual(width);
-}
 
 /**
  * What the window shows, not the whole page: /docs is some 30,000 px tall, and a full-page
@@ -184,7 +166,7 @@ test("/docs sits in the app's frame, with the language switch, and fits a phone;
       await table.scrollIntoViewIfNeeded();
       expect(await table.evaluate((t) => getComputedStyle(t.parentElement!).overflowX)).toBe("auto");
       await windowShot(anon, `docs-${suffix}-${lang}-signed-out-table`);
-      await expectNoHorizontalScroll(anon, size.width);
+      await expectNoOverflow(anon, size.width);
       // axe reads the whole 30,000 px page (half a minute here): once per width, in either language.
       if ((suffix === "desktop") === (lang === "es")) await expectAccessible(anon);
     }
@@ -202,7 +184,7 @@ test("/docs sits in the app's frame, with the language switch, and fits a phone;
   await page.getByRole("button", { name: "Menú" }).click();
   await expect(page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Bandeja" })).toBeVisible();
   await expect(page.locator("header").getByRole("combobox", { name: "Idioma" })).toBeVisible();
-  await expectNoHorizontalScroll(page, 390);
+  await expectNoOverflow(page, 390);
   await expectAccessible(page);
   await windowShot(page, "docs-phone-es-signed-in-menu");
 });
@@ -230,7 +212,7 @@ test("templates are named in words with their WhatsApp name beside them; the sea
       await radio.check();
       await expect(page.getByTestId("template-preview")).toContainText("Navidad");
       await expectAccessible(page);
-      await expectNoHorizontalScroll(page, size.width);
+      await expectNoOverflow(page, size.width);
       await shot(page, `names-send-${suffix}-${lang}`);
     }
   }

@@ -35,8 +35,22 @@ export function api(page: Page) {
   };
 }
 
-/** Fails on serious or critical axe violations, listing them readably. */
+/**
+ * Fails on serious or critical axe violations, listing them readably. Colour transitions are
+ * finished first: axe measures contrast on computed colours, and a button caught halfway between
+ * disabled grey and enabled green (150 ms of `transition-colors`) reads as a contrast failure that
+ * no user sees for longer than that.
+ */
 export async function expectAccessible(page: Page) {
+  // Running CSS transitions are Web Animations: wait for the finite ones to end.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`).join("\n");
@@ -61,3 +75,22 @@ export const PNG_1PX = Buffer.from(
 export const PDF_MIN = Buffer.from(
   "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 3 3]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
 );
+
+/** The page fits its width; on failure the message names the elements reaching past it (outside scrolling boxes). */
+export async function expectNoOverflow(page: Page, width: number) {
+  const wide = await page.evaluate((w) => {
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowX)) return true;
+      return false;
+    };
+    return [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > w + 0.5 && !clipped(el))
+      .slice(0, 10)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${String(el.getAttribute("class") ?? "").slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}`,
+      );
+  }, width);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth, wide.join("\n")).toBeLessThanOrEqual(width);
+}
