@@ -22,8 +22,7 @@ export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant
 }
 
 /**
- * The reports (issue 21): the team's last 30 days per day, and per agent, read from their rollups.
- * `team` picks the bench's team A (most data) unless said otherwise.
+ * The reports (issue 21): team A's last 30 days per day, and per agent, read from their rollups.
  */
 export function reportsLoad(ctx: ScenarioCtx, connections: number, which: "summary" | "agents"): Promise<Measure> {
   return getLoad(ctx, connections, `reports ${which}`, `/api/v1/reports/${which}`);
