@@ -2,13 +2,24 @@ import { pruneEvents } from "@/lib/events/prune";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
 import { foldReportMessageDeltas } from "@/lib/reports/repo";
+import { sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
+import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
+import { resumeInterrupted } from "@/lib/broadcasts/enqueue";
+
+export type Chore = {
+  name: string;
+  everyMs: number;
+  /** Also runs once as soon as the schedule starts (a takeover after a restart should not wait). */
+  atStart?: boolean;
+  run: () => Promise<unknown>;
+};
 
 /**
  * The periodic chores every process runs (each web process and each `npm run worker`): one
  * table with their intervals. Each is safe to run in many processes at once (SKIP LOCKED claims
  * or a try-lock), so none depends on which processes are alive: what one leaves, another does.
  */
-export const CHORES: { name: string; everyMs: number; run: () => Promise<unknown> }[] = [
+export const CHORES: Chore[] = [
   // Parked status webhooks (lib/delivery/parked-statuses.ts): a status waiting for a worker's
   // commit is applied about a second after it.
   { name: "parked statuses", everyMs: 1000, run: () => applyParkedStatuses() },
@@ -22,22 +33,50 @@ export const CHORES: { name: string; everyMs: number; run: () => Promise<unknown
 ];
 
 /**
- * Starts every chore on its interval (a run never overlaps the previous run of the same chore,
- * and a failure is logged by name and code, never with data). Returns the stop.
+ * The chores of a delivery worker (lib/delivery/worker.ts), run while it runs. They take the
+ * worker's teams (a dedicated worker for a large tenant, or a test's worker on a shared database)
+ * and its own settings, so they are a table per worker rather than rows of CHORES.
  */
-export function startChores(chores = CHORES): () => void {
-  const timers = chores.map((chore) => {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      chore
+export function workerChores(w: {
+  teamIds?: number[];
+  walkSweepMs: number;
+  resumeWalks: (teamIds?: number[]) => Promise<unknown>;
+}): Chore[] {
+  return [
+    // Broadcasts' due transitions and progress events (lib/broadcasts/lifecycle.ts).
+    { name: "broadcasts sweep", everyMs: PROGRESS_EVERY_MS, atStart: true, run: () => sweepBroadcasts(w.teamIds) },
+    // Broadcast enqueues a crash interrupted (one can take a while, so not every second).
+    { name: "broadcast enqueue resume", everyMs: 10_000, atStart: true, run: () => resumeInterrupted(w.teamIds) },
+    // In-process status walks (the sandbox's) a restart stopped: taken over at start, then every walkSweepMs.
+    { name: "status walks takeover", everyMs: w.walkSweepMs, atStart: true, run: () => w.resumeWalks(w.teamIds) },
+  ];
+}
+
+/**
+ * Starts every chore on its interval (a run never overlaps the previous run of the same chore,
+ * and a failure is logged by name and code, never with data). Returns the stop, which resolves
+ * once the runs in progress have ended; a crash simulation simply does not wait for it.
+ */
+export function startChores(chores: Chore[] = CHORES): () => Promise<void> {
+  let stopped = false;
+  const runs = chores.map((chore) => {
+    let running: Promise<void> | null = null;
+    const tick = () => {
+      if (running || stopped) return;
+      running = chore
         .run()
+        .then(() => undefined)
         .catch((err) => console.error(`[chores] ${chore.name} failed (${(err as { code?: string })?.code ?? "error"})`))
-        .finally(() => (running = false));
-    }, chore.everyMs);
+        .finally(() => (running = null));
+    };
+    const timer = setInterval(tick, chore.everyMs);
     timer.unref();
-    return timer;
+    if (chore.atStart) tick();
+    return { timer, running: () => running };
   });
-  return () => timers.forEach(clearInterval);
+  return async () => {
+    stopped = true;
+    runs.forEach((r) => clearInterval(r.timer));
+    await Promise.all(runs.map((r) => r.running()));
+  };
 }

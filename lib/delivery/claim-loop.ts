@@ -1,20 +1,33 @@
-import type { Claim } from "./repo";
 import { sleep } from "./pacing";
 
-export type ClaimLoopOptions<H> = {
+/**
+ * One kind of claimed work: a table whose due rows are claimed with a lease and a fence
+ * (claim-due.ts) and handed to `run`. The worker's registry of kinds is in worker.ts (sends,
+ * outgoing webhook deliveries, read receipts).
+ */
+export type TaskKind<T extends { id: number } = { id: number }> = {
+  /** Names the kind in logs and in `inHand()`. */
+  name: string;
+  /** Items of this kind in hand at once (0: the kind is off). */
+  concurrency: number;
+  /**
+   * Claims only once this many are free (default 1). Sends wait for half their concurrency:
+   * claiming as each single send finishes would make every claim (and its slot reservation) a
+   * round trip per message again.
+   */
+  refillAt?: number;
+  /** Claims at most this often (default: at every poll). */
+  everyMs?: number;
+  claim(limit: number): Promise<T[]>;
+  /** Runs claimed items; `done(id)` as each is settled (any left over count as done when it returns). */
+  run(items: T[], done: (id: number) => void): Promise<void>;
+};
+
+export type ClaimLoopOptions = {
   /** Idle wait between polls. */
   pollMs: number;
-  /** Messages handled at once; claims are topped up once half of them are free. */
-  concurrency: number;
-  /** Webhook events (bot and campaign deliveries) handled at once. */
-  webhookConcurrency: number;
-  claimMessages(limit: number): Promise<Claim[]>;
-  /** Runs a claimed batch; `done(id)` as each message is settled (any left over count as done when it returns). */
-  runMessages(claims: Claim[], done: (id: number) => void): Promise<void>;
-  claimHooks(limit: number): Promise<H[]>;
-  runHook(hook: H): Promise<void>;
-  /** Housekeeping before each poll; a failure is logged and never stops the loop. */
-  beforePoll?(): Promise<void>;
+  /** The kinds of work this loop claims, in the order each poll claims them. */
+  tasks: TaskKind[];
   /** Aborted when the worker stops: ends the loop's waits at once. */
   signal: AbortSignal;
 };
@@ -32,68 +45,58 @@ function wakeup() {
 }
 
 /**
- * The claim loop: polls for due messages and webhook events and hands them on, keeping at most
- * `concurrency` messages and `webhookConcurrency` events in hand. At capacity it waits for half
- * the concurrency to come free, then claims that many at once: claiming as each single send
- * finishes would make every claim (and its slot reservation) a round trip per message again;
- * sleeping a whole poll interval would idle. A claim that came back full polls again at once.
+ * The claim loop: polls each kind of work for due items and hands them on, keeping at most the
+ * kind's `concurrency` in hand. A kind at capacity is claimed again once `refillAt` of it is free
+ * (the loop wakes for that rather than sleeping a whole poll interval); a claim that came back
+ * full polls again at once.
  *
- * Its state: whether it runs, how many messages and events are in hand, and the batches and
- * deliveries in flight (awaited by stop).
+ * Its state: whether it runs, how many items of each kind are in hand, and the batches in flight
+ * (awaited by stop).
  */
-export function createClaimLoop<H>(o: ClaimLoopOptions<H>) {
+export function createClaimLoop(o: ClaimLoopOptions) {
   let running = false;
-  let msgsInFlight = 0;
-  let hooksInFlight = 0;
+  const kinds = o.tasks
+    .filter((t) => t.concurrency > 0)
+    .map((t) => ({ task: t, inHand: 0, refillAt: Math.max(1, Math.min(t.refillAt ?? 1, t.concurrency)), nextClaimAt: 0 }));
+  type Kind = (typeof kinds)[number];
   const inFlight = new Set<Promise<void>>();
-  const refillAt = Math.max(1, Math.floor(o.concurrency / 2));
   const capacity = wakeup();
   let loopDone: Promise<void> = Promise.resolve();
+  const starved = (k: Kind) => k.task.concurrency - k.inHand < k.refillAt;
 
-  const track = (p: Promise<void>) => {
-    inFlight.add(p);
-    p.finally(() => inFlight.delete(p)).catch(() => {});
-  };
-
-  function runBatch(claims: Claim[]) {
-    const open = new Set(claims.map((c) => c.id));
+  function runBatch(k: Kind, items: { id: number }[]) {
+    const open = new Set(items.map((i) => i.id));
     const done = (id: number) => {
       if (!open.delete(id)) return;
-      msgsInFlight--;
-      if (o.concurrency - msgsInFlight >= refillAt) capacity.wake();
+      k.inHand--;
+      if (!starved(k)) capacity.wake();
     };
-    msgsInFlight += claims.length;
-    track(
-      o
-        .runMessages(claims, done)
-        .catch((err) => console.error("[worker] batch", err))
-        .finally(() => {
-          for (const id of [...open]) done(id);
-        }),
-    );
+    k.inHand += items.length;
+    const p = k.task
+      .run(items, done)
+      .catch((err) => console.error(`[worker] ${k.task.name}`, err))
+      .finally(() => {
+        for (const id of [...open]) done(id);
+      });
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p)).catch(() => {});
   }
 
-  /** One poll: returns true when a claim came back full (more is probably due). */
+  /** One poll of every kind: returns true when a claim came back full (more is probably due). */
   async function pollOnce(): Promise<boolean> {
     let full = false;
-    const freeMsgs = o.concurrency - msgsInFlight;
-    if (freeMsgs >= refillAt) {
-      const claims = await o.claimMessages(freeMsgs);
-      full ||= claims.length === freeMsgs;
-      if (claims.length) runBatch(claims);
-    }
-    const freeHooks = o.webhookConcurrency - hooksInFlight;
-    if (freeHooks > 0) {
-      const hooks = await o.claimHooks(freeHooks);
-      full ||= hooks.length === freeHooks;
-      for (const h of hooks) {
-        hooksInFlight++;
-        track(
-          o
-            .runHook(h)
-            .catch((err) => console.error("[worker] webhook delivery", err))
-            .finally(() => hooksInFlight--),
-        );
+    for (const k of kinds) {
+      if (!running) break;
+      const free = k.task.concurrency - k.inHand;
+      if (free < k.refillAt || Date.now() < k.nextClaimAt) continue;
+      k.nextClaimAt = Date.now() + (k.task.everyMs ?? 0);
+      try {
+        const items = await k.task.claim(free);
+        // A kind claimed on its own interval waits for it, full or not.
+        full ||= items.length === free && !k.task.everyMs;
+        if (items.length) runBatch(k, items);
+      } catch (err) {
+        if (running) console.error(`[worker] claiming ${k.task.name} failed`, err);
       }
     }
     return full;
@@ -101,18 +104,11 @@ export function createClaimLoop<H>(o: ClaimLoopOptions<H>) {
 
   async function loop() {
     while (running) {
-      await o.beforePoll?.().catch((err) => console.error("[worker] housekeeping failed", err));
-      let full = false;
-      try {
-        full = await pollOnce();
-      } catch (err) {
-        if (!running) break;
-        console.error("[worker] poll failed", err);
-      }
-      // Polling costs the database a query per worker: only skip the wait when a batch came back
-      // full, and when the worker is at capacity wait for room rather than a whole interval.
-      if (o.concurrency - msgsInFlight < refillAt) await Promise.race([capacity.next(), sleep(o.pollMs, o.signal)]);
-      else await sleep(full ? 10 : o.pollMs, o.signal);
+      const full = await pollOnce();
+      // Polling costs the database a query per kind and worker: only skip the wait when a claim
+      // came back full, and when a kind is at capacity wake as soon as it has room again.
+      const wait = sleep(full ? 10 : o.pollMs, o.signal);
+      await (kinds.some(starved) ? Promise.race([capacity.next(), wait]) : wait);
     }
   }
 
@@ -132,8 +128,8 @@ export function createClaimLoop<H>(o: ClaimLoopOptions<H>) {
     halt() {
       running = false;
     },
-    /** Messages and events in hand right now. */
-    inHand: () => ({ messages: msgsInFlight, hooks: hooksInFlight }),
+    /** Items of each kind in hand right now, by kind name. */
+    inHand: (): Record<string, number> => Object.fromEntries(kinds.map((k) => [k.task.name, k.inHand])),
   };
 }
 export type ClaimLoop = ReturnType<typeof createClaimLoop>;

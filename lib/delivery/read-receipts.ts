@@ -1,31 +1,28 @@
 import { withSecrets } from "@/lib/channels/credentials";
 import { backoffMs } from "./backoff";
 import { adapterFor } from "./channels";
-import { claimReadReceipts, markReceiptDone, markReceiptFailed, rescheduleReceipt, type ReceiptClaim } from "./read-receipts-repo";
+import { markReceiptDone, markReceiptFailed, rescheduleReceipt, type ReceiptClaim } from "./read-receipts-repo";
 import { findNumbersByIds } from "./repo";
 
 export type ReceiptOptions = {
-  leaseMs: number;
   maxAttempts: number;
   backoffBaseMs: number;
   backoffCapMs: number;
-  teamIds?: number[];
   killed: () => boolean;
 };
 
 /** Receipts one worker sends at once; they are small and rare next to sends. */
-const RECEIPT_BATCH = 32;
+export const RECEIPT_BATCH = 32;
 
 /**
- * Sends the read receipts queued by POST /conversations/{id}/read (db/schema/read-receipts.ts):
- * claims a batch, calls the number's adapter (`markRead`, the Cloud API's
+ * Sends claimed read receipts (queued by POST /conversations/{id}/read, db/schema/read-receipts.ts;
+ * claimed by `claimReadReceipts`): calls the number's adapter (`markRead`, the Cloud API's
  * `{"status":"read","message_id":…}`), and settles each one: done; retried with backoff on the
  * same errors as sends (429, 5xx, timeouts, rate codes); failed on a permanent error or after
- * the last attempt. Returns how many were claimed.
+ * the last attempt.
  */
-export async function runReadReceipts(o: ReceiptOptions): Promise<number> {
-  const claims = await claimReadReceipts(RECEIPT_BATCH, o.leaseMs, o.teamIds);
-  if (!claims.length) return 0;
+export async function sendReadReceipts(claims: ReceiptClaim[], o: ReceiptOptions, done: (id: number) => void = () => {}): Promise<void> {
+  if (!claims.length) return;
   const numbers = new Map((await findNumbersByIds([...new Set(claims.map((c) => c.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
   await Promise.all(
     claims.map(async (c) => {
@@ -33,10 +30,11 @@ export async function runReadReceipts(o: ReceiptOptions): Promise<number> {
         await sendOne(c, numbers.get(c.waNumberId), o);
       } catch (err) {
         console.error(`[worker] read receipt ${c.id}`, err);
+      } finally {
+        done(c.id);
       }
     }),
   );
-  return claims.length;
 }
 
 async function sendOne(c: ReceiptClaim, number: ReturnType<typeof withSecrets> | undefined, o: ReceiptOptions) {

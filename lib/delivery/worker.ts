@@ -1,19 +1,19 @@
 import { setMaxListeners } from "node:events";
 import { withSecrets } from "@/lib/channels/credentials";
 import type { ChannelAdapter, ChannelNumber } from "@/lib/channels/types";
-import { claimDeliveries, targetSecret } from "@/lib/webhooks/deliveries-repo";
+import { claimDeliveries, targetSecret, type DeliveryClaim } from "@/lib/webhooks/deliveries-repo";
 import { deliverOne } from "@/lib/webhooks/deliver";
+import { startChores, workerChores } from "@/lib/chores/schedule";
 import { adapterFor } from "./channels";
-import { createClaimLoop } from "./claim-loop";
+import { createClaimLoop, type TaskKind } from "./claim-loop";
 import { deliveryConfig } from "./config";
 import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./outbound";
 import { createPacer } from "./pacing";
-import { runReadReceipts } from "./read-receipts";
+import { RECEIPT_BATCH, sendReadReceipts } from "./read-receipts";
+import { claimReadReceipts, type ReceiptClaim } from "./read-receipts-repo";
 import { claimMessages, findNumbersByIds, loadMessages, release, type Claim, type MessageRow } from "./repo";
 import { createSettler } from "./settle";
-import { broadcastMaySend, parkClaim, sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
-import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
-import { resumeInterrupted } from "@/lib/broadcasts/enqueue";
+import { broadcastMaySend, parkClaim } from "@/lib/broadcasts/lifecycle";
 
 export type WorkerOptions = {
   /** Idle wait between polls (WORKER_POLL_MS, default 1000). */
@@ -53,11 +53,13 @@ export type Worker = {
 };
 
 /**
- * The delivery worker: claims due messages and webhook events from Postgres with a lease
- * (claim-loop.ts), paces sends per number through a shared slot (pacing.ts), sends through the
- * number's channel adapter and moves each message with a fenced transition (settle.ts, repo.ts).
- * This file puts the three together: what a claimed message goes through between its claim
- * and its settling.
+ * The delivery worker, read top to bottom:
+ * - what a claimed message goes through between its claim and its settling (`prepare`,
+ *   `sendGroup`, `sendAt`, `runBatch`): paced per number through a shared slot (pacing.ts), sent
+ *   through the number's channel adapter, moved with a fenced transition (settle.ts, repo.ts);
+ * - the registry of claimed work (`tasks`): messages, outgoing webhook deliveries and read
+ *   receipts, each a table claimed with a lease and a fence, polled by one loop (claim-loop.ts);
+ * - its periodic chores (`workerChores` in lib/chores/schedule.ts, beside the process-wide ones).
  */
 export function createWorker(options: WorkerOptions = {}): Worker {
   const o = {
@@ -190,88 +192,60 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     );
   }
 
-  // Read receipts (POST /conversations/{id}/read on cloud_api numbers) go out beside the sends:
-  // one batch at a time, at most every receiptPollMs, started from the poll without holding it up.
-  let receipts: Promise<void> | null = null;
-  let nextReceiptPoll = 0;
-  function pollReceipts() {
-    if (receipts || !running || Date.now() < nextReceiptPoll) return;
-    nextReceiptPoll = Date.now() + o.receiptPollMs;
-    receipts = runReadReceipts({
-      leaseMs: deliveryConfig.graphTimeoutMs + o.leaseMs,
-      maxAttempts: o.maxAttempts,
-      backoffBaseMs: o.backoffBaseMs,
-      backoffCapMs: o.backoffCapMs,
-      teamIds: options.teamIds,
-      killed: () => killed,
-    })
-      .then(() => undefined)
-      .catch((err) => console.error("[worker] read receipts", err))
-      .finally(() => (receipts = null));
-  }
-
-  // Broadcasts' due transitions and progress events (lib/broadcasts/lifecycle.ts): about once a
-  // second, started from the poll without holding it up.
-  let broadcastSweep: Promise<void> | null = null;
-  let nextBroadcastSweep = 0;
-  // Enqueues a crash interrupted, finished apart from the sweep (one can take a while).
-  let resuming: Promise<void> | null = null;
-  let nextResume = 0;
-  function pollBroadcasts() {
-    if (!resuming && running && Date.now() >= nextResume) {
-      nextResume = Date.now() + 10_000;
-      resuming = resumeInterrupted(options.teamIds)
-        .then(() => undefined)
-        .catch((err) => console.error("[worker] broadcast enqueue resume", err))
-        .finally(() => (resuming = null));
-    }
-    if (broadcastSweep || !running || Date.now() < nextBroadcastSweep) return;
-    nextBroadcastSweep = Date.now() + PROGRESS_EVERY_MS;
-    broadcastSweep = sweepBroadcasts(options.teamIds)
-      .then(() => undefined)
-      .catch((err) => console.error("[worker] broadcasts sweep", err))
-      .finally(() => (broadcastSweep = null));
-  }
-
-  let nextWalkSweep = 0;
+  // The registry of claimed work: each kind is a table whose due rows this loop claims with a
+  // lease and a fence (claim-due.ts), and what to do with a claimed batch.
+  const receiptOptions = { maxAttempts: o.maxAttempts, backoffBaseMs: o.backoffBaseMs, backoffCapMs: o.backoffCapMs, killed: () => killed };
   let startedAt = Date.now();
-  const loop = createClaimLoop({
-    pollMs: o.pollMs,
-    concurrency: o.concurrency,
-    webhookConcurrency: o.webhookConcurrency,
-    signal: stopping.signal,
-    claimMessages: async (limit) => {
-      const claimedAt = Date.now();
-      // Sends whose outcome a crash left unknown are claimed only once this worker has run for
-      // the grace itself: their status webhooks (which prove a send and adopt its wamid) could not
-      // land while the deployment was down, and Meta is retrying them only now.
-      const takeUncertain = Date.now() - startedAt >= o.uncertainGraceMs;
-      const claims = await claimMessages(limit, o.leaseMs, o.claimAheadSec, options.teamIds, o.uncertainGraceMs, takeUncertain);
-      return claims.map((c) => ({ ...c, leaseEnd: claimedAt + o.leaseMs }));
-    },
-    runMessages: runBatch,
-    claimHooks: (limit) => claimDeliveries(limit, Math.max(o.leaseMs, o.webhookTimeoutMs * 2), options.teamIds),
-    runHook: (c) =>
-      deliverOne(
-        c,
-        {
-          timeoutMs: o.webhookTimeoutMs,
-          maxAttempts: o.webhookMaxAttempts,
-          baseMs: o.backoffBaseMs,
-          capMs: o.backoffCapMs,
-          secretOf: targetSecret,
-        },
-        () => killed,
-      ),
-    // Status walks a restart stopped (the sandbox's): taken over at start, then every walkSweepMs.
-    beforePoll: async () => {
-      pollReceipts();
-      pollBroadcasts();
-      if (Date.now() < nextWalkSweep) return;
-      nextWalkSweep = Date.now() + o.walkSweepMs;
-      await settler.resumeWalks(options.teamIds);
-    },
-  });
+  const tasks: TaskKind[] = [
+    task<Claim>({
+      name: "messages",
+      concurrency: o.concurrency,
+      refillAt: Math.floor(o.concurrency / 2),
+      claim: async (limit) => {
+        const claimedAt = Date.now();
+        // Sends whose outcome a crash left unknown are claimed only once this worker has run for
+        // the grace itself: their status webhooks (which prove a send and adopt its wamid) could not
+        // land while the deployment was down, and Meta is retrying them only now.
+        const takeUncertain = Date.now() - startedAt >= o.uncertainGraceMs;
+        const claims = await claimMessages(limit, o.leaseMs, o.claimAheadSec, options.teamIds, o.uncertainGraceMs, takeUncertain);
+        return claims.map((c) => ({ ...c, leaseEnd: claimedAt + o.leaseMs }));
+      },
+      run: runBatch,
+    }),
+    // Outgoing webhook deliveries (bots and campaigns), one request each.
+    task<DeliveryClaim>({
+      name: "hooks",
+      concurrency: o.webhookConcurrency,
+      claim: (limit) => claimDeliveries(limit, Math.max(o.leaseMs, o.webhookTimeoutMs * 2), options.teamIds),
+      run: (hooks, done) =>
+        eachDone(hooks, done, (h) =>
+          deliverOne(
+            h,
+            {
+              timeoutMs: o.webhookTimeoutMs,
+              maxAttempts: o.webhookMaxAttempts,
+              baseMs: o.backoffBaseMs,
+              capMs: o.backoffCapMs,
+              secretOf: targetSecret,
+            },
+            () => killed,
+          ),
+        ),
+    }),
+    // Read receipts (POST /conversations/{id}/read on cloud_api numbers): one batch at a time, at
+    // most every receiptPollMs; they are small and rare next to sends.
+    task<ReceiptClaim>({
+      name: "receipts",
+      concurrency: RECEIPT_BATCH,
+      refillAt: RECEIPT_BATCH,
+      everyMs: o.receiptPollMs,
+      claim: (limit) => claimReadReceipts(limit, deliveryConfig.graphTimeoutMs + o.leaseMs, options.teamIds),
+      run: (claims, done) => sendReadReceipts(claims, receiptOptions, done),
+    }),
+  ];
+  const loop = createClaimLoop({ pollMs: o.pollMs, tasks, signal: stopping.signal });
+  const chores = workerChores({ teamIds: options.teamIds, walkSweepMs: o.walkSweepMs, resumeWalks: settler.resumeWalks });
+  let stopChores: (() => Promise<void>) | undefined;
 
   return {
     start() {
@@ -279,20 +253,35 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       running = true;
       startedAt = Date.now();
       loop.start();
+      stopChores = startChores(chores);
     },
     async stop() {
       running = false;
       stopping.abort();
-      await loop.stop();
-      await receipts;
-      await broadcastSweep;
-      await resuming;
+      await Promise.all([loop.stop(), stopChores?.()]);
     },
     kill() {
       killed = true;
       running = false;
       loop.halt();
+      void stopChores?.();
       stopping.abort();
     },
   };
+}
+
+/** A kind of claimed work, typed by its claim (the loop itself sees only ids). */
+function task<T extends { id: number }>(k: TaskKind<T>): TaskKind {
+  return k;
+}
+
+/** Runs each item on its own, calling `done` as each one ends, whatever its outcome. */
+async function eachDone<T extends { id: number }>(items: T[], done: (id: number) => void, run: (item: T) => Promise<unknown>) {
+  await Promise.all(
+    items.map((item) =>
+      run(item)
+        .catch((err) => console.error(`[worker] item ${item.id}`, err))
+        .finally(() => done(item.id)),
+    ),
+  );
 }

@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { messages, waNumbers } from "@/db/schema";
 import { withSecrets } from "@/lib/channels/credentials";
 import { sandboxAdapter } from "@/lib/channels/sandbox";
 import { createClaimLoop } from "@/lib/delivery/claim-loop";
+import { startChores } from "@/lib/chores/schedule";
 import { createPacer } from "@/lib/delivery/pacing";
 import { claimMessages, findNumbersByIds, type Claim } from "@/lib/delivery/repo";
 import { createSettler } from "@/lib/delivery/settle";
@@ -53,23 +54,26 @@ describe("claim loop", () => {
     const held = new Map<number, () => void>();
     let maxInHand = 0;
     const stop = new AbortController();
-    const loop = createClaimLoop<never>({
+    const loop = createClaimLoop({
       pollMs,
-      concurrency,
-      webhookConcurrency: 0,
       signal: stop.signal,
-      claimMessages: async (limit) => {
-        asked.push(limit);
-        const claims: Claim[] = [];
-        while (claims.length < limit && next <= total) claims.push({ id: next++, attempts: 1 });
-        return claims;
-      },
-      runMessages: async (claims, done) => {
-        maxInHand = Math.max(maxInHand, loop.inHand().messages);
-        await Promise.all(claims.map((c) => new Promise<void>((r) => held.set(c.id, () => (held.delete(c.id), done(c.id), r())))));
-      },
-      claimHooks: async () => [],
-      runHook: async () => {},
+      tasks: [
+        {
+          name: "messages",
+          concurrency,
+          refillAt: Math.floor(concurrency / 2),
+          claim: async (limit) => {
+            asked.push(limit);
+            const claims: Claim[] = [];
+            while (claims.length < limit && next <= total) claims.push({ id: next++, attempts: 1 });
+            return claims;
+          },
+          run: async (claims, done) => {
+            maxInHand = Math.max(maxInHand, loop.inHand().messages);
+            await Promise.all(claims.map((c) => new Promise<void>((r) => held.set(c.id, () => (held.delete(c.id), done(c.id), r())))));
+          },
+        },
+      ],
     });
     return {
       loop,
@@ -168,6 +172,80 @@ describe("claim loop", () => {
     await sleep(100);
     expect(k.asked).toEqual([2]);
     k.release(2);
+  });
+});
+
+describe("task registry and chores", () => {
+  it("polls every kind: one whose claim fails costs the others nothing, and a kind with everyMs is claimed no oftener", async () => {
+    const stop = new AbortController();
+    const claimed: Record<string, number> = { broken: 0, often: 0, rare: 0 };
+    const ran: number[] = [];
+    let next = 1;
+    const kind = (name: string, everyMs?: number) => ({
+      name,
+      concurrency: 2,
+      everyMs,
+      claim: async () => {
+        claimed[name]++;
+        if (name === "broken") throw Object.assign(new Error("boom"), { code: "57P01" });
+        return [{ id: next++ }];
+      },
+      run: async (items: { id: number }[], done: (id: number) => void) => {
+        for (const i of items) {
+          ran.push(i.id);
+          done(i.id);
+        }
+      },
+    });
+    const loop = createClaimLoop({ pollMs: 20, signal: stop.signal, tasks: [kind("broken"), kind("often"), kind("rare", 400)] });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    loop.start();
+    await waitFor(
+      () => claimed.often,
+      (n) => n >= 10,
+    );
+    stop.abort();
+    await loop.stop();
+    errors.mockRestore();
+    expect(claimed.broken).toBeGreaterThanOrEqual(10);
+    // 10+ polls of 20 ms and more: the 400 ms kind was claimed at the first poll and at most once or twice since.
+    expect(claimed.rare).toBeGreaterThanOrEqual(1);
+    expect(claimed.rare).toBeLessThan(claimed.often / 3);
+    expect(ran.length).toBe(claimed.often + claimed.rare);
+    expect(loop.inHand()).toEqual({ broken: 0, often: 0, rare: 0 });
+  });
+
+  it("runs an atStart chore at once, never overlaps a chore with itself, and stop() waits for the run in progress", async () => {
+    let runs = 0;
+    let inRun = 0;
+    let maxInRun = 0;
+    let release: () => void = () => {};
+    const stopChores = startChores([
+      {
+        name: "slow",
+        everyMs: 10,
+        atStart: true,
+        run: async () => {
+          runs++;
+          maxInRun = Math.max(maxInRun, ++inRun);
+          await new Promise<void>((r) => (release = r));
+          inRun--;
+        },
+      },
+    ]);
+    expect(runs).toBe(1);
+    await sleep(100);
+    // Ten intervals went by while the first run was held: none of them started a second one.
+    expect(runs).toBe(1);
+    let stopped = false;
+    const done = stopChores().then(() => (stopped = true));
+    await sleep(50);
+    expect(stopped).toBe(false);
+    release();
+    await done;
+    expect(maxInRun).toBe(1);
+    await sleep(50);
+    expect(runs).toBe(1);
   });
 });
 
