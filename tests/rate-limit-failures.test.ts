@@ -6,6 +6,7 @@ import { rateLimits } from "@/db/schema";
 import { bumpWindow } from "@/lib/rate-limit/repo";
 import { FAILURE_WINDOW_SECONDS, releaseFailure, reserveFailure } from "@/lib/rate-limit/failures";
 import { LONG_KEY_PREFIX, sweep } from "@/lib/rate-limit/service";
+import { waitFor } from "./helpers/wait";
 
 const W = FAILURE_WINDOW_SECONDS * 1000;
 const failKey = () => `${LONG_KEY_PREFIX}test:${randomUUID()}`;
@@ -29,7 +30,13 @@ describe("failure budgets (lib/rate-limit/failures.ts)", () => {
           .from(rateLimits)
           .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, start)))
       ).length > 0;
-    for (let i = 0; i < 200 && (await exists(api, apiStart)); i++) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(
+      () => exists(api, apiStart),
+      (e) => !e,
+      10_000,
+      25,
+      "return",
+    );
     expect(await exists(api, apiStart)).toBe(false);
     expect(await exists(fail, failStart)).toBe(true);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { openSse, type SseStream } from "../helpers/sse";
+import { openSse, streamOpened, type SseStream } from "../helpers/sse";
 import { createContact, createTeam } from "../helpers/factories";
 import { createSandboxNumber } from "../helpers/delivery-factories";
 import { agentSession } from "../helpers/send-factories";
@@ -103,7 +103,7 @@ describe("/api/v1/conversations/{id}/notes", () => {
     const s = await openSse(`${server.url}/api/v1/events`, w.luis.headers);
     streams.push(s);
     expect(s.status).toBe(200);
-    for (let i = 0; i < 100 && !s.seen.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await streamOpened(s);
     const created = await apiClient(server.url).post(
       `/api/v1/conversations/${w.conv.id}/notes`,
       { body: "Ojo: pidió factura" },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { openSse, type SseStream } from "../helpers/sse";
+import { openSse, streamOpened, type SseStream } from "../helpers/sse";
 import { createContact, createLabel, createTeam, createTemplate } from "../helpers/factories";
 import { createSandboxNumber } from "../helpers/delivery-factories";
 import { insertMessages } from "../helpers/history-factories";
@@ -167,7 +167,7 @@ describe("reading, assigning and resolving", () => {
     const conv = (await list(w.api)).body.data[0];
     const s = await openSse(`${server.url}/api/v1/events`, { authorization: `Bearer ${w.team.token}` });
     streams.push(s);
-    for (let i = 0; i < 100 && !s.seen.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await streamOpened(s);
 
     const read = await w.api.post(`/api/v1/conversations/${conv.id}/read`);
     expect(read.status).toBe(200);
@@ -222,7 +222,7 @@ describe("reading, assigning and resolving", () => {
     const c = await createContact(w.team.id);
     const s = await openSse(`${server.url}/api/v1/events?contact_id=${c.id}`, { authorization: `Bearer ${w.team.token}` });
     streams.push(s);
-    for (let i = 0; i < 100 && !s.seen.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await streamOpened(s);
     const sent = await w.send(c.customerNumber!);
     const updateId = sent.body.data.update_id;
     expect(JSON.parse((await s.next((e) => e.event === "message.created")).data)).toMatchObject({

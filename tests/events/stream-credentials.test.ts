@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { startServer, type TestServer } from "../helpers/server";
-import { openSse, type SseStream } from "../helpers/sse";
+import { openSse, streamOpened, type SseStream } from "../helpers/sse";
 import { createTeam } from "../helpers/factories";
 import { agentSession } from "../helpers/send-factories";
 import { getDb } from "@/db/client";
@@ -29,7 +29,7 @@ async function open(headers: Record<string, string>) {
   const s = await openSse(`${server.url}/api/v1/events`, headers);
   streams.push(s);
   expect(s.status).toBe(200);
-  for (let i = 0; i < 100 && !s.seen.some((e) => e.event === ":comment"); i++) await new Promise((r) => setTimeout(r, 20));
+  await streamOpened(s);
   return s;
 }
 

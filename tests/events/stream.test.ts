@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
+import { waitFor } from "../helpers/wait";
 import { apiClient } from "../helpers/client";
-import { openSse, type SseStream } from "../helpers/sse";
+import { openSse, streamOpened, type SseStream } from "../helpers/sse";
 import { createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { openEventStream } from "@/lib/events/service";
 import { insertEvents, pruneEventsBefore } from "@/lib/events/repo";
@@ -36,7 +37,7 @@ async function world() {
 
 /** The stream is open once its first comment arrived (it subscribes before writing it). */
 async function opened(s: SseStream) {
-  for (let i = 0; i < 100 && !s.seen.some((e) => e.event === ":comment"); i++) await new Promise((r) => setTimeout(r, 20));
+  await streamOpened(s);
 }
 
 describe("GET /api/v1/events", () => {
@@ -133,8 +134,13 @@ describe("GET /api/v1/events", () => {
         ),
       );
     const burst = (s: SseStream) => s.seen.filter((e) => e.event === "contact.labels").map((e) => JSON.parse(e.data).n as number);
-    for (let i = 0; i < 100 && burst(all).length < 60; i++) await new Promise((r) => setTimeout(r, 20));
-    for (let i = 0; i < 100 && burst(one).length < 30; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(
+      () => burst(all).length + burst(one).length,
+      (n) => n >= 90,
+      10_000,
+      20,
+      "return",
+    );
     expect(burst(all)).toEqual(Array.from({ length: 60 }, (_, n) => n));
     expect(burst(one)).toEqual(Array.from({ length: 30 }, (_, k) => 2 * k + 1));
     const ids = all.seen.filter((e) => e.event === "contact.labels").map((e) => Number(e.id));

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "@/lib/auth/tokens";
-import { openSse } from "../helpers/sse";
+import { openSse, streamOpened } from "../helpers/sse";
 
 /**
  * Events fan out across processes through the event log each process tails: a label changed through one app
@@ -70,7 +70,7 @@ describe("events across processes", { timeout: 120_000 }, () => {
 
     const stream = await openSse(`http://127.0.0.1:${reader.port}/api/v1/events`, { authorization: `Bearer ${token}` });
     expect(stream.status).toBe(200);
-    for (let i = 0; i < 200 && !stream.seen.length; i++) await new Promise((r) => setTimeout(r, 25));
+    await streamOpened(stream);
 
     const res = await fetch(`http://127.0.0.1:${writer.port}/api/v1/contacts/${contactId}/labels`, {
       method: "POST",

@@ -1,3 +1,5 @@
+import { waitFor } from "./wait";
+
 /** A Server-Sent Events client for tests: parses frames as EventSource does and queues them. */
 export type SseEvent = { id?: string; event: string; data: string };
 
@@ -12,6 +14,11 @@ export type SseStream = {
   /** Settles when the server ended the stream (or close() aborted it). */
   ended: Promise<void>;
 };
+
+/** Resolves once the stream is open: its first comment arrived (the server subscribes before writing it). */
+export async function streamOpened(s: SseStream): Promise<void> {
+  await waitFor(() => s.seen.some((e) => e.event === ":comment"), Boolean);
+}
 
 export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseStream> {
   const abort = new AbortController();
