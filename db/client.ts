@@ -33,8 +33,11 @@ export async function getDb(): Promise<Db> {
   return (await getHandle()).db;
 }
 
-/** Runs `fn` in one transaction of this process's database. */
-export async function transaction<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction of this process's database: the one way a transaction is opened
+ * (a repo function takes the `tx` as its `db`).
+ */
+export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   const db = await getDb();
   return db.transaction((tx) => fn(tx));
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { bots } from "@/db/schema";
 
 export type BotRow = typeof bots.$inferSelect;
@@ -41,8 +41,7 @@ export async function findDefaultBotRow(teamId: number): Promise<BotRow | undefi
  * keeps two concurrent "new default" inserts from both keeping their flag.
  */
 export async function insertBot(values: typeof bots.$inferInsert): Promise<BotRow> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     if (values.isDefault) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('bots.default'), ${values.teamId}::int)`);
       await tx

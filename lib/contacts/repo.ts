@@ -208,8 +208,6 @@ export async function changeLabelsOfContact(
   };
 }
 
-export { transaction } from "@/db/client";
-
 export type ContactKey = { number: string | null; customerId?: string | null; name?: string | null };
 export type UpsertedContact = { id: number; customerNumber: string | null; customerId: string | null; name: string; created: boolean };
 

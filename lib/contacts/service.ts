@@ -1,4 +1,5 @@
 import "server-only";
+import { transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { insertEvents } from "@/lib/events/repo";
 import { ApiError } from "@/lib/http/errors";
@@ -12,7 +13,6 @@ import {
   lastActivityOfContacts,
   listContactRows,
   lockContact,
-  transaction,
   upsertContacts,
   type ContactRow,
 } from "./repo";

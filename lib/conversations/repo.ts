@@ -262,5 +262,3 @@ export async function enqueueReadReceipt(tx: DbOrTx, teamId: number, conversatio
     WHERE c.team_id = ${teamId} AND c.id = ${conversationId} AND w.provider = 'cloud_api' AND m.provider_message_id IS NOT NULL
     ON CONFLICT (team_id, message_id) DO NOTHING`);
 }
-
-export { transaction } from "@/db/client";

@@ -1,4 +1,5 @@
 import "server-only";
+import { transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { requireNumber } from "@/lib/numbers/service";
@@ -6,7 +7,6 @@ import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
 import { REPLY_WINDOW_HOURS } from "@/db/schema/conversations";
 import {
-  transaction,
   enqueueReadReceipt,
   findConversationRow,
   listConversationRows,

@@ -1,4 +1,4 @@
-import { getDb } from "@/db/client";
+import { transaction } from "@/db/client";
 import { markSendedMany, type MessageRow, type Sended } from "./repo";
 import { emitStatusChanges } from "./status";
 
@@ -15,8 +15,7 @@ export function sendedBatcher(killed: () => boolean) {
   let flushing = false;
 
   async function commit(items: Item[]) {
-    const db = await getDb();
-    return db.transaction(async (tx) => {
+    return transaction(async (tx) => {
       const rows = await markSendedMany(tx, items);
       const digits = new Map(items.map((i) => [i.c.id, i.numberDigits]));
       await emitStatusChanges(

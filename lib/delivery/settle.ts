@@ -1,4 +1,4 @@
-import { getDb } from "@/db/client";
+import { transaction } from "@/db/client";
 import type { ProviderError } from "@/db/schema";
 import { withSecrets } from "@/lib/channels/credentials";
 import type { ChannelAdapter, ChannelNumber, SendOutcome } from "@/lib/channels/types";
@@ -35,8 +35,7 @@ export function createSettler(o: SettlerOptions) {
 
   /** QUEUED → FAILED for good, with the provider's error. */
   async function fail(c: Claim, teamId: number, numberDigits: string, error: ProviderError) {
-    const db = await getDb();
-    await db.transaction(async (tx) => {
+    await transaction(async (tx) => {
       const row = await markFailed(tx, c, teamId, error);
       if (row) await emitStatusChange(tx, row, "QUEUED", numberDigits);
       // 131050: the customer stopped marketing messages at WhatsApp; later MARKETING sends are refused here.

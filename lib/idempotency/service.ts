@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb, type DbOrTx } from "@/db/client";
+import { getDb, type DbOrTx, transaction } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { config } from "@/lib/config";
@@ -94,7 +94,7 @@ export async function writeOnce(
     await write(db);
     return { ...response, replayed: false };
   }
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     if (idem) {
       const replay = await claimOrReplay(tx, teamId, idem, response);
       if (replay) return { ...replay, replayed: true };

@@ -107,5 +107,3 @@ export async function deleteLabelRow(teamId: number, id: number) {
     .returning({ id: labels.id });
   return rows.length > 0;
 }
-
-export { transaction } from "@/db/client";

@@ -1,4 +1,5 @@
 import "server-only";
+import { transaction } from "@/db/client";
 import type { z } from "zod";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
@@ -10,7 +11,6 @@ import {
   listLabelRows,
   lockTeamLabels,
   titleTaken,
-  transaction,
   updateLabelRow,
   findLabelRow,
   findLabelByTitle,

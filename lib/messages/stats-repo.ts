@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, rowsOf, transaction } from "@/db/client";
 
 export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: string; from?: string; to?: string };
 export type StatsRow = { status: string; error_code: number; error_title: string; messages: number };
@@ -51,8 +51,7 @@ const FOLD_LOCK = 727_275;
  * 0 is kept at 0, as the rollup always kept counted-out keys.
  */
 export async function foldMessageStatsDeltas(): Promise<number> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
     if (!lock?.ok) return -1;
     const res = await tx.execute(sql`

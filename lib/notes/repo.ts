@@ -53,5 +53,3 @@ export async function insertNote(db: DbOrTx, values: Omit<typeof conversationNot
     .returning();
   return row;
 }
-
-export { transaction } from "@/db/client";

@@ -3,8 +3,8 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { insertEvents } from "@/lib/events/repo";
 import { CONVERSATION_NOT_FOUND } from "@/lib/conversations/schemas";
-import { getDb } from "@/db/client";
-import { findConversationKey, insertNote, listNoteRows, transaction, type ConversationKey } from "./repo";
+import { getDb, transaction } from "@/db/client";
+import { findConversationKey, insertNote, listNoteRows, type ConversationKey } from "./repo";
 import type { CreateNoteInput, NoteDto } from "./schemas";
 
 /** More than any conversation is expected to hold; the list is not paged. */

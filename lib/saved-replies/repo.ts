@@ -89,5 +89,3 @@ export async function deleteSavedReplyRow(teamId: number, id: number) {
     .returning({ id: savedReplies.id });
   return rows.length > 0;
 }
-
-export { transaction } from "@/db/client";

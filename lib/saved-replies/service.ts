@@ -1,4 +1,5 @@
 import "server-only";
+import { transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
@@ -9,7 +10,6 @@ import {
   listSavedReplyRows,
   lockTeamShortcuts,
   shortcutTaken,
-  transaction,
   updateSavedReplyRow,
   type SavedReplyRow,
 } from "./repo";

@@ -1,6 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { getDb, type DbOrTx, type Tx } from "@/db/client";
+import { getDb, type DbOrTx, type Tx, transaction } from "@/db/client";
 import {
   agents,
   apiTokens,
@@ -21,8 +21,7 @@ const SEED_LOCK = 727_275;
 
 /** Runs `fn` in one transaction holding the seed's advisory lock. */
 export async function seedTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     return fn(tx);
   });
