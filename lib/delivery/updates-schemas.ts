@@ -1,6 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { historyRecordSchema, messageErrorSchema } from "@/lib/messages/history-schemas";
-import { routedToSchema } from "@/lib/webhooks/schemas";
+import { routedToSchema } from "@/lib/routing/schemas";
 
 export const updateParams = z.object({ update_id: z.string() }).meta({ id: "UpdateParams" });
 

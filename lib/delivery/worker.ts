@@ -1,8 +1,8 @@
 import { setMaxListeners } from "node:events";
 import { withSecrets } from "@/lib/channels/credentials";
 import type { ChannelAdapter, ChannelNumber } from "@/lib/channels/types";
-import { claimDeliveries, targetSecret } from "@/lib/webhooks/deliveries-repo";
-import { deliverOne } from "@/lib/webhooks/deliver";
+import { claimDeliveries, targetSecret } from "@/lib/outgoing-webhooks/deliveries-repo";
+import { deliverOne } from "@/lib/outgoing-webhooks/deliver";
 import { adapterFor } from "./channels";
 import { createClaimLoop } from "./claim-loop";
 import { deliveryConfig } from "./config";
@@ -20,7 +20,7 @@ export type WorkerOptions = {
   pollMs?: number;
   /** Lease of a claim before the send's own lease extension (default 30 s). */
   leaseMs?: number;
-  /** Messages and webhook events handled at once by this worker (default 256 / 8). */
+  /** Messages and outgoing webhook deliveries handled at once by this worker (default 256 / 8). */
   concurrency?: number;
   webhookConcurrency?: number;
   /** Attempts before FAILED (DELIVERY_MAX_ATTEMPTS, default 8). */
@@ -53,7 +53,7 @@ export type Worker = {
 };
 
 /**
- * The delivery worker: claims due messages and webhook events from Postgres with a lease
+ * The delivery worker: claims due messages and outgoing webhook deliveries from Postgres with a lease
  * (claim-loop.ts), paces sends per number through a shared slot (pacing.ts), sends through the
  * number's channel adapter and moves each message with a fenced transition (settle.ts, repo.ts).
  * This file puts the three together: what a claimed message goes through between its claim

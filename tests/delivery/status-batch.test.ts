@@ -5,7 +5,7 @@ import { messageEvents, messages, parkedStatuses } from "@/db/schema";
 import { applyStatusBatch } from "@/lib/delivery/status";
 import { receiveStatusesGrouped } from "@/lib/delivery/status-batch";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
-import { cloudNumberByPhoneNumberId } from "@/lib/webhooks/secrets";
+import { cloudNumberByPhoneNumberId } from "@/lib/meta-webhooks/secrets";
 import { startServer, type TestServer } from "../helpers/server";
 import { createContact, createTeam, createTemplate } from "../helpers/factories";
 import { createCloudNumber, createQueuedMessage, postWebhook } from "../helpers/delivery-factories";
