@@ -32,7 +32,7 @@ const ALLOWED_FROM: Record<string, MessageStatus[]> = {
 };
 
 /**
- * What became of one status: applied; ignored (recorded in message_events but not applied: a
+ * What became of one status: applied; ignored (recorded in message_status_history but not applied: a
  * status older than the stored one, or of an inbound message); or not applicable yet —
  * `leased` (it names our update_id but a worker still holds that message's claim) or `unknown`
  * (no message of the number has its provider id yet).
@@ -42,7 +42,7 @@ export type StatusOutcome = "applied" | "ignored" | "leased" | "unknown";
 /**
  * The one status path: Cloud API webhooks and the sandbox walk both land here. Each status is
  * its own transaction, which either applies it (a guarded UPDATE, so concurrent or reordered
- * callbacks can never move a message backwards, with its message_events row and, when applied,
+ * callbacks can never move a message backwards, with its message_status_history row and, when applied,
  * a `message.status` delivery for the routed target) or parks it in parked_statuses with its
  * reason (DESIGN section 13: durable before acknowledged). A webhook answers 200 only after that
  * commit, so nothing it acknowledged lives only in memory. A deadlock or serialization failure
