@@ -13,7 +13,7 @@
  */
 import postgres from "postgres";
 import { applyStatusUpdates } from "@/lib/delivery/status";
-import { cloudNumberByPhoneNumberId } from "@/lib/webhooks/secrets";
+import { cloudNumberByPhoneNumberId } from "@/lib/meta-webhooks/secrets";
 
 const MESSAGES = Number(process.env.MESSAGES ?? 3000);
 const CALLERS = Number(process.env.CALLERS ?? process.env.DATABASE_POOL_SIZE ?? 10);

@@ -96,7 +96,7 @@ const dbRow = (scenario: string, connections: number, tps: number, unit: string,
  * `messages_status_changed` fires (one `events` row, two `message_stats_deltas` rows). The same
  * UPDATE on a copy of those rows with the same indexes but no triggers or foreign keys is the
  * baseline; the ratio is the price of the side effects. "with its audit row" adds the
- * `message_events` INSERT of the same transaction, as the app makes it, on both sides.
+ * `message_status_history` INSERT of the same transaction, as the app makes it, on both sides.
  */
 export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]> {
   const q = ctx.query;
@@ -160,10 +160,10 @@ export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]>
       plain: `\\set id random(${range.lo}, ${range.hi})\n${update(copy)};\n`,
       triggersAudit:
         `\\set id random(${range.lo}, ${range.hi})\nBEGIN;\n${update("messages")} RETURNING team_id, status \\gset\n` +
-        `INSERT INTO message_events (team_id, message_id, status, applied, raw) VALUES (:team_id, :id, :status, 1, '${raw}');\nEND;\n`,
+        `INSERT INTO message_status_history (team_id, message_id, status, applied, raw) VALUES (:team_id, :id, :status, 1, '${raw}');\nEND;\n`,
       plainAudit:
         `\\set id random(${range.lo}, ${range.hi})\nBEGIN;\n${update(copy)} RETURNING team_id, status \\gset\n` +
-        `INSERT INTO message_events (team_id, message_id, status, applied, raw) VALUES (:team_id, :id, :status, 1, '${raw}');\nEND;\n`,
+        `INSERT INTO message_status_history (team_id, message_id, status, applied, raw) VALUES (:team_id, :id, :status, 1, '${raw}');\nEND;\n`,
     };
     const files = Object.fromEntries(
       Object.entries(scripts).map(([k, text]) => {
@@ -204,7 +204,7 @@ export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]>
             clients,
             triggersAudit.tps,
             `tps (${ra} × no triggers)`,
-            `UPDATE + message_events INSERT in one transaction: with triggers ${fmt(triggersAudit.tps)} tps, ` +
+            `UPDATE + message_status_history INSERT in one transaction: with triggers ${fmt(triggersAudit.tps)} tps, ` +
               `on the copy ${fmt(plainAudit.tps)} tps: ratio ${ra}; against the bare UPDATE on the copy ${ratio(triggersAudit.tps, plain.tps)}`,
           ),
         );
@@ -303,7 +303,7 @@ const CLOUD_STATUS = ["sent", "delivered", "read"] as const;
  * database: each applied status moves its message one step (SENDED 0 … READED 3), so the sum of
  * the steps before and after the measured load is the number applied. CPU per status is the
  * server's CPU over the load divided by that. The messages get their old status and wamid back
- * (what the statuses logged stays: message_events, events, deltas).
+ * (what the statuses logged stays: message_status_history, events, deltas).
  */
 export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): Promise<Measure[]> {
   const q = ctx.query;
@@ -449,7 +449,7 @@ export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): 
   } catch (err) {
     return [unavailable(INGEST, "app", connections, `failed: ${(err as Error).message}`)];
   } finally {
-    // The messages get back what they had; their status changes stay in the logs (events, deltas, message_events).
+    // The messages get back what they had; their status changes stay in the logs (events, deltas, message_status_history).
     await q(`update messages m set status = s.status, provider_message_id = s.provider_message_id, error = s.error
         from ${set} s where m.id = s.id and m.team_id = ${team}`).catch(() => []);
     await q(`drop table if exists ${set}`).catch(() => []);

@@ -2,16 +2,9 @@
 import { Fragment, useRef, useState } from "react";
 import { providerErrorText } from "@/lib/i18n/provider-error";
 import Link from "next/link";
-import {
-  useBroadcast,
-  useBroadcastAction,
-  useBroadcastsLive,
-  useTimeline,
-  type BroadcastAction,
-  type Bucket,
-} from "@/lib/api-client/broadcasts";
+import { useBroadcast, useBroadcastAction, useTimeline, type BroadcastAction, type Bucket } from "@/lib/api-client/broadcasts";
 import type { Broadcast } from "@/lib/api-client/types";
-import type { StreamState } from "@/lib/api-client/inbox";
+import { useLiveEvents, type StreamState } from "@/lib/api-client/live-stream";
 import { useI18n } from "@/lib/i18n";
 import { Button, Card, cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { BroadcastStatusBadge } from "./status-badge";
@@ -32,7 +25,7 @@ import { RecipientsTable } from "./recipients-table";
 export function BroadcastDetail({ id }: { id: number }) {
   const { t, locale } = useI18n();
   const broadcast = useBroadcast(id);
-  const stream = useBroadcastsLive(id);
+  const stream = useLiveEvents();
   const b = broadcast.data;
 
   if (broadcast.isError) return <ErrorBox error={broadcast.error} onRetry={() => broadcast.refetch()} />;

@@ -1,7 +1,8 @@
 "use client";
 import { useState } from "react";
 import Link from "next/link";
-import { useBroadcasts, useBroadcastsLive } from "@/lib/api-client/broadcasts";
+import { useBroadcasts } from "@/lib/api-client/broadcasts";
+import { useLiveEvents } from "@/lib/api-client/live-stream";
 import type { Broadcast } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { EmptyState, ErrorBox, PageTitle, SkeletonRows } from "@/components/ui";
@@ -18,7 +19,7 @@ export function BroadcastsList() {
   const { t } = useI18n();
   const [page, setPage] = useState(1);
   const list = useBroadcasts(page);
-  useBroadcastsLive();
+  useLiveEvents();
   const pg = list.data?.pagination;
 
   return (

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useLabels, useMe, useWaNumbers } from "@/lib/api-client/hooks";
-import { useConversation, useEventStream, useMarkRead, useUpdateConversation } from "@/lib/api-client/inbox";
+import { useConversation, useMarkRead, useUpdateConversation } from "@/lib/api-client/inbox";
+import { useLiveEvents } from "@/lib/api-client/live-stream";
 import type { Conversation, Message } from "@/lib/api-client/types";
 import { useT } from "@/lib/i18n";
 import { contactDisplayName } from "@/lib/contacts/display-name";
@@ -30,7 +31,7 @@ export function InboxPage() {
   const numbers = useWaNumbers();
   const labels = useLabels();
   const me = useMe();
-  const stream = useEventStream();
+  const stream = useLiveEvents();
   const markRead = useMarkRead();
   const update = useUpdateConversation();
 

@@ -1,5 +1,5 @@
 "use client";
-import type { ThreadNote } from "@/components/conversations/rows";
+import type { ThreadNote } from "@/components/history/rows";
 import { useI18n } from "@/lib/i18n";
 import { formatDateTime, formatTime } from "@/lib/i18n/dates";
 

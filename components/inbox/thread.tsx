@@ -6,9 +6,9 @@ import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { ErrorBox, Skeleton } from "@/components/ui";
-import type { Row } from "@/components/conversations/rows";
+import type { Row } from "@/components/history/rows";
 import { formatDayHeading } from "@/lib/i18n/dates";
-import { useVirtualThread } from "@/components/conversations/use-virtual-thread";
+import { useVirtualThread } from "@/components/history/use-virtual-thread";
 import { NoteBubble } from "./note-bubble";
 
 /**

@@ -3,11 +3,15 @@ import { usePathname, useRouter } from "next/navigation";
 import { useEffect, type ReactNode } from "react";
 import { useMe } from "@/lib/api-client/hooks";
 import { ApiRequestError } from "@/lib/api-client/fetch";
+import { LiveEventsProvider } from "@/lib/api-client/live-stream";
 import { cx, ErrorBox } from "@/components/ui";
 import { AppHeader } from "./app-header";
 import { SkipToContent } from "./skip-to-content";
 
-/** Dashboard frame: checks the session (→ /login on 401), then the app's header and the page. */
+/**
+ * Dashboard frame: checks the session (→ /login on 401), then the app's header and the page, and
+ * holds the tab's one live event stream for the pages that are live (lib/api-client/live-stream.tsx).
+ */
 export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const router = useRouter();
@@ -21,14 +25,16 @@ export function AppShell({ children }: { children: ReactNode }) {
   // The inbox is exactly the window's height (its panes scroll inside); other pages grow with their content.
   const fitted = pathname.startsWith("/inbox");
   return (
-    <div className={cx("flex flex-col", fitted ? "h-dvh" : "min-h-dvh")}>
-      <SkipToContent />
-      <AppHeader />
-      {/* The inbox fills what the header leaves of the window (a column it grows in), whatever the
+    <LiveEventsProvider>
+      <div className={cx("flex flex-col", fitted ? "h-dvh" : "min-h-dvh")}>
+        <SkipToContent />
+        <AppHeader />
+        {/* The inbox fills what the header leaves of the window (a column it grows in), whatever the
           header's height: a page taller than the window lets the wheel scroll the inbox away. */}
-      <main id="main" className={cx("mx-auto w-full max-w-7xl flex-1 px-4 py-6", fitted && "flex min-h-0 flex-col")}>
-        {me.error && !unauthenticated ? <ErrorBox error={me.error} onRetry={() => me.refetch()} /> : children}
-      </main>
-    </div>
+        <main id="main" className={cx("mx-auto w-full max-w-7xl flex-1 px-4 py-6", fitted && "flex min-h-0 flex-col")}>
+          {me.error && !unauthenticated ? <ErrorBox error={me.error} onRetry={() => me.refetch()} /> : children}
+        </main>
+      </div>
+    </LiveEventsProvider>
   );
 }

@@ -13,7 +13,7 @@ type P = { payload: unknown };
 
 /**
  * A reaction whose message is not on the page (reactions to loaded messages are drawn on them,
- * see components/conversations/rows.ts): one small line.
+ * see components/history/rows.ts): one small line.
  */
 export function ReactionMessage({ payload }: P) {
   const { t } = useI18n();

@@ -2,7 +2,7 @@
 import type { Message } from "@/lib/api-client/types";
 import { useI18n, type MessageKey, type Translate } from "@/lib/i18n";
 import { providerErrorText } from "@/lib/i18n/provider-error";
-import type { Reaction } from "@/components/conversations/rows";
+import type { Reaction } from "@/components/history/rows";
 import { cx } from "@/components/ui";
 import { PayloadView } from "./payload";
 import { StatusTicks } from "./status-ticks";

@@ -1,5 +1,5 @@
 -- The one row of wa_number_secrets_version moves with every change a webhook's secret lookup depends
--- on (lib/webhooks/secrets.ts caches the Cloud API numbers with their secrets per process, finds a
+-- on (lib/meta-webhooks/secrets.ts caches the Cloud API numbers with their secrets per process, finds a
 -- webhook's number there, and re-reads them when it moved): credentials, provider, the
 -- phone_number_id a webhook names, and the team a number belongs to.
 -- UPDATE OF fires only when one of these columns is in the SET list, so the send-slot updates of

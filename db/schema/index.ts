@@ -6,6 +6,7 @@ export * from "./media";
 export * from "./contacts";
 export * from "./routing";
 export * from "./messages";
+export * from "./message-status-history";
 export * from "./broadcasts";
 export * from "./idempotency";
 export * from "./webhook-deliveries";

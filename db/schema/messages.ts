@@ -112,28 +112,3 @@ export const messages = pgTable(
       .where(sql`reply_to_message_id IS NOT NULL`),
   ],
 );
-
-/** Every status change of a message, as received, for audit (DESIGN section 6). */
-export const messageEvents = pgTable(
-  "message_events",
-  {
-    id: serial("id").primaryKey(),
-    // No foreign key of its own to teams (migration 0030): the message's key includes team_id and
-    // cascades, and checking the team's too took a key-share lock on its one row in every status
-    // transaction (a hot row, issue 18).
-    teamId: integer("team_id").notNull(),
-    messageId: integer("message_id").notNull(),
-    status: text("status").notNull(),
-    applied: integer("applied").notNull().default(1),
-    raw: jsonb("raw"),
-    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index("message_events_message_idx").on(t.messageId),
-    foreignKey({
-      name: "message_events_message_fk",
-      columns: [t.messageId, t.teamId],
-      foreignColumns: [messages.id, messages.teamId],
-    }).onDelete("cascade"),
-  ],
-);

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
  * One row whose `version` goes up, in the same transaction, with every statement that inserts or
  * deletes numbers or changes their credentials, provider or phone_number_id (a statement trigger
  * on wa_numbers, in the migration). Each process caches the Cloud API numbers' decrypted webhook
- * secrets and rereads them only when this number moved (lib/webhooks/secrets.ts): one primary-key
+ * secrets and rereads them only when this number moved (lib/meta-webhooks/secrets.ts): one primary-key
  * read instead of loading and decrypting every number's credentials.
  */
 export const waNumberSecretsVersion = pgTable(

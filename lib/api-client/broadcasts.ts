@@ -1,15 +1,13 @@
 "use client";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
-import { useEventStream, type StreamState } from "./inbox";
+import { queryKeys } from "./query-keys";
 import type {
   AudienceRule,
   AudienceSizeResponse,
-  Broadcast,
   BroadcastList,
   BroadcastResponse,
-  BroadcastUpdatedEvent,
   CreateBroadcastInput,
   RecipientList,
   RecipientStatus,
@@ -18,24 +16,14 @@ import type {
 
 /**
  * The broadcast pages' data: the list, one broadcast, its recipients and timeline, the lifecycle
- * actions, the new-broadcast send, and the audience's live size. One broadcast stays current from
- * the dashboard's one event stream (useEventStream): `broadcast.updated` carries its counts.
+ * actions, the new-broadcast send, and the audience's live size. The pages stay current from the
+ * dashboard frame's one event stream (broadcasts-live.ts): `broadcast.updated` carries the counts.
  */
-export const broadcastKeys = {
-  all: ["broadcasts"] as const,
-  list: (page: number, perPage: number) => ["broadcasts", "list", page, perPage] as const,
-  one: (id: number) => ["broadcasts", "one", id] as const,
-  recipientsAll: (id: number) => ["broadcasts", "recipients", id] as const,
-  recipients: (id: number, status: string, page: number) => ["broadcasts", "recipients", id, status, page] as const,
-  timeline: (id: number, bucket: Bucket) => ["broadcasts", "timeline", id, bucket] as const,
-  audienceSize: (rule: AudienceRule) => ["audience-size", rule] as const,
-};
-
 export type Bucket = "minute" | "hour";
 
 export function useBroadcasts(page: number, perPage = 20) {
   return useQuery({
-    queryKey: broadcastKeys.list(page, perPage),
+    queryKey: queryKeys.broadcasts.list(page, perPage),
     queryFn: () => apiFetch<BroadcastList>(`/api/v1/broadcasts${qs({ page, per_page: perPage })}`),
     placeholderData: keepPreviousData,
   });
@@ -43,7 +31,7 @@ export function useBroadcasts(page: number, perPage = 20) {
 
 export function useBroadcast(id: number) {
   return useQuery({
-    queryKey: broadcastKeys.one(id),
+    queryKey: queryKeys.broadcasts.one(id),
     queryFn: () => apiFetch<BroadcastResponse>(`/api/v1/broadcasts/${id}`).then((r) => r.data),
     staleTime: Infinity,
     // Opening the page always asks: a cached copy (the create's answer, "0 de 21 procesados")
@@ -54,7 +42,7 @@ export function useBroadcast(id: number) {
 
 export function useRecipients(id: number, status: RecipientStatus | "", page: number, perPage = 25) {
   return useQuery({
-    queryKey: broadcastKeys.recipients(id, status, page),
+    queryKey: queryKeys.broadcasts.recipients(id, status, page),
     queryFn: () => apiFetch<RecipientList>(`/api/v1/broadcasts/${id}/recipients${qs({ status, page, per_page: perPage })}`),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
@@ -64,7 +52,7 @@ export function useRecipients(id: number, status: RecipientStatus | "", page: nu
 
 export function useTimeline(id: number, bucket: Bucket) {
   return useQuery({
-    queryKey: broadcastKeys.timeline(id, bucket),
+    queryKey: queryKeys.broadcasts.timeline(id, bucket),
     queryFn: () => apiFetch<TimelineResponse>(`/api/v1/broadcasts/${id}/timeline${qs({ bucket })}`).then((r) => r.data),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
@@ -77,81 +65,6 @@ export function recipientsCsvUrl(id: number, status: RecipientStatus | "", lang:
   return `/api/v1/broadcasts/${id}/recipients${qs({ format: "csv", status, lang })}`;
 }
 
-/**
- * The event's status and counts, at once. Every `broadcast.updated` carries the counts as they
- * stand (the server announces none before the audience is enqueued: lib/broadcasts/service.ts).
- */
-function patchBroadcast(qc: QueryClient, ev: BroadcastUpdatedEvent) {
-  const apply = (b: Broadcast) => (b.id !== ev.id ? b : { ...b, status: ev.status, counts: ev.counts });
-  qc.setQueryData<Broadcast>(broadcastKeys.one(ev.id), (old) => (old ? apply(old) : old));
-  qc.setQueriesData<BroadcastList>({ queryKey: ["broadcasts", "list"] }, (old) => (old ? { ...old, data: old.data.map(apply) } : old));
-}
-
-/** Runs `fn` at most once per `ms`, the last call of a burst included (trailing edge). */
-function useThrottle(fn: () => void, ms: number) {
-  const last = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const fnRef = useRef(fn);
-  useEffect(() => {
-    fnRef.current = fn;
-  }, [fn]);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return useCallback(() => {
-    if (timer.current) return;
-    const wait = Math.max(0, last.current + ms - Date.now());
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      last.current = Date.now();
-      fnRef.current();
-    }, wait);
-  }, [ms]);
-}
-
-/**
- * Keeps the broadcast pages live from the dashboard's event stream. `broadcast.updated` patches
- * the cached counts at once; then (and on each `message.status`, which does not say its broadcast)
- * the open broadcast, its recipients page and its timeline are refetched, at most once a second.
- */
-export function useBroadcastsLive(openId?: number): StreamState {
-  const qc = useQueryClient();
-  const refetchOne = useThrottle(() => {
-    if (openId !== undefined) qc.invalidateQueries({ queryKey: broadcastKeys.one(openId) });
-  }, 1000);
-  // The recipients page and the timeline cost more and move less to the eye: every 5 s at most.
-  const refetchDetails = useThrottle(() => {
-    if (openId === undefined) return;
-    qc.invalidateQueries({ queryKey: broadcastKeys.recipientsAll(openId) });
-    qc.invalidateQueries({ queryKey: ["broadcasts", "timeline", openId] });
-  }, 5000);
-  const onEvent = useCallback(
-    (type: string, data: unknown) => {
-      if (type === "broadcast.updated") {
-        const ev = data as BroadcastUpdatedEvent;
-        patchBroadcast(qc, ev);
-        if (ev.id !== openId) return;
-      } else if (type === "message.status" || type === "message.created") {
-        // Neither says its broadcast: only a broadcast still moving listens. A finished one's
-        // receipts still move (delivered → read) and replies still come for a while after DONE.
-        const b = openId === undefined ? undefined : qc.getQueryData<Broadcast>(broadcastKeys.one(openId));
-        if (!b || b.status === "CANCELLED" || b.status === "SCHEDULED") return;
-      } else return;
-      refetchOne();
-      refetchDetails();
-    },
-    [qc, openId, refetchOne, refetchDetails],
-  );
-  const state = useEventStream(onEvent);
-  // Each time the stream (re)opens, what changed before it was listening is read once: events
-  // sent between the page's first fetch and the stream's opening are never replayed to it.
-  useEffect(() => {
-    if (state !== "open" || openId === undefined) return;
-    qc.invalidateQueries({ queryKey: broadcastKeys.one(openId) });
-    qc.invalidateQueries({ queryKey: broadcastKeys.recipientsAll(openId) });
-    qc.invalidateQueries({ queryKey: ["broadcasts", "timeline", openId] });
-  }, [state, openId, qc]);
-  return state;
-}
-
 export type BroadcastAction = "pause" | "resume" | "cancel";
 
 export function useBroadcastAction(id: number) {
@@ -160,9 +73,9 @@ export function useBroadcastAction(id: number) {
     mutationFn: (action: BroadcastAction) =>
       apiFetch<BroadcastResponse>(`/api/v1/broadcasts/${id}/${action}`, { method: "POST" }).then((r) => r.data),
     onSuccess: (b) => {
-      qc.setQueryData(broadcastKeys.one(id), b);
-      qc.invalidateQueries({ queryKey: ["broadcasts", "list"] });
-      qc.invalidateQueries({ queryKey: broadcastKeys.recipientsAll(id) });
+      qc.setQueryData(queryKeys.broadcasts.one(id), b);
+      qc.invalidateQueries({ queryKey: queryKeys.broadcasts.listsAll });
+      qc.invalidateQueries({ queryKey: queryKeys.broadcasts.recipientsAll(id) });
     },
   });
 }
@@ -173,8 +86,8 @@ export function useCreateBroadcast() {
     mutationFn: ({ body, idempotencyKey }: { body: CreateBroadcastInput; idempotencyKey: string }) =>
       apiFetch<BroadcastResponse>("/api/v1/broadcasts", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey } }),
     onSuccess: (r) => {
-      qc.setQueryData(broadcastKeys.one(r.data.id), r.data);
-      qc.invalidateQueries({ queryKey: ["broadcasts", "list"] });
+      qc.setQueryData(queryKeys.broadcasts.one(r.data.id), r.data);
+      qc.invalidateQueries({ queryKey: queryKeys.broadcasts.listsAll });
     },
   });
 }
@@ -197,7 +110,7 @@ export function audienceIsEmpty(rule: AudienceRule) {
 export function useAudienceSize(rule: AudienceRule) {
   const settled = useDebounced(rule, 300);
   const query = useQuery<AudienceSizeResponse["data"]>({
-    queryKey: broadcastKeys.audienceSize(settled),
+    queryKey: queryKeys.audienceSize(settled),
     enabled: !audienceIsEmpty(settled),
     queryFn: ({ signal }) =>
       apiFetch<AudienceSizeResponse>(

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { apiFetch } from "./fetch";
-import { keys } from "./hooks";
+import { queryKeys } from "./query-keys";
 import type { Contact, ContactLabelsResponse, ContactList, Label } from "./types";
 
 type Vars = { contact: Pick<Contact, "id">; label: Label };
@@ -14,7 +14,7 @@ type Snapshot = { previous: [QueryKey, ContactList | undefined][] };
 export function useContactLabel(kind: "add" | "remove") {
   const qc = useQueryClient();
   const patch = (contactId: number, fn: (labels: Label[]) => Label[]) => {
-    qc.setQueriesData<ContactList>({ queryKey: keys.contactsAll }, (old) =>
+    qc.setQueriesData<ContactList>({ queryKey: queryKeys.contactsAll }, (old) =>
       old ? { ...old, data: old.data.map((c) => (c.id === contactId ? { ...c, labels: fn(c.labels) } : c)) } : old,
     );
   };
@@ -25,8 +25,8 @@ export function useContactLabel(kind: "add" | "remove") {
         body: { label_ids: [label.id] },
       }),
     onMutate: async ({ contact, label }) => {
-      await qc.cancelQueries({ queryKey: keys.contactsAll });
-      const previous = qc.getQueriesData<ContactList>({ queryKey: keys.contactsAll });
+      await qc.cancelQueries({ queryKey: queryKeys.contactsAll });
+      const previous = qc.getQueriesData<ContactList>({ queryKey: queryKeys.contactsAll });
       patch(contact.id, (labels) =>
         kind === "add"
           ? labels.some((l) => l.id === label.id)
@@ -40,7 +40,7 @@ export function useContactLabel(kind: "add" | "remove") {
     onError: (_err, _vars, snap) => {
       for (const [key, data] of snap?.previous ?? []) qc.setQueryData(key, data);
       // A refused label may have been deleted meanwhile: the picker must stop offering it.
-      qc.invalidateQueries({ queryKey: keys.labels });
+      qc.invalidateQueries({ queryKey: queryKeys.labels });
     },
     onSettled: (res, err, { contact }) => {
       // The answer is the contact's whole label list (whatever another tab or agent did meanwhile):
@@ -49,7 +49,7 @@ export function useContactLabel(kind: "add" | "remove") {
       // place, their focus and the undo; it drops out at the next refetch. After an error the
       // lists are read again.
       if (res) patch(contact.id, () => res.data);
-      qc.invalidateQueries({ queryKey: keys.contactsAll, refetchType: err ? "active" : "none" });
+      qc.invalidateQueries({ queryKey: queryKeys.contactsAll, refetchType: err ? "active" : "none" });
     },
   });
 }

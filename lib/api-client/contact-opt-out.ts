@@ -1,8 +1,7 @@
 "use client";
 import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { apiFetch } from "./fetch";
-import { keys } from "./hooks";
-import { inboxKeys } from "./inbox";
+import { queryKeys } from "./query-keys";
 import type { Contact, ContactList, Conversation, ConversationList } from "./types";
 
 type OptOut = Contact["marketing_opt_out"];
@@ -10,13 +9,13 @@ type ListData = InfiniteData<ConversationList, string | null>;
 
 /** Writes a contact's opt-out into every cached list and conversation that shows it (also used by the event stream). */
 export function patchOptOut(qc: QueryClient, contactId: number, optOut: OptOut) {
-  qc.setQueriesData<ContactList>({ queryKey: keys.contactsAll }, (old) =>
+  qc.setQueriesData<ContactList>({ queryKey: queryKeys.contactsAll }, (old) =>
     old ? { ...old, data: old.data.map((c) => (c.id === contactId ? { ...c, marketing_opt_out: optOut } : c)) } : old,
   );
-  qc.setQueriesData<Conversation>({ queryKey: ["conversation"] }, (old) =>
+  qc.setQueriesData<Conversation>({ queryKey: queryKeys.inbox.oneAll }, (old) =>
     old && old.contact.id === contactId ? { ...old, contact: { ...old.contact, marketing_opt_out: optOut } } : old,
   );
-  qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) =>
+  qc.setQueriesData<ListData>({ queryKey: queryKeys.inbox.listsAll }, (old) =>
     old
       ? {
           ...old,

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./fetch";
-import { keys } from "./hooks";
+import { queryKeys } from "./query-keys";
 import type { ImportLine, ImportPreviewResponse, ImportReport } from "./types";
 
 const IMPORT_PATH = "/api/v1/contacts/import";
@@ -111,9 +111,9 @@ export function useImportContacts() {
       createMissingLabels?: boolean;
     }) => importContactsCsv(file, onProgress, { createMissingLabels }),
     onSuccess: (report) => {
-      qc.invalidateQueries({ queryKey: keys.contactsAll });
-      if (report.labels_created?.length) qc.invalidateQueries({ queryKey: keys.labels });
-      qc.invalidateQueries({ queryKey: ["audience-size"] });
+      qc.invalidateQueries({ queryKey: queryKeys.contactsAll });
+      if (report.labels_created?.length) qc.invalidateQueries({ queryKey: queryKeys.labels });
+      qc.invalidateQueries({ queryKey: queryKeys.audienceSizeAll });
     },
   });
 }

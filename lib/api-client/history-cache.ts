@@ -10,7 +10,7 @@ export type HistoryData = InfiniteData<HistoryPage, number>;
 
 /**
  * Whether a `from`..`to` range (YYYY-MM-DD, both inclusive) holds `today`. The viewer writes its
- * range, and so today, as the browser's local dates (components/conversations/rows.ts `ymd`).
+ * range, and so today, as the browser's local dates (components/history/rows.ts `ymd`).
  */
 export function rangeHoldsDay(from: string, to: string, today: string): boolean {
   return from <= today && today <= to;

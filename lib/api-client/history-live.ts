@@ -1,10 +1,10 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, type Query, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
-import { fetchHistoryPage, keys, type HistoryParams } from "./hooks";
+import { fetchHistoryPage, type HistoryParams } from "./hooks";
+import { queryKeys } from "./query-keys";
 import { mergeHead, patchStatus, type HistoryData } from "./history-cache";
-import { useEventStream, type StreamState } from "./inbox";
+import { useLiveEvents, type StreamState } from "./live-stream";
 import type { ContactList, Message } from "./types";
 
 /** A burst of messages (a customer typing several lines, a bulk send) costs one request. */
@@ -22,34 +22,48 @@ async function contactIdOf(source: string): Promise<number | null> {
 }
 
 type MessageCreated = { wa_number: string; contact_id: number };
-type MessageStatus = { id: number; status: Message["status"]; error: Message["error"] };
+type MessageStatus = { id: number; status: Message["status"]; error?: Message["error"] };
 
 /**
- * Keeps the viewer's history of `params` current from the tab's one event stream (the hook the
- * inbox uses; each page mounts its own, and the viewer mounts this only while its range holds
- * today, so a past range opens no stream and asks nothing).
- *
- * Why patch rather than invalidate: `message.status` carries everything a tick needs, so it is
- * written into the cached pages with no request. `message.created` carries no payload, so the
- * newest page is fetched again, debounced, and merged into the first page: one request however
- * many older pages the agent scrolled in (invalidating the query would read every one of them
- * again). Private notes (`note.created`) are not messages of the 4.5 history and are ignored here.
+ * Keeps the viewer's history of `params` live: the viewer mounts this only while its range holds
+ * today, so a past range opens no stream and asks nothing. The stream is the dashboard frame's
+ * one (live-stream.tsx) and the caches are patched by its one handler (historyLiveEvents below);
+ * what the page adds is the contact its events are matched by.
  */
 export function useLiveHistory(params: HistoryParams): StreamState {
-  // params must keep its identity between renders (the caller memoizes it): the catch-up below
-  // runs whenever the key changes.
-  const qc = useQueryClient();
-  const key = useMemo(() => keys.history(params), [params]);
-  const contact = useQuery({
-    queryKey: keys.historyContact(params.customer_source),
+  useQuery({
+    queryKey: queryKeys.history.contact(params.customer_source),
     queryFn: () => contactIdOf(params.customer_source),
     staleTime: Infinity,
   });
-  const contactId = contact.data;
+  return useLiveEvents();
+}
 
-  const head = useMemo(
-    () =>
-      coalesced(async () => {
+type KeyState = { head: ReturnType<typeof coalesced>; statuses: Promise<void> };
+
+/**
+ * What the live events change in the viewer's cached histories (every `history` query: the one on
+ * screen, and those of ranges seen before in this tab).
+ *
+ * Why patch rather than invalidate: `message.status` carries everything a tick needs, so it is
+ * written into the cached pages with no request. `message.created` carries no payload, so the
+ * newest page of a history on screen is fetched again, debounced, and merged into the first page:
+ * one request however many older pages the agent scrolled in (invalidating the query would read
+ * every one of them again); one not on screen is only marked stale. Private notes
+ * (`note.created`) are not messages of the 4.5 history and are not handled here.
+ */
+export function historyLiveEvents(qc: QueryClient) {
+  const perKey = new Map<string, KeyState>();
+  const cached = () => qc.getQueryCache().findAll({ queryKey: queryKeys.history.all });
+
+  function stateOf(query: Query): KeyState {
+    let st = perKey.get(query.queryHash);
+    if (!st) {
+      const key = query.queryKey;
+      const params = key[1] as HistoryParams;
+      const head = coalesced(async () => {
+        // Left meanwhile: nothing on screen to keep current (stale already, read when shown again).
+        if (!qc.getQueryCache().find({ queryKey: key, exact: true })?.isActive()) return;
         try {
           const page = await fetchHistoryPage(params, 1);
           await idle(() => qc.isFetching({ queryKey: key, exact: true }) > 0);
@@ -57,46 +71,50 @@ export function useLiveHistory(params: HistoryParams): StreamState {
         } catch {
           qc.invalidateQueries({ queryKey: key, exact: true });
         }
-      }, HEAD_DEBOUNCE_MS),
-    [params, key, qc],
-  );
-  useEffect(() => {
-    head.resume();
-    return head.stop;
-  }, [head]);
+      }, HEAD_DEBOUNCE_MS);
+      st = { head, statuses: Promise.resolve() };
+      perKey.set(query.queryHash, st);
+    }
+    return st;
+  }
 
-  // Statuses are applied in the order they arrive, each once no fetch of this history is out or
-  // due: a page being fetched (an older page, or the head) is written back whole when it lands and
-  // would drop a tick applied meanwhile, and a message only that fetch brings cannot be ticked yet.
-  const statuses = useRef(Promise.resolve());
-
-  const onEvent = useCallback(
-    (type: string, data: unknown) => {
-      if (type === "message.created") {
-        const ev = data as MessageCreated;
-        if (ev.wa_number !== params.wa_number) return;
-        if (typeof contactId === "number" && ev.contact_id !== contactId) return;
+  return {
+    messageCreated(ev: MessageCreated) {
+      for (const query of cached()) {
+        const params = query.queryKey[1] as HistoryParams;
+        if (ev.wa_number !== params.wa_number) continue;
+        const contactId = qc.getQueryData<number | null>(queryKeys.history.contact(params.customer_source));
+        if (typeof contactId === "number" && ev.contact_id !== contactId) continue;
+        if (!query.isActive()) {
+          qc.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
+          continue;
+        }
         // No contact yet (a first message creates it): find it again, and read the page meanwhile.
-        if (contactId === null) qc.invalidateQueries({ queryKey: keys.historyContact(params.customer_source), exact: true });
-        head.schedule();
-      } else if (type === "message.status") {
-        const ev = data as MessageStatus;
-        statuses.current = statuses.current
-          .then(() => idle(() => head.pending() || qc.isFetching({ queryKey: key, exact: true }) > 0))
+        if (contactId === null) qc.invalidateQueries({ queryKey: queryKeys.history.contact(params.customer_source), exact: true });
+        stateOf(query).head.schedule();
+      }
+    },
+
+    // Statuses are applied in the order they arrive, each once no fetch of its history is out or
+    // due: a page being fetched (an older page, or the head) is written back whole when it lands
+    // and would drop a tick applied meanwhile, and a message only that fetch brings cannot be ticked yet.
+    messageStatus(ev: MessageStatus) {
+      for (const query of cached()) {
+        const key = query.queryKey;
+        const st = stateOf(query);
+        st.statuses = st.statuses
+          .then(() => idle(() => st.head.pending() || qc.isFetching({ queryKey: key, exact: true }) > 0))
           .then(() => void qc.setQueryData<HistoryData>(key, (old) => patchStatus(old, ev)));
       }
     },
-    [params, contactId, key, qc, head],
-  );
-  const state = useEventStream(onEvent);
 
-  // Each time the stream (re)opens, the loaded pages are read again (as the broadcast page does):
-  // what happened before it listened, or while it was down beyond what the server replays, is
-  // caught up, ticks of older pages included.
-  useEffect(() => {
-    if (state === "open") qc.invalidateQueries({ queryKey: key, exact: true });
-  }, [state, key, qc]);
-  return state;
+    // Each time the stream (re)opens, the histories on screen are read again (as a broadcast's
+    // page is): what happened before it listened, or while it was down beyond what the server
+    // replays, is caught up, ticks of older pages included.
+    streamOpened() {
+      qc.invalidateQueries({ queryKey: queryKeys.history.all, type: "active" });
+    },
+  };
 }
 
 /**
@@ -107,9 +125,7 @@ function coalesced(run: () => Promise<void>, delayMs: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let busy = false;
   let again = false;
-  let stopped = false;
   const schedule = () => {
-    if (stopped) return;
     if (busy) again = true;
     if (busy || timer) return;
     timer = setTimeout(async () => {
@@ -127,12 +143,6 @@ function coalesced(run: () => Promise<void>, delayMs: number) {
     schedule,
     /** A run is due or under way. */
     pending: () => busy || timer !== undefined,
-    resume: () => void (stopped = false),
-    stop: () => {
-      stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-    },
   };
 }
 

@@ -1,6 +1,7 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
+import { queryKeys } from "./query-keys";
 
 export type { LabelInput, SandboxReplyInput };
 import type {
@@ -28,31 +29,13 @@ import type {
  * TanStack Query hooks over /api/v1: one per endpoint the dashboard uses. Every query key, and every
  * prefix an invalidation matches, comes from `keys`: a key holds every parameter of its request.
  */
-export const keys = {
-  me: ["me"] as const,
-  numbers: ["wa_numbers"] as const,
-  templates: (waNumber: string) => ["templates", waNumber] as const,
-  bots: ["bots"] as const,
-  campaigns: ["campaigns"] as const,
-  labels: ["labels"] as const,
-  /** Every contacts list, whatever its search and paging (for invalidations and optimistic patches). */
-  contactsAll: ["contacts"] as const,
-  contacts: (search: string, page: number, perPage: number, labelIds: number[] = []) =>
-    ["contacts", search, page, perPage, labelIds] as const,
-  /** Every conversation history. */
-  historyAll: ["history"] as const,
-  history: (p: HistoryParams) => ["history", p] as const,
-  /** The contact id of a history's customer_source (the live viewer matches events by it). */
-  historyContact: (source: string) => ["history-contact", source] as const,
-};
-
 /**
  * The signed-in agent. `signedOutOk`: a page open to visitors (/docs) asks who is there without
  * being sent to the sign-in page when nobody is (providers.tsx reads the query's meta).
  */
 export function useMe({ signedOutOk = false }: { signedOutOk?: boolean } = {}) {
   return useQuery({
-    queryKey: keys.me,
+    queryKey: queryKeys.me,
     queryFn: () => apiFetch<AgentResponse>("/api/v1/auth/me").then((r) => r.data),
     retry: false,
     meta: signedOutOk ? { signedOutOk: true } : undefined,
@@ -65,7 +48,7 @@ export function useLogin() {
     mutationFn: (input: LoginInput) => apiFetch<AgentResponse>("/api/v1/auth/login", { method: "POST", body: input }).then((r) => r.data),
     onSuccess: (agent) => {
       qc.clear();
-      qc.setQueryData(keys.me, agent);
+      qc.setQueryData(queryKeys.me, agent);
     },
   });
 }
@@ -79,24 +62,27 @@ export function useLogout() {
 }
 
 export function useWaNumbers() {
-  return useQuery({ queryKey: keys.numbers, queryFn: () => apiFetch<WaNumberList>("/api/v1/wa_numbers?per_page=100").then((r) => r.data) });
+  return useQuery({
+    queryKey: queryKeys.numbers,
+    queryFn: () => apiFetch<WaNumberList>("/api/v1/wa_numbers?per_page=100").then((r) => r.data),
+  });
 }
 
 export function useTemplates(waNumber: string) {
   return useQuery({
-    queryKey: keys.templates(waNumber),
+    queryKey: queryKeys.templates(waNumber),
     queryFn: () => apiFetch<TemplateList>(`/api/v1/message_templates${qs({ wa_number: waNumber, per_page: 100 })}`).then((r) => r.data),
     enabled: !!waNumber,
   });
 }
 
 export function useBots() {
-  return useQuery({ queryKey: keys.bots, queryFn: () => apiFetch<BotList>("/api/v1/bots?per_page=100").then((r) => r.data) });
+  return useQuery({ queryKey: queryKeys.bots, queryFn: () => apiFetch<BotList>("/api/v1/bots?per_page=100").then((r) => r.data) });
 }
 
 export function useCampaigns() {
   return useQuery({
-    queryKey: keys.campaigns,
+    queryKey: queryKeys.campaigns,
     queryFn: () => apiFetch<CampaignList>("/api/v1/campaigns?per_page=100").then((r) => r.data),
   });
 }
@@ -108,7 +94,7 @@ export function useCampaigns() {
  */
 export function useLabels() {
   return useQuery({
-    queryKey: keys.labels,
+    queryKey: queryKeys.labels,
     refetchOnMount: "always",
     queryFn: async () => {
       const all: LabelListItem[] = [];
@@ -125,7 +111,7 @@ export function useLabels() {
 /** A page of contacts; `labelIds` keeps those holding any of them (`label_id`, repeated). */
 export function useContacts(search: string, page: number, perPage = 20, labelIds: number[] = []) {
   return useQuery({
-    queryKey: keys.contacts(search, page, perPage, labelIds),
+    queryKey: queryKeys.contacts(search, page, perPage, labelIds),
     // page and per_page are always there, so the query string has begun when the labels follow.
     queryFn: () =>
       apiFetch<ContactList>(
@@ -138,7 +124,7 @@ export function useContacts(search: string, page: number, perPage = 20, labelIds
 /** Contacts matching a name or number, for the send form's destination picker (off while the query is empty). */
 export function useContactSuggestions(search: string) {
   return useQuery({
-    queryKey: keys.contacts(search, 1, 8),
+    queryKey: queryKeys.contacts(search, 1, 8),
     queryFn: ({ signal }) => apiFetch<ContactList>(`/api/v1/contacts${qs({ search, page: 1, per_page: 8 })}`, { signal }),
     enabled: search.trim().length > 0,
     placeholderData: keepPreviousData,
@@ -154,8 +140,8 @@ export async function findSentConversation(waNumber: string, destination: string
 export function useLabelMutations() {
   const qc = useQueryClient();
   const done = () => {
-    qc.invalidateQueries({ queryKey: keys.labels });
-    qc.invalidateQueries({ queryKey: keys.contactsAll });
+    qc.invalidateQueries({ queryKey: queryKeys.labels });
+    qc.invalidateQueries({ queryKey: queryKeys.contactsAll });
   };
   return {
     create: useMutation({
@@ -191,7 +177,7 @@ export function fetchHistoryPage(p: HistoryParams, page: number, signal?: AbortS
  */
 export function useHistory(p: HistoryParams | null) {
   return useInfiniteQuery({
-    queryKey: keys.history(p ?? ({} as HistoryParams)),
+    queryKey: queryKeys.history.one(p ?? ({} as HistoryParams)),
     enabled: !!p,
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) => fetchHistoryPage(p!, pageParam, signal),
@@ -225,8 +211,8 @@ export function useSendTemplate() {
         headers: { "Idempotency-Key": idempotencyKey },
       }),
     onSuccess: () => {
-      qc.invalidateQueries({ queryKey: keys.historyAll });
-      qc.invalidateQueries({ queryKey: keys.contactsAll });
+      qc.invalidateQueries({ queryKey: queryKeys.history.all });
+      qc.invalidateQueries({ queryKey: queryKeys.contactsAll });
     },
   });
 }
@@ -236,6 +222,6 @@ export function useSandboxReply() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: SandboxReplyInput) => apiFetch<SandboxReplyResponse>("/api/v1/sandbox/inbound", { method: "POST", body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.historyAll }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.history.all }),
   });
 }

@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
+import { queryKeys } from "./query-keys";
 import { cachesIdle, mergeThreadHead, patchListStatus, patchPagesStatus, statusMemo, type StatusEvent } from "./status-memo";
-import type { ConversationFilters } from "./inbox";
 import type { ConversationList, HistoryPage } from "./types";
 
 /**
@@ -9,16 +9,6 @@ import type { ConversationList, HistoryPage } from "./types";
  * reaches the cached threads and list rows. Free of React (types only from TanStack), so
  * tests/ui/inbox-ticks.test.ts runs it on a bare QueryClient; the hooks are in inbox.ts.
  */
-export const inboxKeys = {
-  /** Every conversation list, whatever its filters. */
-  listsAll: ["conversations"] as const,
-  list: (f: ConversationFilters) => ["conversations", f] as const,
-  one: (id: number) => ["conversation", id] as const,
-  /** Every inbox history (the whole-history walk, unlike the viewer's date-ranged `history`). */
-  threadAll: ["thread"] as const,
-  thread: (waNumber: string, source: string) => ["thread", waNumber, source] as const,
-};
-
 export type ListData = InfiniteData<ConversationList, string | null>;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -98,7 +88,7 @@ function nextCursor(last: ThreadPage): ThreadCursor | undefined {
 export function threadQuery(qc: QueryClient, waNumber: string, source: string) {
   const memo = statusMemo(qc);
   return {
-    queryKey: inboxKeys.thread(waNumber, source),
+    queryKey: queryKeys.inbox.thread(waNumber, source),
     initialPageParam: firstCursor(),
     // A message first seen in this page may have had status events already (status-memo.ts).
     queryFn: ({ pageParam, signal }: { pageParam: ThreadCursor; signal?: AbortSignal }): Promise<ThreadPage> =>
@@ -113,9 +103,9 @@ export type ThreadData = InfiniteData<ThreadPage, ThreadCursor>;
 
 /** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
 export async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
-  const key = inboxKeys.thread(waNumber, source);
+  const key = queryKeys.inbox.thread(waNumber, source);
   const head = await fetchThreadPage(waNumber, source, { ...firstCursor(), page: 1 });
-  await cachesIdle(qc, [inboxKeys.threadAll]);
+  await cachesIdle(qc, [queryKeys.inbox.threadAll]);
   qc.setQueryData<ThreadData>(key, (old) => mergeThreadHead(old, head, statusMemo(qc)));
 }
 
@@ -126,7 +116,7 @@ export async function refreshThreadHead(qc: QueryClient, waNumber: string, sourc
  */
 export async function applyStatusEvent(qc: QueryClient, ev: StatusEvent) {
   statusMemo(qc).remember(ev);
-  await cachesIdle(qc, [inboxKeys.threadAll, inboxKeys.listsAll]);
-  qc.setQueriesData<ThreadData>({ queryKey: inboxKeys.threadAll }, (old) => patchPagesStatus(old, ev));
-  qc.setQueriesData<ListData>({ queryKey: inboxKeys.listsAll }, (old) => patchListStatus(old, ev));
+  await cachesIdle(qc, [queryKeys.inbox.threadAll, queryKeys.inbox.listsAll]);
+  qc.setQueriesData<ThreadData>({ queryKey: queryKeys.inbox.threadAll }, (old) => patchPagesStatus(old, ev));
+  qc.setQueriesData<ListData>({ queryKey: queryKeys.inbox.listsAll }, (old) => patchListStatus(old, ev));
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { reportAgentsResponse, reportSummaryResponse } from "@/lib/reports/schemas";
 import { apiFetch, qs } from "./fetch";
+import { queryKeys } from "./query-keys";
 
 export type ReportSummary = z.infer<typeof reportSummaryResponse>["data"];
 export type ReportAgents = z.infer<typeof reportAgentsResponse>["data"];
@@ -14,7 +15,7 @@ const query = (p: ReportParams) => qs({ from: p.from, to: p.to, wa_number: p.wa_
 /** Reports are not streamed: a filter change asks again, keeping the previous figures on screen meanwhile. */
 export function useReportSummary(p: ReportParams) {
   return useQuery({
-    queryKey: ["reports", "summary", p] as const,
+    queryKey: queryKeys.reports.summary(p),
     queryFn: () => apiFetch<{ data: ReportSummary }>(`/api/v1/reports/summary${query(p)}`).then((r) => r.data),
     placeholderData: keepPreviousData,
   });
@@ -22,7 +23,7 @@ export function useReportSummary(p: ReportParams) {
 
 export function useReportAgents(p: ReportParams) {
   return useQuery({
-    queryKey: ["reports", "agents", p] as const,
+    queryKey: queryKeys.reports.agents(p),
     queryFn: () => apiFetch<{ data: ReportAgents }>(`/api/v1/reports/agents${query(p)}`).then((r) => r.data),
     placeholderData: keepPreviousData,
   });

@@ -3,13 +3,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { createSavedReplyBody, listSavedRepliesResponse, savedReplyResponse, savedReplySchema } from "@/lib/saved-replies/schemas";
 import { apiFetch } from "./fetch";
+import { queryKeys } from "./query-keys";
 
 export type SavedReply = z.infer<typeof savedReplySchema>;
 export type SavedReplyInput = z.input<typeof createSavedReplyBody>;
 type SavedReplyList = z.infer<typeof listSavedRepliesResponse>;
 type SavedReplyResponse = z.infer<typeof savedReplyResponse>;
-
-export const savedReplyKeys = { all: ["saved-replies"] as const };
 
 /**
  * The team's saved replies, all of them (up to 100, the API's page): the composer's `/` list
@@ -17,7 +16,7 @@ export const savedReplyKeys = { all: ["saved-replies"] as const };
  */
 export function useSavedReplies() {
   return useQuery({
-    queryKey: savedReplyKeys.all,
+    queryKey: queryKeys.savedReplies,
     queryFn: () => apiFetch<SavedReplyList>("/api/v1/saved-replies?per_page=100").then((r) => r.data),
     staleTime: 60_000,
   });
@@ -25,7 +24,7 @@ export function useSavedReplies() {
 
 export function useSavedReplyMutations() {
   const qc = useQueryClient();
-  const done = () => qc.invalidateQueries({ queryKey: savedReplyKeys.all });
+  const done = () => qc.invalidateQueries({ queryKey: queryKeys.savedReplies });
   return {
     create: useMutation({
       mutationFn: (input: SavedReplyInput) => apiFetch<SavedReplyResponse>("/api/v1/saved-replies", { method: "POST", body: input }),

@@ -17,7 +17,7 @@ import type { campaignSchema, listCampaignsResponse } from "@/lib/campaigns/sche
 import type { historyEntrySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
 import type { sendTemplateResponse } from "@/lib/messages/send-schemas";
 import type { uploadMediaResponse } from "@/lib/media/schemas";
-import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/webhooks/schemas";
+import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/meta-webhooks/schemas";
 import type { conversationResponse, conversationSchema, listConversationsResponse } from "@/lib/conversations/schemas";
 import type {
   broadcastCounts,

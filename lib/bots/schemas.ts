@@ -1,6 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
-import { webhookUrlRefusal, webhookUrlRefusalMessage } from "@/lib/webhooks/url-policy";
+import { webhookUrlRefusal, webhookUrlRefusalMessage } from "@/lib/outgoing-webhooks/url-policy";
 
 export const botSchema = z.object({ id: z.number().int(), name: z.string(), is_default: z.boolean() }).meta({ id: "Bot" });
 export type BotDto = z.infer<typeof botSchema>;
@@ -10,7 +10,7 @@ export const listBotsResponse = listResponse(botSchema).meta({ id: "ListBotsResp
 
 /**
  * http(s) only: the worker POSTs events there. Internal addresses and credentials are refused here
- * and again at delivery, after DNS (lib/webhooks/url-policy.ts).
+ * and again at delivery, after DNS (lib/outgoing-webhooks/url-policy.ts).
  */
 export const webhookUrlSchema = z
   .string()

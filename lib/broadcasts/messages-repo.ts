@@ -46,7 +46,7 @@ export async function failQueued(tx: DbOrTx, teamId: number, id: number): Promis
       WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND (locked_until IS NULL OR locked_until < now())
       RETURNING id, team_id
     ), logged AS (
-      INSERT INTO message_events (team_id, message_id, status, raw)
+      INSERT INTO message_status_history (team_id, message_id, status, raw)
       SELECT team_id, id, 'FAILED', jsonb_build_object('error', ${error}::jsonb, 'cancelled_broadcast', ${id}::int) FROM failed
     )
     SELECT count(*)::int AS n FROM failed`);

@@ -107,7 +107,7 @@ export async function timelineRows(teamId: number, broadcastId: number, bucket: 
       count(*) FILTER (WHERE e.status = 'DELIVERED')::int AS delivered,
       count(*) FILTER (WHERE e.status = 'READED')::int AS read,
       count(*) FILTER (WHERE e.status = 'FAILED' AND NOT (e.raw ? 'cancelled_broadcast'))::int AS failed
-    FROM messages m JOIN message_events e ON e.message_id = m.id AND e.team_id = m.team_id
+    FROM messages m JOIN message_status_history e ON e.message_id = m.id AND e.team_id = m.team_id
     WHERE m.team_id = ${teamId} AND m.broadcast_id = ${broadcastId} AND e.applied = 1
       AND e.status IN ('SENDED', 'DELIVERED', 'READED', 'FAILED')
     GROUP BY 1 ORDER BY 1`);

@@ -26,7 +26,7 @@ export function withSecrets(row: WaNumberRow): ChannelNumber {
 }
 
 // Bumped when this process changes a number's credentials, so per-process caches built on them
-// (lib/webhooks/secrets.ts) drop their copy at once instead of at their next version check.
+// (lib/meta-webhooks/secrets.ts) drop their copy at once instead of at their next version check.
 let generation = 0;
 export const credentialsGeneration = () => generation;
 export function credentialsChanged(): void {

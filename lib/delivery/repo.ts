@@ -2,7 +2,7 @@ import "server-only";
 import { DEMO_WAMID_PREFIX } from "@/lib/seed/demo-ids";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, rowsOf, type DbOrTx } from "@/db/client";
-import { media, messageEvents, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
+import { media, messageStatusHistory, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
 import { inTeams } from "./claim-due";
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -83,7 +83,8 @@ export async function markFailed(tx: DbOrTx, c: Claim, teamId: number, error: Pr
     .set({ status: "FAILED", lockedUntil: null, error, statusUpdatedAt: sql`now()` })
     .where(owned(c))
     .returning();
-  if (rows[0]) await tx.insert(messageEvents).values({ teamId, messageId: c.id, status: "FAILED", raw: { error, attempts: c.attempts } });
+  if (rows[0])
+    await tx.insert(messageStatusHistory).values({ teamId, messageId: c.id, status: "FAILED", raw: { error, attempts: c.attempts } });
   return rows[0];
 }
 
@@ -187,7 +188,7 @@ export async function markSendedMany(tx: DbOrTx, items: Sended[]): Promise<Messa
     )
     .returning();
   if (rows.length) {
-    await tx.insert(messageEvents).values(
+    await tx.insert(messageStatusHistory).values(
       rows.map((r) => ({
         teamId: r.teamId,
         messageId: r.id,

@@ -1,6 +1,6 @@
 import { transaction } from "@/db/client";
 import { markSendedMany, type MessageRow, type Sended } from "./repo";
-import { emitStatusChanges } from "./status";
+import { queueStatusWebhooks } from "./status";
 
 type Item = Sended & { numberDigits: string; done: (row: MessageRow | undefined) => void; fail: (err: unknown) => void };
 
@@ -18,7 +18,7 @@ export function sendedBatcher(killed: () => boolean) {
     return transaction(async (tx) => {
       const rows = await markSendedMany(tx, items);
       const digits = new Map(items.map((i) => [i.c.id, i.numberDigits]));
-      await emitStatusChanges(
+      await queueStatusWebhooks(
         tx,
         rows.map((row) => ({ row, numberDigits: digits.get(row.id) ?? "" })),
         "QUEUED",

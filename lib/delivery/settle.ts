@@ -7,7 +7,7 @@ import { backoffMs } from "./backoff";
 import { adapterFor, walkingProviders } from "./channels";
 import { claimStoppedWalks, findNumbersByIds, markFailed, reschedule, type Claim } from "./repo";
 import { sendedBatcher } from "./sended-batch";
-import { applyStatusUpdates, emitStatusChange } from "./status";
+import { applyStatusUpdates, queueStatusWebhook } from "./status";
 
 export type Failure = Extract<SendOutcome, { ok: false }>;
 
@@ -26,9 +26,10 @@ export type SettlerOptions = {
 
 /**
  * Settling claimed sends: the fenced transitions out of QUEUED (SENDED with the provider's id,
- * back to the queue with a backoff, FAILED), each with its event and its `message.status` event
- * (status.ts), and the status walks of in-process channels. Its only state is the SENDED group
- * commit (sended-batch.ts): the accepted sends waiting for the commit in progress.
+ * back to the queue with a backoff, FAILED), each with its status history row and its outgoing
+ * `message.status` webhook (status.ts), and the status walks of in-process channels. Its only
+ * state is the SENDED group commit (sended-batch.ts): the accepted sends waiting for the commit
+ * in progress.
  */
 export function createSettler(o: SettlerOptions) {
   const sended = sendedBatcher(o.killed);
@@ -37,7 +38,7 @@ export function createSettler(o: SettlerOptions) {
   async function fail(c: Claim, teamId: number, numberDigits: string, error: ProviderError) {
     await transaction(async (tx) => {
       const row = await markFailed(tx, c, teamId, error);
-      if (row) await emitStatusChange(tx, row, "QUEUED", numberDigits);
+      if (row) await queueStatusWebhook(tx, row, "QUEUED", numberDigits);
       // 131050: the customer stopped marketing messages at WhatsApp; later MARKETING sends are refused here.
       if (row) await optOutOnProviderError(tx, teamId, row.contactId, error);
     });

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { rowsOf, type DbOrTx } from "@/db/client";
-import { messageEvents, messages, type MessageStatus, type ProviderError } from "@/db/schema";
+import { messageStatusHistory, messages, type MessageStatus, type ProviderError } from "@/db/schema";
 import type { ChannelNumber } from "@/lib/channels/types";
 
 /** The SQL of the status path (status.ts): every query filters by the number and its team. */
@@ -45,7 +45,7 @@ export async function adoptProviderId(tx: DbOrTx, id: number, providerMessageId:
     .where(and(eq(messages.id, id), eq(messages.status, "QUEUED"), isNull(messages.providerMessageId)))
     .returning();
   if (row) {
-    await tx.insert(messageEvents).values({
+    await tx.insert(messageStatusHistory).values({
       teamId: row.teamId,
       messageId: row.id,
       status: "SENDED",
@@ -80,7 +80,7 @@ export type StatusMoveResult = { current?: MessageRow; updated?: MessageRow };
 /**
  * Statuses of messages we know by their provider ids, in ONE statement whatever their number:
  * find each message, the guarded move (only from one of `from`, so reordered callbacks never move
- * it backwards), and its message_events row (applied or not). `next` undefined: a status we do
+ * it backwards), and its message_status_history row (applied or not). `next` undefined: a status we do
  * not apply, only record. Three round trips per status folded into one statement per batch on
  * the hottest write of the service (every status webhook; lib/delivery/status-batch.ts groups
  * concurrent webhooks into one call). One UPDATE changes a row at most once, so the caller never
@@ -120,7 +120,7 @@ export async function moveKnownStatuses(tx: DbOrTx, moves: { number: ChannelNumb
         AND m.status = ANY(c.from_list)
       RETURNING c.idx, row_to_json(m) AS row
     ), audit AS (
-      INSERT INTO message_events (team_id, message_id, status, applied, raw)
+      INSERT INTO message_status_history (team_id, message_id, status, applied, raw)
       SELECT c.team_id, c.message_id, c.label, CASE WHEN EXISTS (SELECT 1 FROM moved WHERE moved.idx = c.idx) THEN 1 ELSE 0 END, c.raw
       FROM cur c WHERE c.direction = 'OUTBOUND'
       ORDER BY c.idx

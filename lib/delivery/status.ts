@@ -3,7 +3,7 @@ import type { messages, MessageStatus } from "@/db/schema";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
 import { optOutOnProviderError } from "@/lib/contacts/opt-out";
 import { resolveRoute, type Route } from "@/lib/routing/service";
-import { enqueueEvent, statusEventData } from "@/lib/webhooks/events";
+import { queueWebhookDelivery, messageStatusPayload } from "@/lib/outgoing-webhooks/queue";
 import { isRetryableTxError } from "@/db/errors";
 import { parkStatus } from "./parked-statuses-repo";
 import {
@@ -32,7 +32,7 @@ const ALLOWED_FROM: Record<string, MessageStatus[]> = {
 };
 
 /**
- * What became of one status: applied; ignored (recorded in message_events but not applied: a
+ * What became of one status: applied; ignored (recorded in message_status_history but not applied: a
  * status older than the stored one, or of an inbound message); or not applicable yet —
  * `leased` (it names our update_id but a worker still holds that message's claim) or `unknown`
  * (no message of the number has its provider id yet).
@@ -42,7 +42,7 @@ export type StatusOutcome = "applied" | "ignored" | "leased" | "unknown";
 /**
  * The one status path: Cloud API webhooks and the sandbox walk both land here. Each status is
  * its own transaction, which either applies it (a guarded UPDATE, so concurrent or reordered
- * callbacks can never move a message backwards, with its message_events row and, when applied,
+ * callbacks can never move a message backwards, with its message_status_history row and, when applied,
  * a `message.status` delivery for the routed target) or parks it in parked_statuses with its
  * reason (DESIGN section 13: durable before acknowledged). A webhook answers 200 only after that
  * commit, so nothing it acknowledged lives only in memory. A deadlock or serialization failure
@@ -97,7 +97,7 @@ export async function applyStatus(
     if (unconfirmed?.leased) return "leased";
     const adopted = unconfirmed && (await adoptProviderId(tx, unconfirmed.message.id, u.providerMessageId));
     if (adopted) {
-      await emitStatusChange(tx, adopted, "QUEUED", number.number);
+      await queueStatusWebhook(tx, adopted, "QUEUED", number.number);
       ({ current, updated } = await moveKnownStatus(tx, number, move));
     }
   }
@@ -107,7 +107,14 @@ export async function applyStatus(
   if (updated?.status === "FAILED") await optOutOnProviderError(tx, updated.teamId, updated.contactId, updated.error);
   if (updated) {
     const route = await routes(tx, current);
-    await enqueueEvent(tx, route, current.teamId, "message.status", current.id, statusEventData(updated, number.number, current.status));
+    await queueWebhookDelivery(
+      tx,
+      route,
+      current.teamId,
+      "message.status",
+      current.id,
+      messageStatusPayload(updated, number.number, current.status),
+    );
   }
   return updated ? "applied" : "ignored";
 }
@@ -178,22 +185,36 @@ function routeCache(): RouteCache {
 }
 
 /** A status change made by the worker itself (SENDED, FAILED) reaches integrators like webhook ones. */
-export async function emitStatusChange(tx: DbOrTx, updated: typeof messages.$inferSelect, previous: string, numberDigits: string) {
+export async function queueStatusWebhook(tx: DbOrTx, updated: typeof messages.$inferSelect, previous: string, numberDigits: string) {
   const route = await resolveRoute(tx, updated.teamId, updated, "outbound");
-  await enqueueEvent(tx, route, updated.teamId, "message.status", updated.id, statusEventData(updated, numberDigits, previous));
+  await queueWebhookDelivery(
+    tx,
+    route,
+    updated.teamId,
+    "message.status",
+    updated.id,
+    messageStatusPayload(updated, numberDigits, previous),
+  );
 }
 
 /**
- * emitStatusChange for many rows in one transaction: rows routed alike (same team, handler, bot
+ * queueStatusWebhook for many rows in one transaction: rows routed alike (same team, handler, bot
  * and campaign) share one route lookup.
  */
-export async function emitStatusChanges(
+export async function queueStatusWebhooks(
   tx: DbOrTx,
   updated: { row: typeof messages.$inferSelect; numberDigits: string }[],
   previous: string,
 ) {
   const routes = routeCache();
   for (const { row, numberDigits } of updated) {
-    await enqueueEvent(tx, await routes(tx, row), row.teamId, "message.status", row.id, statusEventData(row, numberDigits, previous));
+    await queueWebhookDelivery(
+      tx,
+      await routes(tx, row),
+      row.teamId,
+      "message.status",
+      row.id,
+      messageStatusPayload(row, numberDigits, previous),
+    );
   }
 }

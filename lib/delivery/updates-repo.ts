@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { messageEvents, messages, waNumbers } from "@/db/schema";
+import { messageStatusHistory, messages, waNumbers } from "@/db/schema";
 
 export async function findUpdate(teamId: number, updateId: string) {
   const db = await getDb();
@@ -24,11 +24,12 @@ export async function findUpdateIdOf(teamId: number, messageId: number) {
   return row?.updateId ?? null;
 }
 
-export async function eventsOf(teamId: number, messageId: number) {
+/** The message's status history, oldest first. */
+export async function statusHistoryOf(teamId: number, messageId: number) {
   const db = await getDb();
   return db
     .select()
-    .from(messageEvents)
-    .where(and(eq(messageEvents.teamId, teamId), eq(messageEvents.messageId, messageId)))
-    .orderBy(asc(messageEvents.id));
+    .from(messageStatusHistory)
+    .where(and(eq(messageStatusHistory.teamId, teamId), eq(messageStatusHistory.messageId, messageId)))
+    .orderBy(asc(messageStatusHistory.id));
 }

@@ -1,12 +1,13 @@
 import { z } from "@/lib/http/zod-es";
 import { historyRecordSchema, messageErrorSchema } from "@/lib/messages/history-schemas";
-import { routedToSchema } from "@/lib/webhooks/schemas";
+import { routedToSchema } from "@/lib/routing/schemas";
 
 export const updateParams = z.object({ update_id: z.string() }).meta({ id: "UpdateParams" });
 
-export const messageEventSchema = z
+/** One row of the message's status history (`message_status_history`), as received. */
+export const statusHistoryEntrySchema = z
   .object({ status: z.string(), applied: z.boolean(), at: z.string(), raw: z.unknown() })
-  .meta({ id: "MessageEvent" });
+  .meta({ id: "MessageStatusHistoryEntry" });
 
 export const updateSchema = historyRecordSchema
   .extend({
@@ -17,7 +18,10 @@ export const updateSchema = historyRecordSchema
     routed_to: routedToSchema.nullable(),
     error: messageErrorSchema.nullable(),
     attempts: z.number().int(),
-    events: z.array(messageEventSchema),
+    events: z.array(statusHistoryEntrySchema).meta({
+      description:
+        "Historial de estados del mensaje, en el orden recibido: cada estado que llegó, aplicado o no (`applied`), con lo recibido en `raw`. No son eventos en vivo de `GET /api/v1/events`.",
+    }),
   })
   .meta({ id: "Update" });
 export type UpdateDto = z.infer<typeof updateSchema>;

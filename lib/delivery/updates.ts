@@ -3,7 +3,7 @@ import { withSecrets } from "@/lib/channels/credentials";
 import { ApiError } from "@/lib/http/errors";
 import { toHistoryRecord } from "@/lib/messages/record";
 import { adapterFor } from "./channels";
-import { eventsOf, findUpdate, findUpdateIdOf } from "./updates-repo";
+import { statusHistoryOf, findUpdate, findUpdateIdOf } from "./updates-repo";
 import type { UpdateDto } from "./updates-schemas";
 
 export const UPDATE_NOT_FOUND = "La actualización no existe.";
@@ -18,8 +18,8 @@ async function requireUpdate(ctx: AuthContext, updateId: string) {
 /** A message with its routing decision, provider error and status trail (team-scoped). */
 export async function getUpdate({ ctx, input }: { ctx: AuthContext; input: { update_id: string } }): Promise<UpdateDto> {
   const { message: m, number } = await requireUpdate(ctx, input.update_id);
-  const [events, replyTo] = await Promise.all([
-    eventsOf(ctx.teamId, m.id),
+  const [history, replyTo] = await Promise.all([
+    statusHistoryOf(ctx.teamId, m.id),
     m.replyToMessageId ? findUpdateIdOf(ctx.teamId, m.replyToMessageId) : Promise.resolve(null),
   ]);
   return {
@@ -31,7 +31,7 @@ export async function getUpdate({ ctx, input }: { ctx: AuthContext; input: { upd
     routed_to: m.routedTo ?? null,
     error: m.error ? { code: m.error.code ?? null, title: m.error.title, details: m.error.details ?? null } : null,
     attempts: m.attempts,
-    events: events.map((e) => ({ status: e.status, applied: e.applied === 1, at: new Date(e.at).toISOString(), raw: e.raw ?? null })),
+    events: history.map((e) => ({ status: e.status, applied: e.applied === 1, at: new Date(e.at).toISOString(), raw: e.raw ?? null })),
   };
 }
 

@@ -1,8 +1,8 @@
 import { setMaxListeners } from "node:events";
 import { withSecrets } from "@/lib/channels/credentials";
 import type { ChannelAdapter, ChannelNumber } from "@/lib/channels/types";
-import { claimDeliveries, targetSecret, type DeliveryClaim } from "@/lib/webhooks/deliveries-repo";
-import { deliverOne } from "@/lib/webhooks/deliver";
+import { claimDeliveries, targetSecret, type DeliveryClaim } from "@/lib/outgoing-webhooks/deliveries-repo";
+import { deliverOne } from "@/lib/outgoing-webhooks/deliver";
 import { startChores, workerChores } from "@/lib/chores/schedule";
 import { adapterFor } from "./channels";
 import { createClaimLoop, type TaskKind } from "./claim-loop";
@@ -20,7 +20,7 @@ export type WorkerOptions = {
   pollMs?: number;
   /** Lease of a claim before the send's own lease extension (default 30 s). */
   leaseMs?: number;
-  /** Messages and webhook events handled at once by this worker (default 256 / 8). */
+  /** Messages and outgoing webhook deliveries handled at once by this worker (default 256 / 8). */
   concurrency?: number;
   webhookConcurrency?: number;
   /** Attempts before FAILED (DELIVERY_MAX_ATTEMPTS, default 8). */

@@ -1,6 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { PAGE_NOT_INTEGER, paginationSchema, perPageTooBig } from "@/lib/http/list-query";
-import { routedToSchema } from "@/lib/webhooks/schemas";
+import { routedToSchema } from "@/lib/routing/schemas";
 
 export const HISTORY_MAX_PER_PAGE = 100;
 export const HISTORY_DEFAULT_PER_PAGE = 50;

@@ -30,14 +30,8 @@ import { sendBulkRequest, sendBulkResponse } from "@/lib/messages/send-bulk-sche
 import { historyQuerySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
 import { uploadMediaResponse } from "@/lib/media/schemas";
 import { updateResponse } from "@/lib/delivery/updates-schemas";
-import {
-  listWebhookDeliveriesQuery,
-  listWebhookDeliveriesResponse,
-  sandboxInboundInput,
-  sandboxInboundResponse,
-  webhookReceiptResponse,
-  webhookVerifyQuery,
-} from "@/lib/webhooks/schemas";
+import { sandboxInboundInput, sandboxInboundResponse, webhookReceiptResponse, webhookVerifyQuery } from "@/lib/meta-webhooks/schemas";
+import { listWebhookDeliveriesQuery, listWebhookDeliveriesResponse } from "@/lib/outgoing-webhooks/schemas";
 import { agentResponseSchema, loginRequestSchema } from "@/lib/auth/session-schemas";
 import {
   conversationResponse,
@@ -454,7 +448,11 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
   "/api/v1/webhook_deliveries": {
     get: {
       tags: ["Webhooks"],
-      summary: "Eventos entregados a los webhooks de bots y campañas",
+      summary: "Webhooks salientes: entregas a las URL de bots y campañas",
+      description:
+        "Cada entrega es un POST firmado (`X-Signature-256`) de `message.received` o `message.status` a la URL del bot o la campaña a la que se enrutó el mensaje, con sus intentos y la última respuesta. " +
+        "El webhook `message.status` y el evento en vivo `message.status` de `GET /api/v1/events` cuentan el mismo hecho (el estado de un mensaje cambió) por dos canales: " +
+        "el evento llega a los paneles del equipo en cada cambio; el webhook, solo a la URL del destino enrutado, con `previous_status` y los datos del mensaje.",
       requestParams: { query: listWebhookDeliveriesQuery },
       responses: { ...ok(listWebhookDeliveriesResponse), ...errors("422") },
     },
@@ -462,7 +460,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
   "/api/v1/webhooks/whatsapp": {
     get: {
       tags: ["Webhooks"],
-      summary: "Verificación del webhook (hub.challenge)",
+      summary: "Webhook entrante de Meta: verificación (hub.challenge)",
       security: [],
       requestParams: { query: webhookVerifyQuery },
       responses: {
@@ -473,7 +471,7 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     },
     post: {
       tags: ["Webhooks"],
-      summary: "Webhook de la WhatsApp Cloud API",
+      summary: "Webhook entrante de la WhatsApp Cloud API (Meta): mensajes y estados",
       description:
         "X-Hub-Signature-256 se verifica sobre el cuerpo sin procesar antes de leerlo; firma ausente o incorrecta → 401 y no se guarda nada.",
       security: [],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { readReceipts, webhookDeliveries } from "@/db/schema";
 import { claimReadReceipts } from "@/lib/delivery/read-receipts-repo";
-import { claimDeliveries } from "@/lib/webhooks/deliveries-repo";
+import { claimDeliveries } from "@/lib/outgoing-webhooks/deliveries-repo";
 import { createTeam } from "../helpers/factories";
 import { createConversation, insertMessages } from "../helpers/history-factories";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { messageEvents, messages, parkedStatuses, webhookDeadLetters } from "@/db/schema";
+import { messageStatusHistory, messages, parkedStatuses, webhookDeadLetters } from "@/db/schema";
 import { applyParkedStatuses, parkedRetryDelayMs } from "@/lib/delivery/parked-statuses";
 import { claimMessages } from "@/lib/delivery/repo";
 import { startServer, type TestServer } from "../helpers/server";
@@ -74,7 +74,11 @@ describe("parked statuses", () => {
     const after = await messageById(msg.id);
     expect(after.status).toBe("DELIVERED");
     expect(after.providerMessageId).toBe(id);
-    const trail = await db.select().from(messageEvents).where(eq(messageEvents.messageId, msg.id)).orderBy(messageEvents.id);
+    const trail = await db
+      .select()
+      .from(messageStatusHistory)
+      .where(eq(messageStatusHistory.messageId, msg.id))
+      .orderBy(messageStatusHistory.id);
     expect(trail.map((e) => [e.status, e.applied])).toEqual([
       ["SENDED", 1],
       ["DELIVERED", 1],

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { messageEvents, messages, parkedStatuses } from "@/db/schema";
+import { messageStatusHistory, messages, parkedStatuses } from "@/db/schema";
 import { applyStatusBatch } from "@/lib/delivery/status";
 import { receiveStatusesGrouped } from "@/lib/delivery/status-batch";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
-import { cloudNumberByPhoneNumberId } from "@/lib/webhooks/secrets";
+import { cloudNumberByPhoneNumberId } from "@/lib/meta-webhooks/secrets";
 import { startServer, type TestServer } from "../helpers/server";
 import { createContact, createTeam, createTemplate } from "../helpers/factories";
 import { createCloudNumber, createQueuedMessage, postWebhook } from "../helpers/delivery-factories";
@@ -43,7 +43,11 @@ async function sentMessages(n: number) {
 
 async function trail(ids: number[]) {
   const db = await getDb();
-  const events = await db.select().from(messageEvents).where(inArray(messageEvents.messageId, ids)).orderBy(messageEvents.id);
+  const events = await db
+    .select()
+    .from(messageStatusHistory)
+    .where(inArray(messageStatusHistory.messageId, ids))
+    .orderBy(messageStatusHistory.id);
   const byMessage = new Map<number, [string, number][]>();
   for (const e of events) byMessage.set(e.messageId, [...(byMessage.get(e.messageId) ?? []), [e.status, e.applied]]);
   return ids.map((id) => byMessage.get(id) ?? []);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { backoffMs } from "@/lib/delivery/backoff";
 import { classifyGraphError, networkFailure } from "@/lib/channels/cloud-api/errors";
 import { templateBody } from "@/lib/channels/cloud-api/send";
-import { signatureMatches } from "@/lib/webhooks/signature";
+import { signatureMatches } from "@/lib/meta-webhooks/signature";
 import { createHmac } from "node:crypto";
 
 describe("backoffMs (full jitter)", () => {

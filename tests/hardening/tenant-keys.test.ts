@@ -90,8 +90,8 @@ const CASES: { name: string; write: (to: Team) => SQL }[] = [
   { name: "messages → campaigns", write: (to) => messageRow(a, { campaign_id: to.campaign.id }) },
   { name: "messages → messages (reply_to_message_id)", write: (to) => messageRow(a, { reply_to_message_id: to.message.id }) },
   {
-    name: "message_events → messages",
-    write: (to) => sql`INSERT INTO message_events (team_id, message_id, status) VALUES (${a.id}, ${to.message.id}, 'SENT')`,
+    name: "message_status_history → messages",
+    write: (to) => sql`INSERT INTO message_status_history (team_id, message_id, status) VALUES (${a.id}, ${to.message.id}, 'SENT')`,
   },
   {
     name: "webhook_deliveries → messages",

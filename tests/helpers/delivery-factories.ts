@@ -2,7 +2,7 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { media, messageEvents, messages, webhookDeliveries } from "@/db/schema";
+import { media, messageStatusHistory, messages, webhookDeliveries } from "@/db/schema";
 import { createNumber, uniqueNumber } from "./factories";
 
 /** Factories for the delivery tests: Cloud API numbers, queued sends, signed webhook posts. */
@@ -97,7 +97,7 @@ export async function messageById(id: number) {
 
 export async function eventsOfMessage(id: number) {
   const db = await getDb();
-  return db.select().from(messageEvents).where(eq(messageEvents.messageId, id)).orderBy(messageEvents.id);
+  return db.select().from(messageStatusHistory).where(eq(messageStatusHistory.messageId, id)).orderBy(messageStatusHistory.id);
 }
 
 export async function deliveriesOfTeam(teamId: number) {

@@ -49,7 +49,7 @@ export async function teamDigest(teamId: number): Promise<string> {
       (SELECT count(*) FROM media WHERE team_id = ${teamId}),
       (SELECT count(*) FROM idempotency_keys WHERE team_id = ${teamId}),
       (SELECT count(*) FROM webhook_deliveries WHERE team_id = ${teamId}),
-      (SELECT count(*) FROM message_events WHERE team_id = ${teamId}),
+      (SELECT count(*) FROM message_status_history WHERE team_id = ${teamId}),
       (SELECT count(*) FROM templates WHERE team_id = ${teamId}),
       (SELECT count(*) FROM bots WHERE team_id = ${teamId}),
       (SELECT count(*) FROM campaigns WHERE team_id = ${teamId}),

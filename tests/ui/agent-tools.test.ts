@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRows } from "@/components/conversations/rows";
+import { buildRows } from "@/components/history/rows";
 import { limitProblems, EMPTY_STATE } from "@/components/inbox/composer-limits";
 import { rankSavedReplies, slashQuery } from "@/components/inbox/saved-reply-match";
 import { fillSavedReply } from "@/lib/saved-replies/fill";

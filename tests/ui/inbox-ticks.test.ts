@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 // query-core is what @tanstack/react-query re-exports; the React build cannot load under the
 // react-server condition the test workers use (vitest.config.ts).
 import { InfiniteQueryObserver, QueryClient, type InfiniteData } from "@tanstack/query-core";
-import { applyStatusEvent, inboxKeys, refreshThreadHead, threadQuery, type ThreadPage } from "@/lib/api-client/inbox-thread";
+import { applyStatusEvent, refreshThreadHead, threadQuery, type ThreadPage } from "@/lib/api-client/inbox-thread";
+import { queryKeys } from "@/lib/api-client/query-keys";
 import { StatusMemo, patchListStatus } from "@/lib/api-client/status-memo";
 import type { Conversation, ConversationList, Message } from "@/lib/api-client/types";
 
@@ -61,7 +62,7 @@ afterEach(() => vi.unstubAllGlobals());
 type ThreadData = InfiniteData<ThreadPage>;
 const statusesOf = (qc: QueryClient) =>
   Object.fromEntries(
-    (qc.getQueryData<ThreadData>(inboxKeys.thread(WA, SRC))?.pages ?? []).flatMap((p) => p.data.map((m) => [m.id, m.status])),
+    (qc.getQueryData<ThreadData>(queryKeys.inbox.thread(WA, SRC))?.pages ?? []).flatMap((p) => p.data.map((m) => [m.id, m.status])),
   );
 
 describe("the inbox thread never loses or takes back a tick", () => {
@@ -111,7 +112,7 @@ describe("the inbox thread never loses or takes back a tick", () => {
     await next;
     await Promise.all([held, incoming]);
     expect(statusesOf(qc)).toEqual({ 3: "READED", 2: "FAILED" });
-    const failed = qc.getQueryData<ThreadData>(inboxKeys.thread(WA, SRC))!.pages[1].data[0];
+    const failed = qc.getQueryData<ThreadData>(queryKeys.inbox.thread(WA, SRC))!.pages[1].data[0];
     expect(failed.error).toMatchObject({ code: 131026 });
     unsubscribe();
   });
@@ -127,13 +128,13 @@ describe("the inbox thread never loses or takes back a tick", () => {
     head = () => [msg(5, "QUEUED"), msg(4, "DELIVERED")];
     await refreshThreadHead(qc, WA, SRC);
     expect(statusesOf(qc)).toEqual({ 5: "QUEUED", 4: "READED" });
-    await qc.refetchQueries({ queryKey: inboxKeys.thread(WA, SRC) });
+    await qc.refetchQueries({ queryKey: queryKeys.inbox.thread(WA, SRC) });
     expect(statusesOf(qc)).toEqual({ 5: "QUEUED", 4: "READED" });
 
     // Events out of order: a late DELIVERED neither moves the cache nor the memory back.
     await applyStatusEvent(qc, { id: 4, status: "DELIVERED", error: null });
     expect(statusesOf(qc)).toEqual({ 5: "QUEUED", 4: "READED" });
-    await qc.refetchQueries({ queryKey: inboxKeys.thread(WA, SRC) });
+    await qc.refetchQueries({ queryKey: queryKeys.inbox.thread(WA, SRC) });
     expect(statusesOf(qc)[4]).toBe("READED");
   });
 });
@@ -164,7 +165,7 @@ function conversation(lastId: number, status: Conversation["last_message"]["stat
 describe("the list's last-message preview", () => {
   it("keeps a tick heard before its row named the message, and never moves back", async () => {
     const qc = new QueryClient();
-    const key = inboxKeys.list({ wa_number: WA });
+    const key = queryKeys.inbox.list({ wa_number: WA });
     const list = (c: Conversation): InfiniteData<ConversationList, string | null> => ({
       pages: [{ message: "ok", data: [c], next_cursor: null }],
       pageParams: [null],

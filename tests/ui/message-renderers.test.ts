@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRows, type Row } from "@/components/conversations/rows";
+import { buildRows, type Row } from "@/components/history/rows";
 import { formatMoney } from "@/components/messages/format";
 import { emojiOf, flowAnswers, flowLabel, flowValue, templateMediaName } from "@/components/messages/payload-helpers";
 import type { HistoryPage, Message } from "@/lib/api-client/types";

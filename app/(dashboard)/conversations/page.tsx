@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { ConversationsPage } from "@/components/conversations/conversations-page";
+import { HistoryPage } from "@/components/history/history-page";
 
 export const metadata: Metadata = { title: "Conversaciones · WA Mensajería" };
 
@@ -8,7 +8,7 @@ export default function Page() {
   // useSearchParams needs a Suspense boundary for the static shell of the build.
   return (
     <Suspense>
-      <ConversationsPage />
+      <HistoryPage />
     </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { z } from "@/lib/http/zod-es";
-import { listDeadLetters } from "@/lib/webhooks/dead-letters-repo";
+import { listDeadLetters } from "@/lib/meta-webhooks/dead-letters-repo";
 import { listParked } from "@/lib/delivery/parked-statuses-repo";
 import { intFlag } from "../flags";
 import type { AdminCommand } from "../types";

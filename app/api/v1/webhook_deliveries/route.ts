@@ -1,8 +1,8 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
-import { listWebhookDeliveriesQuery } from "@/lib/webhooks/schemas";
-import { listWebhookDeliveries } from "@/lib/webhooks/deliveries";
+import { listWebhookDeliveriesQuery } from "@/lib/outgoing-webhooks/schemas";
+import { listWebhookDeliveries } from "@/lib/outgoing-webhooks/deliveries";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const GET = withAuth(async ({ req, ctx }) => {

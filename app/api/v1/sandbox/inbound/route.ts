@@ -1,8 +1,8 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
-import { sandboxInboundInput } from "@/lib/webhooks/schemas";
-import { injectSandboxInbound } from "@/lib/webhooks/sandbox";
+import { sandboxInboundInput } from "@/lib/meta-webhooks/schemas";
+import { injectSandboxInbound } from "@/lib/meta-webhooks/sandbox";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const POST = withAuth(async ({ req, ctx }) => {

@@ -2,8 +2,8 @@ import { withErrors } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { withAddressFailureBudget } from "@/lib/rate-limit/failures";
-import { webhookVerifyQuery } from "@/lib/webhooks/schemas";
-import { receiveWhatsAppWebhook, verifyHandshake } from "@/lib/webhooks/whatsapp";
+import { webhookVerifyQuery } from "@/lib/meta-webhooks/schemas";
+import { receiveWhatsAppWebhook, verifyHandshake } from "@/lib/meta-webhooks/whatsapp";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** Meta's subscription handshake: the challenge echoed as plain text. */

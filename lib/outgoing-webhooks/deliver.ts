@@ -20,7 +20,7 @@ export type DeliverOptions = {
 };
 
 /**
- * POSTs one queued event to its bot/campaign URL as JSON, signed with the target's secret
+ * POSTs one queued webhook delivery to its bot/campaign URL as JSON, signed with the target's secret
  * (`X-Signature-256: sha256=<hex hmac of the exact body>`). Any 2xx is delivered; anything
  * else is retried with backoff until `maxAttempts`, then `failed` with the last answer kept.
  * A URL whose host is or resolves to an internal address is not called: the delivery fails at once

@@ -23,7 +23,7 @@ function toDto(r: DeliveryRow): WebhookDeliveryDto {
   };
 }
 
-/** The team's outgoing events, newest first, with each one's attempts and last answer. */
+/** The team's outgoing webhook deliveries, newest first, with each one's attempts and last answer. */
 export async function listWebhookDeliveries({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
   const { rows, total } = await listDeliveryRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
   return { data: rows.map(toDto), pagination: paginationMeta(total, input.per_page, input.page) };

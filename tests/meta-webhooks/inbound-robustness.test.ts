@@ -8,7 +8,7 @@ import { change, envelope, inboundMessage, statusUpdate, wamid } from "../fixtur
 import { getDb } from "@/db/client";
 import { contacts, messages, webhookDeadLetters } from "@/db/schema";
 import { registry } from "@/lib/admin/registry";
-import { isTransientDbError } from "@/lib/webhooks/dead-letters";
+import { isTransientDbError } from "@/lib/meta-webhooks/dead-letters";
 
 /**
  * Security review (issue 9, items 3 and 13; issue 10 item 6): a signed batch is stored item by

@@ -9,8 +9,8 @@ import { getDb } from "@/db/client";
 import { bots, campaigns } from "@/db/schema";
 import { runAdmin } from "@/lib/admin/run";
 import { createWorker } from "@/lib/delivery/worker";
-import { internalAddressKind } from "@/lib/webhooks/address";
-import { guardedLookup } from "@/lib/webhooks/url-policy";
+import { internalAddressKind } from "@/lib/outgoing-webhooks/address";
+import { guardedLookup } from "@/lib/outgoing-webhooks/url-policy";
 
 // Issue 9, finding 9: webhook URLs that reach inside. This file runs with the rule on, as production does.
 let server: TestServer;

@@ -26,7 +26,7 @@ export async function loadDeliveries(ids: number[]): Promise<DeliveryRow[]> {
   return db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
 }
 
-/** Queues one delivery, inside the caller's transaction (lib/webhooks/events.ts enqueueEvent). */
+/** Queues one delivery, inside the caller's transaction (lib/outgoing-webhooks/queue.ts queueWebhookDelivery). */
 export async function insertDelivery(tx: DbOrTx, values: typeof webhookDeliveries.$inferInsert): Promise<void> {
   await tx.insert(webhookDeliveries).values(values);
 }

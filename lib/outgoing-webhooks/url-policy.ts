@@ -5,7 +5,7 @@ import { internalAddressKind, ipLiteralOf, isLocalhostName, type AddressKind } f
 
 /**
  * Where bot and campaign webhooks may point (README, "Security"). A URL is refused when it is set
- * (`webhookUrlSchema`, so the admin CLI and any API) and again when an event is delivered, after
+ * (`webhookUrlSchema`, so the admin CLI and any API) and again when a delivery is POSTed, after
  * DNS: `guardedLookup` checks every address a name resolves to and hands exactly those to the
  * socket, so a name cannot resolve outside at the check and inside at the connect (DNS rebinding).
  * `ALLOW_PRIVATE_WEBHOOK_URLS=1` lifts the address rule (tests, local development); credentials in

@@ -7,10 +7,12 @@ import { insertDelivery } from "./deliveries-repo";
 type MessageRow = typeof messages.$inferSelect;
 
 /**
- * Queues an event for the routed bot's or campaign's webhook URL, inside the caller's
- * transaction: the event exists exactly when the change it reports was committed.
+ * Queues one outgoing webhook delivery (a `webhook_deliveries` row the worker POSTs, deliver.ts)
+ * for the routed bot's or campaign's webhook URL, inside the caller's transaction: the delivery
+ * exists exactly when the change it reports was committed. `event` is the wire name integrators
+ * read in the body and in `X-Webhook-Event`; it is not a row of the live event log (lib/events).
  */
-export async function enqueueEvent(
+export async function queueWebhookDelivery(
   tx: DbOrTx,
   route: Route,
   teamId: number,
@@ -31,7 +33,8 @@ export async function enqueueEvent(
   });
 }
 
-export function receivedEventData(m: MessageRow, waNumber: string, replyTo: MessageRow | undefined) {
+/** The `data` of a `message.received` delivery. */
+export function messageReceivedPayload(m: MessageRow, waNumber: string, replyTo: MessageRow | undefined) {
   return {
     update_id: m.updateId,
     wa_number: waNumber,
@@ -41,7 +44,8 @@ export function receivedEventData(m: MessageRow, waNumber: string, replyTo: Mess
   };
 }
 
-export function statusEventData(m: MessageRow, waNumber: string, previous: string) {
+/** The `data` of a `message.status` delivery. */
+export function messageStatusPayload(m: MessageRow, waNumber: string, previous: string) {
   return {
     update_id: m.updateId,
     wa_number: waNumber,

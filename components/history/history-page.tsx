@@ -30,7 +30,7 @@ function normalizeSource(s: string): string {
  * Conversation viewer. The filters live in the URL (shareable, and the send form links here);
  * the range defaults to the last 7 days.
  */
-export function ConversationsPage() {
+export function HistoryPage() {
   const { t, locale } = useI18n();
   const router = useRouter();
   const pathname = usePathname();

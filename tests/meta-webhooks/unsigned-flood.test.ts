@@ -8,8 +8,8 @@ import { change, envelope, inboundMessage } from "../fixtures/webhooks";
 import { getDb } from "@/db/client";
 import { waNumbers } from "@/db/schema";
 import { encryptJson } from "@/lib/crypto/secrets";
-import { secretLoads } from "@/lib/webhooks/secrets";
-import { secretsVersion } from "@/lib/webhooks/repo";
+import { secretLoads } from "@/lib/meta-webhooks/secrets";
+import { secretsVersion } from "@/lib/meta-webhooks/repo";
 
 /**
  * Review finding 10: unsigned webhook floods reloaded and decrypted every number's secrets on each

@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { optOutOnInbound } from "@/lib/contacts/opt-out";
 import { sanitizeNumber } from "@/lib/phone";
 import { routeReply } from "@/lib/routing/service";
-import { enqueueEvent, receivedEventData } from "./events";
+import { queueWebhookDelivery, messageReceivedPayload } from "@/lib/outgoing-webhooks/queue";
 import { inboundExists, insertInbound, moveContactNumber, upsertContact } from "./inbound-repo";
 
 type MessageRow = typeof messages.$inferSelect;
@@ -25,7 +25,7 @@ export type IngestOutcome =
 /**
  * The one inbound path (Cloud API webhooks and sandbox injections): each message is stored
  * once — a repeated wamid changes nothing — with its contact created or refreshed, its reply
- * attributed and routed (ruling 8), and a `message.received` event queued, in one transaction.
+ * attributed and routed (ruling 8), and a `message.received` outgoing webhook queued, in one transaction.
  * Throws when any message failed (the sandbox's single message); webhooks use `ingestEach`.
  */
 export async function ingestInbound(number: ChannelNumber, batch: InboundMessage[]): Promise<Ingested[]> {
@@ -88,7 +88,14 @@ export async function ingestEach(number: ChannelNumber, batch: InboundMessage[])
         if (msg.type === "system" && !Array.isArray(payload) && payload.type === "user_changed_number" && payload.new_wa_id) {
           await moveContactNumber(tx, number.teamId, contact.id, waId, sanitizeNumber(String(payload.new_wa_id)));
         }
-        await enqueueEvent(tx, route, number.teamId, "message.received", row.id, receivedEventData(row, number.number, route.replyTo));
+        await queueWebhookDelivery(
+          tx,
+          route,
+          number.teamId,
+          "message.received",
+          row.id,
+          messageReceivedPayload(row, number.number, route.replyTo),
+        );
         return { message: row, replyTo: route.replyTo };
       });
       outcomes.push({ ok: true, ingested: result });

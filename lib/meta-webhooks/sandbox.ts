@@ -13,7 +13,7 @@ export const CONTEXT_NOT_FOUND = "El mensaje indicado en context_update_id no ex
 
 /**
  * Injects a customer message into a sandbox number through the same inbound path as Cloud API
- * webhooks: stored, contact refreshed, routed, and the routed target's event queued.
+ * webhooks: stored, contact refreshed, routed, and the routed target's outgoing webhook queued.
  */
 export async function injectSandboxInbound({ ctx, input }: { ctx: AuthContext; input: SandboxInboundInput }) {
   const row = await requireNumber(ctx, input.wa_number);

@@ -1,5 +1,5 @@
 import { z } from "@/lib/http/zod-es";
-import { listResponse, pageQuery } from "@/lib/http/list-query";
+import { routedToSchema } from "@/lib/routing/schemas";
 
 /** Query of Meta's GET verification handshake. */
 export const webhookVerifyQuery = z
@@ -16,33 +16,6 @@ export const webhookReceiptResponse = z
     data: z.object({ messages: z.number().int(), statuses: z.number().int(), ignored: z.number().int() }),
   })
   .meta({ id: "WebhookReceiptResponse" });
-
-export const webhookDeliverySchema = z
-  .object({
-    id: z.number().int(),
-    event: z.string(),
-    target_kind: z.enum(["bot", "campaign"]),
-    target_id: z.number().int(),
-    url: z.string(),
-    status: z.enum(["pending", "delivered", "failed"]),
-    attempts: z.number().int(),
-    last_status_code: z.number().int().nullable(),
-    last_error: z.string().nullable(),
-    next_attempt_at: z.string(),
-    created_at: z.string(),
-    delivered_at: z.string().nullable(),
-    payload: z.unknown(),
-  })
-  .meta({ id: "WebhookDelivery" });
-export type WebhookDeliveryDto = z.infer<typeof webhookDeliverySchema>;
-
-export const listWebhookDeliveriesQuery = pageQuery({ max: 100, fallback: 50 }).meta({ id: "ListWebhookDeliveriesQuery" });
-export const listWebhookDeliveriesResponse = listResponse(webhookDeliverySchema).meta({ id: "ListWebhookDeliveriesResponse" });
-
-const routedToSchema = z
-  .object({ kind: z.enum(["bot", "campaign"]), id: z.number().int().nullable(), reason: z.string() })
-  .meta({ id: "RoutedTo" });
-export { routedToSchema };
 
 /** A customer message injected into a sandbox number, as if the channel had delivered it. */
 export const sandboxInboundInput = z
