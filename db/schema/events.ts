@@ -1,4 +1,4 @@
-import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 
 /** Postgres's 64-bit transaction id (never wraps), carried as text: JavaScript numbers cannot hold it. */
@@ -14,14 +14,19 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
  * (`pg_snapshot_xmin`), in (xact_id, id) order from its cursor, so an event whose id is lower
  * than one already read but whose transaction committed later is never skipped. Its id is the
  * SSE `id:`, and a client that reconnects with `Last-Event-ID` is replayed from here in the same
- * order. Rows older than the retention are deleted in batches (lib/events/bus.ts).
+ * order.
+ *
+ * The table is partitioned by day of `created_at` (UTC; migration 0032, lib/events/prune.ts):
+ * the retention drops whole days instead of deleting row by row, so a log that takes a row per
+ * status never leaves a day's worth of dead rows to vacuum. Hence the key (id, created_at): a
+ * partitioned table's keys must hold its partition key. `id` alone is still unique (one sequence).
  *
  * `xact_id` is 0 for rows written before migration 0023 (all long committed).
  */
 export const events = pgTable(
   "events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     // No foreign key: checking one in every status transaction takes a key-share lock on the
     // team's one row, which every concurrent writer of the team then shares (a hot row, DESIGN
     // section 13). A deleted team's events go with it by db/functions/teams_delete_events.sql.
@@ -37,6 +42,7 @@ export const events = pgTable(
       .default(sql`pg_current_xact_id()`),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     // A process's tail over every team, and one team's replay, both in (xact_id, id) order.
     index("events_tail_idx").on(t.xactId, t.id),
     index("events_team_tail_idx").on(t.teamId, t.xactId, t.id),

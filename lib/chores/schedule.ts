@@ -28,8 +28,10 @@ export const CHORES: Chore[] = [
   { name: "message_stats fold", everyMs: 1000, run: foldMessageStatsDeltas },
   // Likewise the reports' message counts per day (lib/reports/repo.ts).
   { name: "report messages fold", everyMs: 1000, run: foldReportMessageDeltas },
-  // The event log past its retention (EVENTS_RETENTION_HOURS), in batches.
-  { name: "events prune", everyMs: 10 * 60_000, run: pruneEvents },
+  // The event log's daily partitions: the coming week's made, those past the retention
+  // (EVENTS_RETENTION_HOURS) dropped (lib/events/prune.ts). At start too, so a fresh database
+  // has today's partition before its first write lands in the default one.
+  { name: "events partitions and prune", everyMs: 10 * 60_000, atStart: true, run: pruneEvents },
 ];
 
 /**

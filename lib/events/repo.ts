@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { getDb, rowsOf, transaction, type DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
 import type { NewEvent, StoredEvent } from "./schemas";
 
@@ -134,4 +134,30 @@ export async function eventCursor(teamId: number, id: number): Promise<LogCursor
     .where(and(eq(events.teamId, teamId), eq(events.id, id)))
     .limit(1);
   return row;
+}
+
+// Every process runs the events chore; one at a time does the partition work (the others skip it).
+// The advisory lock ids of this codebase: 727_273 seed, 727_274 migrations, 727_275 stats fold,
+// 727_276 reports fold.
+const PARTITIONS_LOCK = 727_277;
+
+/**
+ * Creates the partitions of today and the next `daysAhead` days and drops those wholly before
+ * `dropBefore` (db/functions/events_partitions.sql). Attaching and dropping lock the log for a
+ * moment: with a 2 s lock_timeout the work gives way to a long writer and is tried again at the
+ * next run, rather than making every writer queue behind it. Undefined when another process
+ * holds the work.
+ */
+export async function maintainEventPartitions(daysAhead: number, dropBefore: Date): Promise<{ made: number; dropped: number } | undefined> {
+  return transaction(async (tx) => {
+    const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
+    if (!lock?.ok) return undefined;
+    await tx.execute(sql`SET LOCAL lock_timeout = '2s'`);
+    const [row] = rowsOf<{ made: number; dropped: number }>(
+      await tx.execute(
+        sql`SELECT events_ensure_partitions(${daysAhead}::int) AS made, events_drop_partitions(${dropBefore.toISOString()}::timestamptz) AS dropped`,
+      ),
+    );
+    return { made: Number(row.made), dropped: Number(row.dropped) };
+  });
 }

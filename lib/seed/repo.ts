@@ -17,7 +17,8 @@ import {
 } from "@/db/schema";
 
 // Serializes concurrent seeds (two replicas starting at once) on both drivers.
-const SEED_LOCK = 727_275;
+// (727_275 was also the stats fold's try-lock: a seed made the fold skip a turn.)
+const SEED_LOCK = 727_273;
 
 /** Runs `fn` in one transaction holding the seed's advisory lock. */
 export async function seedTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
