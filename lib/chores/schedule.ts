@@ -1,7 +1,7 @@
 import { pruneEvents } from "@/lib/events/prune";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
-import { foldReportMessageDeltas } from "@/lib/reports/repo";
+import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/repo";
 
 /**
  * The periodic chores every process runs (each web process and each `npm run worker`): one
@@ -17,6 +17,8 @@ export const CHORES: { name: string; everyMs: number; run: () => Promise<unknown
   { name: "message_stats fold", everyMs: 1000, run: foldMessageStatsDeltas },
   // Likewise the reports' message counts per day (lib/reports/repo.ts).
   { name: "report messages fold", everyMs: 1000, run: foldReportMessageDeltas },
+  // And their time histograms and openings (lib/reports/buckets.ts).
+  { name: "report histograms fold", everyMs: 1000, run: foldReportHistogramDeltas },
   // The event log past its retention (EVENTS_RETENTION_HOURS), in batches.
   { name: "events prune", everyMs: 10 * 60_000, run: pruneEvents },
 ];
