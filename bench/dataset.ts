@@ -215,18 +215,24 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         on conflict (team_id, wa_number_id, contact_id) do nothing`),
     );
     // The time histograms the reports read (migration 0031's backfill): the first responses above
-    // counted per bucket, plus the openings the conversations' trigger just appended as deltas,
-    // folded here so that the measured reads do not start with tens of thousands of deltas.
+    // counted per bucket at the four levels, plus the openings the conversations' trigger just
+    // appended as deltas, folded here so that the measured reads do not start with tens of
+    // thousands of deltas.
     await timed(timings, "report histograms", () =>
-      exec(`with gone as (delete from report_histogram_deltas where team_id in (${teamA}, ${teamB}) returning *)
-        insert into report_histograms as h (team_id, day, wa_number_id, agent_id, metric, bucket, samples)
-        select team_id, day, wa_number_id, agent_id, metric, bucket, sum(samples)
-        from (select team_id, day, wa_number_id, agent_id, metric, bucket, samples from gone
-              union all
-              select team_id, day, wa_number_id, agent_id, 'first_response', report_seconds_bucket(seconds), 1
-              from report_responses where team_id in (${teamA}, ${teamB})) s
+      exec(`with gone as (delete from report_histogram_deltas where team_id in (${teamA}, ${teamB}) returning *),
+        responses as (
+          select r.team_id, r.day, l.n as wa_number_id, l.a as agent_id, 'first_response' as metric,
+            report_seconds_bucket(r.seconds) as bucket, count(*) as samples, sum(r.seconds) as seconds
+          from report_responses r
+          cross join lateral (values (r.wa_number_id, r.agent_id), (r.wa_number_id, -1), (0, r.agent_id), (0, -1)) l(n, a)
+          where r.team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4, 5, 6)
+        insert into report_histograms as h (team_id, day, wa_number_id, agent_id, metric, bucket, samples, seconds)
+        select team_id, day, wa_number_id, agent_id, metric, bucket, sum(samples), sum(seconds)
+        from (select team_id, day, wa_number_id, agent_id, metric, bucket, samples, seconds from gone
+              union all select * from responses) s
         group by 1, 2, 3, 4, 5, 6
-        on conflict (team_id, day, wa_number_id, agent_id, metric, bucket) do update set samples = h.samples + excluded.samples`),
+        on conflict (team_id, day, wa_number_id, agent_id, metric, bucket)
+        do update set samples = h.samples + excluded.samples, seconds = h.seconds + excluded.seconds`),
     );
   }
   // A vacuumed table has its visibility map set, as autovacuum keeps a live one: without it the

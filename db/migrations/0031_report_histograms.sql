@@ -18,7 +18,7 @@ CREATE TABLE "report_histograms" (
 	"bucket" integer NOT NULL,
 	"samples" bigint NOT NULL,
 	"seconds" bigint NOT NULL,
-	CONSTRAINT "report_histograms_team_id_day_wa_number_id_agent_id_metric_bucket_pk" PRIMARY KEY("team_id","day","wa_number_id","agent_id","metric","bucket")
+	CONSTRAINT "report_histograms_team_id_wa_number_id_agent_id_day_metric_bucket_pk" PRIMARY KEY("team_id","wa_number_id","agent_id","day","metric","bucket")
 );
 --> statement-breakpoint
 CREATE INDEX "report_histogram_deltas_team_idx" ON "report_histogram_deltas" USING btree ("team_id");--> statement-breakpoint

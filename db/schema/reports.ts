@@ -127,7 +127,8 @@ export const reportHistograms = pgTable(
     /** The sum of the samples' seconds. */
     seconds: bigint("seconds", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.day, t.waNumberId, t.agentId, t.metric, t.bucket] })],
+  // Level first, then the days: a report reads one level's days, a tight range of this key.
+  (t) => [primaryKey({ columns: [t.teamId, t.waNumberId, t.agentId, t.day, t.metric, t.bucket] })],
 );
 
 export type ReportMetric = "first_response" | "resolution" | "opened";

@@ -40,19 +40,24 @@ function groupBy(g: ReportGroup): { key: SQL; group: SQL } {
     : { key: sql`agent_id`, group: sql`GROUP BY agent_id` };
 }
 
-/** Per key and metric, the sample count and the values at the ranks of the median and the p90. */
-function percentileValues(key: SQL, source: SQL, group: SQL): SQL {
+/**
+ * Per key and metric, the sample count and the values at the ranks of the median and the p90. The
+ * key stays a date or an integer until the end (sorting text compares by collation, several times
+ * slower), counts are int4 and second sums float8 (exact far beyond any range's total) so that no
+ * sum goes through numeric.
+ */
+function percentileValues(k: SQL, key: SQL, source: SQL, group: SQL): SQL {
   // upto: samples in this bucket and below it, so the sample of rank r (from 0) is in the first
   // bucket whose upto exceeds r; buckets do not overlap, so their means rise with them and the
   // first one's mean is the smallest. Ranks as percentile_cont takes them, in float8 like it.
   const at = (p: number, f: "floor" | "ceil") => sql.raw(`min(mean) FILTER (WHERE upto > ${f}(${p}::float8 * (total - 1)::float8))`);
-  return sql`WITH h AS (SELECT ${key} AS key, metric, bucket, sum(samples)::int8 AS n, sum(seconds) AS seconds FROM ${source} ${group}),
-    c AS (SELECT key, metric, seconds::float8 / n AS mean, sum(n) OVER (PARTITION BY key, metric ORDER BY bucket) AS upto,
-            sum(n) OVER (PARTITION BY key, metric) AS total
+  return sql`WITH h AS (SELECT ${k} AS k, metric, bucket, sum(samples)::int4 AS n, sum(seconds) AS seconds FROM ${source} ${group}),
+    c AS (SELECT k, metric, seconds / n AS mean, sum(n) OVER (PARTITION BY k, metric ORDER BY bucket) AS upto,
+            sum(n) OVER (PARTITION BY k, metric) AS total
           FROM h)
-    SELECT key, metric, max(total) AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
+    SELECT ${key} AS key, metric, max(total) AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
       ${at(0.9, "floor")} AS p90_lo, ${at(0.9, "ceil")} AS p90_hi
-    FROM c GROUP BY key, metric`;
+    FROM c GROUP BY k, metric`;
 }
 
 /**
@@ -75,21 +80,22 @@ function histogramWhere(teamId: number, f: ReportFilter, g: ReportGroup): SQL {
  */
 export async function timeFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<TimeRow[]> {
   const db = await getDb();
-  const cols = sql`day, agent_id, metric, bucket, samples, seconds`;
+  const cols = sql`day, agent_id, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
   const source =
     f.labelId === undefined
       ? sql`(SELECT ${cols} FROM report_histograms WHERE ${histogramWhere(teamId, f, g)}
           UNION ALL SELECT ${cols} FROM report_histogram_deltas WHERE ${histogramWhere(teamId, f, g)}) s`
-      : sql`(SELECT day, agent_id, 'first_response' AS metric, report_seconds_bucket(seconds) AS bucket, 1 AS samples, seconds
+      : sql`(SELECT day, agent_id, 'first_response' COLLATE "C" AS metric, report_seconds_bucket(seconds) AS bucket, 1 AS samples,
+              seconds::float8 AS seconds
             FROM report_responses WHERE ${where(teamId, f)}
-          UNION ALL SELECT day, agent_id, CASE WHEN kind = 'opened' THEN 'opened' ELSE 'resolution' END,
-            CASE WHEN kind = 'opened' THEN 0 ELSE report_seconds_bucket(seconds) END, 1, coalesce(seconds, 0)
+          UNION ALL SELECT day, agent_id, CASE WHEN kind = 'opened' THEN 'opened' ELSE 'resolution' END COLLATE "C",
+            CASE WHEN kind = 'opened' THEN 0 ELSE report_seconds_bucket(seconds) END, 1, coalesce(seconds, 0)::float8
             FROM report_conversation_events WHERE ${where(teamId, f)}) s`;
   const byDay = g === "day";
-  const key = byDay ? sql`to_char(day, 'YYYY-MM-DD')` : sql`agent_id`;
-  // Per day plus a total (key null) whose percentiles are over all the range's samples.
+  // Per day plus a total (k null) whose percentiles are over all the range's samples.
   const group = byDay ? sql`GROUP BY GROUPING SETS ((day, metric, bucket), (metric, bucket))` : sql`GROUP BY agent_id, metric, bucket`;
-  return rowsOf<TimeRow>(await db.execute(percentileValues(key, source, group)));
+  const [k, key] = byDay ? [sql`day`, sql`to_char(k, 'YYYY-MM-DD')`] : [sql`agent_id`, sql`k`];
+  return rowsOf<TimeRow>(await db.execute(percentileValues(k, key, source, group)));
 }
 
 /**
