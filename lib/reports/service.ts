@@ -52,7 +52,7 @@ const num = (v: number | string | null | undefined) => (v == null ? 0 : Number(v
 const secs = (v: number | null) => (v == null ? null : Math.round(v * 10) / 10);
 const value = (v: number | string | null) => (v == null ? null : Number(v));
 
-/** A metric's percentile from the values at its two ranks (lib/reports/buckets.ts: exact below 64 s). */
+/** A metric's percentile from the values at its two ranks (their buckets' means, lib/reports/buckets.ts). */
 function pct(t: TimeRow | undefined, p: 0.5 | 0.9): number | null {
   if (!t) return null;
   const [lo, hi] = p === 0.5 ? [t.p50_lo, t.p50_hi] : [t.p90_lo, t.p90_hi];
