@@ -15,3 +15,9 @@ DROP TRIGGER IF EXISTS messages_stats_change ON messages;
 DROP TRIGGER IF EXISTS messages_stats_add ON messages;
 DROP TRIGGER IF EXISTS messages_stats_remove ON messages;
 DROP FUNCTION IF EXISTS message_stats_apply();
+
+-- Retired by migration 0033 (issue 21): the bridge that counted report samples into
+-- report_histogram_deltas between that migration and the triggers that now do it beside each sample.
+DROP TRIGGER IF EXISTS report_responses_histogram_bridge ON report_responses;
+DROP TRIGGER IF EXISTS report_conversation_events_histogram_bridge ON report_conversation_events;
+DROP FUNCTION IF EXISTS report_histogram_bridge();

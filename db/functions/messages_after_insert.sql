@@ -4,7 +4,8 @@
 --    message (DESIGN section 14: listing never scans messages). Its key is one customer, so only
 --    writers of the same customer ever share the row (not a hot row: DESIGN section 13).
 --    It also keeps waiting_since (the customer's first unanswered message) and appends one
---    report_responses row per first response (issue 21, README "Reports"): an OUTBOUND message of
+--    report_responses row per first response (issue 21, README "Reports"), also counted in its
+--    time bucket in report_histogram_deltas (report_seconds_bucket.sql): an OUTBOUND message of
 --    an agent or the API (sender AGENT or SYSTEM, not a broadcast's) answers whatever waits.
 --    Messages are taken in id order (arrival), several exchanges in one statement included. The
 --    existing rows are locked first, in key order as the upsert locks them, so waiting_since is
@@ -45,6 +46,16 @@ BEGIN
     SELECT team_id, (answered_at AT TIME ZONE 'UTC')::date, wa_number_id, contact_id, agent_id,
       greatest(0, round(extract(epoch FROM answered_at - waiting_since)))::int
     FROM seg WHERE answered_at IS NOT NULL AND waiting_since IS NOT NULL
+    RETURNING team_id, day, wa_number_id, agent_id, seconds
+  ), answered_histogram AS (
+    -- The same samples counted per time bucket at the four levels of report_histograms, appended
+    -- (a day's histogram row is shared by every writer of the team: never updated here, folded
+    -- later by lib/reports/repo.ts).
+    INSERT INTO report_histogram_deltas (team_id, day, wa_number_id, agent_id, metric, bucket, samples, seconds)
+    SELECT a.team_id, a.day, l.wa_number_id, l.agent_id, 'first_response', report_seconds_bucket(a.seconds), count(*), sum(a.seconds)
+    FROM answered a
+    CROSS JOIN LATERAL (VALUES (a.wa_number_id, a.agent_id), (a.wa_number_id, -1), (0, a.agent_id), (0, -1)) l(wa_number_id, agent_id)
+    GROUP BY 1, 2, 3, 4, 5, 6
   ), waiting AS (
     -- After the statement: nothing waits if its last segment was answered.
     SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id,

@@ -99,3 +99,52 @@ export const reportMessageDeltas = pgTable(
   // Reads of one team add its unfolded rows; one index is the whole price of an insert here.
   (t) => [index("report_message_deltas_team_idx").on(t.teamId)],
 );
+
+/**
+ * The time figures per (team, UTC day, number, agent, metric, bucket), for reports not filtered by
+ * label: how many first responses (`first_response`) or resolutions (`resolution`) took a time in
+ * that bucket, and the sum of those times (lib/reports/buckets.ts: whole seconds below 64, then 32
+ * buckets per doubling, a bucket read back as its mean), and the conversations opened (`opened`,
+ * bucket 0). Each sample is counted at four levels, so that every report reads the fewest rows:
+ * its number and agent, its number with `agent_id` -1 (every agent), `wa_number_id` 0 (every
+ * number) with its agent, and 0 with -1 (the team's whole day). A median or p90 over any range adds
+ * up a few rows per day instead of sorting every sample of the range. Written like
+ * report_message_days: the write path appends to report_histogram_deltas (next to the sample it
+ * writes), a chore folds them, reads add the ones not folded yet.
+ */
+export const reportHistograms = pgTable(
+  "report_histograms",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    /** 0: every number. */
+    waNumberId: integer("wa_number_id").notNull(),
+    /** -1: every agent (0 is the API or nobody). */
+    agentId: integer("agent_id").notNull(),
+    metric: text("metric").$type<ReportMetric>().notNull(),
+    bucket: integer("bucket").notNull(),
+    samples: bigint("samples", { mode: "number" }).notNull(),
+    /** The sum of the samples' seconds. */
+    seconds: bigint("seconds", { mode: "number" }).notNull(),
+  },
+  // Level first, then the days: a report reads one level's days, a tight range of this key.
+  (t) => [primaryKey({ columns: [t.teamId, t.waNumberId, t.agentId, t.day, t.metric, t.bucket] })],
+);
+
+export type ReportMetric = "first_response" | "resolution" | "opened";
+
+/** Append-only additions to report_histograms (one row per statement, key and level). */
+export const reportHistogramDeltas = pgTable(
+  "report_histogram_deltas",
+  {
+    teamId: integer("team_id").notNull(),
+    day: date("day").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    agentId: integer("agent_id").notNull(),
+    metric: text("metric").$type<ReportMetric>().notNull(),
+    bucket: integer("bucket").notNull(),
+    samples: bigint("samples", { mode: "number" }).notNull(),
+    seconds: bigint("seconds", { mode: "number" }).notNull(),
+  },
+  (t) => [index("report_histogram_deltas_team_idx").on(t.teamId)],
+);

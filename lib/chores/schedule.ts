@@ -1,7 +1,7 @@
 import { pruneEvents } from "@/lib/events/prune";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
-import { foldReportMessageDeltas } from "@/lib/reports/repo";
+import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/repo";
 import { sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
 import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
 import { resumeInterrupted } from "@/lib/broadcasts/enqueue";
@@ -28,6 +28,8 @@ export const CHORES: Chore[] = [
   { name: "message_stats fold", everyMs: 1000, run: foldMessageStatsDeltas },
   // Likewise the reports' message counts per day (lib/reports/repo.ts).
   { name: "report messages fold", everyMs: 1000, run: foldReportMessageDeltas },
+  // And their time histograms and openings (lib/reports/buckets.ts).
+  { name: "report histograms fold", everyMs: 1000, run: foldReportHistogramDeltas },
   // The event log's daily partitions: the coming week's made, those past the retention
   // (EVENTS_RETENTION_HOURS) dropped (lib/events/prune.ts). At start too, so a fresh database
   // has today's partition before its first write lands in the default one.

@@ -49,7 +49,7 @@ import {
 } from "@/lib/contacts/import-schemas";
 import { audienceSizeQuery, audienceSizeResponse } from "@/lib/audiences/schemas";
 import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-schemas";
-import { reportAgentsResponse, reportQuery, reportSummaryResponse } from "@/lib/reports/schemas";
+import { REPORT_PRECISION, reportAgentsResponse, reportQuery, reportSummaryResponse } from "@/lib/reports/schemas";
 import { errorSchema } from "@/lib/http/list-query";
 import { contactLabelsEvent, contactUpdatedEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 import {
@@ -368,7 +368,8 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "Días UTC `from`/`to` incluidos (por defecto los últimos 30; máximo 366), y filtros opcionales combinables: `wa_number`, " +
         "`label_id` (contactos que hoy tienen la etiqueta) y `agent_id` (0: la API o sin asignar); uno de otro equipo → 422. " +
         "Tiempos en segundos: mediana y percentil 90 sobre todas las muestras del día o del rango. Se responde desde resúmenes " +
-        "que los triggers de `messages` y `conversations` mantienen en la misma transacción, nunca recorriendo los mensajes.",
+        "que los triggers de `messages` y `conversations` mantienen en la misma transacción, nunca recorriendo los mensajes. " +
+        `Precisión de las medianas y percentiles: ${REPORT_PRECISION}`,
       requestParams: { query: reportQuery },
       responses: { ...ok(reportSummaryResponse), ...errors("422") },
     },

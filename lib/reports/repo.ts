@@ -1,20 +1,26 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
+import type { ReportMetric } from "@/db/schema/reports";
 
 export type ReportFilter = { from: string; to: string; waNumberId?: number; labelId?: number; agentId?: number };
 /** By day (null: the whole range) or by agent. */
 export type ReportGroup = "day" | "agent";
 
 type Num = number | string | null;
-export type ResponseRow = { key: Num; n: Num; p50: Num; p90: Num };
-export type EventRow = { key: Num; opened: Num; resolved: Num; p50: Num; p90: Num };
+/**
+ * One metric of one day, agent or the whole range (key null): its sample count, and for the median
+ * and the 90th percentile the values (lib/reports/buckets.ts: their buckets' means) of the two
+ * samples percentile_cont would interpolate between.
+ */
+export type TimeRow = { key: Num; metric: ReportMetric; n: Num; p50_lo: Num; p50_hi: Num; p90_lo: Num; p90_hi: Num };
 export type CountRow = { key: Num; messages_in: Num; messages_out: Num };
 
 /**
  * Every read goes through the (team_id, day) index or primary key of a rollup (db/schema/reports.ts),
- * never `messages`. The label filter is today's assignments (contact_labels' primary key answers
- * each probe), so a report by label follows relabelling without rewriting the rollups.
+ * never `messages`; without a label filter only the per-day ones (a few rows per day). The label
+ * filter is today's assignments (contact_labels' primary key answers each probe), so a report by
+ * label follows relabelling without rewriting the rollups.
  */
 function where(teamId: number, f: ReportFilter): SQL {
   return sql`team_id = ${teamId} AND day BETWEEN ${f.from}::date AND ${f.to}::date
@@ -27,33 +33,69 @@ function where(teamId: number, f: ReportFilter): SQL {
     }`;
 }
 
-/** Per day plus a total row (key null) with GROUP BY ROLLUP: the total's percentiles are over all samples. */
+/** Per day plus a total row (key null) with GROUP BY ROLLUP. */
 function groupBy(g: ReportGroup): { key: SQL; group: SQL } {
   return g === "day"
     ? { key: sql`to_char(day, 'YYYY-MM-DD')`, group: sql`GROUP BY ROLLUP (day)` }
     : { key: sql`agent_id`, group: sql`GROUP BY agent_id` };
 }
 
-export async function responseFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<ResponseRow[]> {
-  const db = await getDb();
-  const { key, group } = groupBy(g);
-  return rowsOf<ResponseRow>(
-    await db.execute(sql`SELECT ${key} AS key, count(*) AS n,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90
-      FROM report_responses WHERE ${where(teamId, f)} ${group}`),
-  );
+/**
+ * Per key and metric, the sample count and the values at the ranks of the median and the p90. The
+ * key stays a date or an integer until the end (sorting text compares by collation, several times
+ * slower), counts are int4 and second sums float8 (exact far beyond any range's total) so that no
+ * sum goes through numeric.
+ */
+function percentileValues(k: SQL, key: SQL, source: SQL, group: SQL): SQL {
+  // upto: samples in this bucket and below it, so the sample of rank r (from 0) is in the first
+  // bucket whose upto exceeds r; buckets do not overlap, so their means rise with them and the
+  // first one's mean is the smallest. Ranks as percentile_cont takes them, in float8 like it.
+  const at = (p: number, f: "floor" | "ceil") => sql.raw(`min(mean) FILTER (WHERE upto > ${f}(${p}::float8 * (total - 1)::float8))`);
+  return sql`WITH h AS (SELECT ${k} AS k, metric, bucket, sum(samples)::int4 AS n, sum(seconds) AS seconds FROM ${source} ${group}),
+    c AS (SELECT k, metric, seconds / n AS mean, sum(n) OVER (PARTITION BY k, metric ORDER BY bucket) AS upto,
+            sum(n) OVER (PARTITION BY k, metric) AS total
+          FROM h)
+    SELECT ${key} AS key, metric, max(total) AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
+      ${at(0.9, "floor")} AS p90_lo, ${at(0.9, "ceil")} AS p90_hi
+    FROM c GROUP BY k, metric`;
 }
 
-export async function conversationFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<EventRow[]> {
+/**
+ * Which level of report_histograms answers a report (db/schema/reports.ts): the filtered number or
+ * 0 (every number); the filtered agent, every agent's own rows when grouping by agent, or -1 (every
+ * agent). The fewest rows that hold the answer: the team's whole days when nothing is filtered.
+ */
+function histogramWhere(teamId: number, f: ReportFilter, g: ReportGroup): SQL {
+  const agent = f.agentId !== undefined ? sql`agent_id = ${f.agentId}` : g === "agent" ? sql`agent_id >= 0` : sql`agent_id = -1`;
+  return sql`team_id = ${teamId} AND day BETWEEN ${f.from}::date AND ${f.to}::date
+    AND wa_number_id = ${f.waNumberId ?? 0} AND ${agent}`;
+}
+
+/**
+ * First responses, resolutions and openings with the values of their percentiles. Without a label
+ * filter, from report_histograms plus its deltas not folded yet, in one statement (a fold
+ * committing meanwhile is seen whole or not at all). With one, the label's contacts' samples are
+ * bucketed as they are read (the same buckets, so the same figures): a label is today's
+ * assignments, which no per-day rollup can follow.
+ */
+export async function timeFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<TimeRow[]> {
   const db = await getDb();
-  const { key, group } = groupBy(g);
-  // `seconds` is null on opened rows, which the percentiles skip.
-  return rowsOf<EventRow>(
-    await db.execute(sql`SELECT ${key} AS key, count(*) FILTER (WHERE kind = 'opened') AS opened,
-        count(*) FILTER (WHERE kind = 'resolved') AS resolved,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90
-      FROM report_conversation_events WHERE ${where(teamId, f)} ${group}`),
-  );
+  const cols = sql`day, agent_id, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
+  const source =
+    f.labelId === undefined
+      ? sql`(SELECT ${cols} FROM report_histograms WHERE ${histogramWhere(teamId, f, g)}
+          UNION ALL SELECT ${cols} FROM report_histogram_deltas WHERE ${histogramWhere(teamId, f, g)}) s`
+      : sql`(SELECT day, agent_id, 'first_response' COLLATE "C" AS metric, report_seconds_bucket(seconds) AS bucket, 1 AS samples,
+              seconds::float8 AS seconds
+            FROM report_responses WHERE ${where(teamId, f)}
+          UNION ALL SELECT day, agent_id, CASE WHEN kind = 'opened' THEN 'opened' ELSE 'resolution' END COLLATE "C",
+            CASE WHEN kind = 'opened' THEN 0 ELSE report_seconds_bucket(seconds) END, 1, coalesce(seconds, 0)::float8
+            FROM report_conversation_events WHERE ${where(teamId, f)}) s`;
+  const byDay = g === "day";
+  // Per day plus a total (k null) whose percentiles are over all the range's samples.
+  const group = byDay ? sql`GROUP BY GROUPING SETS ((day, metric, bucket), (metric, bucket))` : sql`GROUP BY agent_id, metric, bucket`;
+  const [k, key] = byDay ? [sql`day`, sql`to_char(k, 'YYYY-MM-DD')`] : [sql`agent_id`, sql`k`];
+  return rowsOf<TimeRow>(await db.execute(percentileValues(k, key, source, group)));
 }
 
 /**
@@ -101,6 +143,38 @@ export async function foldReportMessageDeltas(): Promise<number> {
         INSERT INTO report_message_days AS d (team_id, day, wa_number_id, agent_id, direction, messages)
         SELECT team_id, day, wa_number_id, agent_id, direction, messages FROM summed ORDER BY 1, 2, 3, 4, 5
         ON CONFLICT (team_id, day, wa_number_id, agent_id, direction) DO UPDATE SET messages = d.messages + EXCLUDED.messages
+        RETURNING 1
+      )
+      SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
+    return Number(rowsOf<{ moved: number }>(res)[0]?.moved ?? 0);
+  });
+}
+
+/** Exported for the tests that hold it to see deltas not folded yet on a shared database. */
+export const HISTOGRAM_FOLD_LOCK = 727_277;
+
+/**
+ * Moves up to FOLD_BATCH report_histogram_deltas into report_histograms, as
+ * foldReportMessageDeltas does for the message counts (its own try-lock, so the two folds never
+ * wait for each other); returns how many it moved, -1 when another process was folding.
+ */
+export async function foldReportHistogramDeltas(): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${HISTOGRAM_FOLD_LOCK}) AS ok`));
+    if (!lock?.ok) return -1;
+    const res = await tx.execute(sql`
+      WITH gone AS (
+        DELETE FROM report_histogram_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM report_histogram_deltas LIMIT ${FOLD_BATCH}))
+        RETURNING *
+      ), summed AS (
+        SELECT team_id, day, wa_number_id, agent_id, metric, bucket, sum(samples) AS samples, sum(seconds) AS seconds, count(*) AS n
+        FROM gone GROUP BY 1, 2, 3, 4, 5, 6
+      ), folded AS (
+        INSERT INTO report_histograms AS h (team_id, day, wa_number_id, agent_id, metric, bucket, samples, seconds)
+        SELECT team_id, day, wa_number_id, agent_id, metric, bucket, samples, seconds FROM summed ORDER BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (team_id, day, wa_number_id, agent_id, metric, bucket)
+        DO UPDATE SET samples = h.samples + EXCLUDED.samples, seconds = h.seconds + EXCLUDED.seconds
         RETURNING 1
       )
       SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);

@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { STATS_DATE_INVALID, STATS_RANGE_INVALID, STATS_TEXT_TOO_LONG } from "@/lib/messages/stats-schemas";
+import { EXACT_BELOW, MAX_RELATIVE_ERROR, STEPS_PER_DOUBLING } from "./buckets";
 
 /** Days a report may cover at most (one year and a day, leap years included). */
 export const REPORT_MAX_DAYS = 366;
@@ -62,11 +63,21 @@ export const reportQuery = z
   .meta({ id: "ReportQuery" });
 export type ReportQuery = z.output<typeof reportQuery>;
 
+/**
+ * The precision of every median and p90 (lib/reports/buckets.ts), said in the API docs: they are
+ * read from per-day histograms whose buckets read back as their samples' mean.
+ */
+export const REPORT_PRECISION =
+  `Se calcula con histogramas diarios: exacto por debajo de ${EXACT_BELOW} s y siempre que cada intervalo del histograma ` +
+  `tenga un solo valor distinto; si no, dentro de ±${(MAX_RELATIVE_ERROR * 100).toFixed(1).replace(".", ",")} % del valor exacto ` +
+  `(${STEPS_PER_DOUBLING} intervalos por cada duplicación del tiempo, cada uno leído como la media de sus muestras). ` +
+  "Interpolado entre las dos muestras más cercanas, como percentile_cont.";
+
 const seconds = (what: string) =>
   z
     .number()
     .nullable()
-    .meta({ description: `${what}, en segundos; null sin muestras` });
+    .meta({ description: `${what}, en segundos; null sin muestras. ${REPORT_PRECISION}` });
 
 /** The figures of one day, one agent or the whole range. */
 export const reportFiguresSchema = z

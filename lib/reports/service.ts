@@ -5,17 +5,8 @@ import { requireNumber } from "@/lib/numbers/service";
 import { teamLabelIds } from "@/lib/labels/repo";
 import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
 import { teamAgentExists } from "@/lib/conversations/repo";
-import {
-  agentNames,
-  conversationFigures,
-  messageFigures,
-  responseFigures,
-  type CountRow,
-  type EventRow,
-  type ReportFilter,
-  type ReportGroup,
-  type ResponseRow,
-} from "./repo";
+import { agentNames, messageFigures, timeFigures, type CountRow, type ReportFilter, type ReportGroup, type TimeRow } from "./repo";
+import { interpolate } from "./buckets";
 import {
   REPORT_AGENT_NOT_FOUND,
   REPORT_MAX_DAYS,
@@ -58,50 +49,61 @@ async function resolveFilter(ctx: AuthContext, q: ReportQuery): Promise<ReportFi
 
 const num = (v: number | string | null | undefined) => (v == null ? 0 : Number(v));
 /** Seconds to one decimal (percentile_cont interpolates), null when there was no sample. */
-const secs = (v: number | string | null | undefined) => (v == null ? null : Math.round(Number(v) * 10) / 10);
+const secs = (v: number | null) => (v == null ? null : Math.round(v * 10) / 10);
+const value = (v: number | string | null) => (v == null ? null : Number(v));
 
-function figures(r?: ResponseRow, e?: EventRow, c?: CountRow): ReportFigures {
+/** A metric's percentile from the values at its two ranks (their buckets' means, lib/reports/buckets.ts). */
+function pct(t: TimeRow | undefined, p: 0.5 | 0.9): number | null {
+  if (!t) return null;
+  const [lo, hi] = p === 0.5 ? [t.p50_lo, t.p50_hi] : [t.p90_lo, t.p90_hi];
+  return secs(interpolate(p, num(t.n), value(lo), value(hi)));
+}
+
+type Times = Partial<Record<TimeRow["metric"], TimeRow>>;
+
+function figures(t: Times = {}, c?: CountRow): ReportFigures {
   return {
-    first_responses: num(r?.n),
-    first_response_median: secs(r?.p50),
-    first_response_p90: secs(r?.p90),
-    conversations_opened: num(e?.opened),
-    conversations_resolved: num(e?.resolved),
-    resolution_median: secs(e?.p50),
-    resolution_p90: secs(e?.p90),
+    first_responses: num(t.first_response?.n),
+    first_response_median: pct(t.first_response, 0.5),
+    first_response_p90: pct(t.first_response, 0.9),
+    conversations_opened: num(t.opened?.n),
+    conversations_resolved: num(t.resolution?.n),
+    resolution_median: pct(t.resolution, 0.5),
+    resolution_p90: pct(t.resolution, 0.9),
     messages_in: num(c?.messages_in),
     messages_out: num(c?.messages_out),
   };
 }
 
+const keyOf = (k: number | string | null) => (k == null ? null : String(k));
+
 async function load(ctx: AuthContext, f: ReportFilter, g: ReportGroup) {
-  const [r, e, c] = await Promise.all([
-    responseFigures(ctx.teamId, f, g),
-    conversationFigures(ctx.teamId, f, g),
-    messageFigures(ctx.teamId, f, g),
-  ]);
-  const byKey = <T extends { key: number | string | null }>(rows: T[]) =>
-    new Map(rows.map((x) => [x.key == null ? null : String(x.key), x]));
-  return { r: byKey(r), e: byKey(e), c: byKey(c) };
+  const [t, c] = await Promise.all([timeFigures(ctx.teamId, f, g), messageFigures(ctx.teamId, f, g)]);
+  const times = new Map<string | null, Times>();
+  for (const row of t) {
+    const k = keyOf(row.key);
+    times.set(k, { ...times.get(k), [row.metric]: row });
+  }
+  return { t: times, c: new Map(c.map((x) => [keyOf(x.key), x])) };
 }
 
 /** GET /api/v1/reports/summary: every day of the range (empty days included) and the totals. */
 export async function reportSummary({ ctx, input }: { ctx: AuthContext; input: ReportQuery }): Promise<ReportSummary> {
   const f = await resolveFilter(ctx, input);
-  const { r, e, c } = await load(ctx, f, "day");
+  const { t, c } = await load(ctx, f, "day");
   const days = [];
-  for (let t = Date.parse(f.from); isoDay(t) <= f.to; t += 86_400_000) {
-    const day = isoDay(t);
-    days.push({ day, ...figures(r.get(day), e.get(day), c.get(day)) });
+  for (let at = Date.parse(f.from); isoDay(at) <= f.to; at += 86_400_000) {
+    const day = isoDay(at);
+    days.push({ day, ...figures(t.get(day), c.get(day)) });
   }
-  return { from: f.from, to: f.to, totals: figures(r.get(null), e.get(null), c.get(null)), days };
+  return { from: f.from, to: f.to, totals: figures(t.get(null), c.get(null)), days };
 }
 
 /** GET /api/v1/reports/agents: the range's figures per agent (0: the API or unassigned), busiest first. */
 export async function reportAgents({ ctx, input }: { ctx: AuthContext; input: ReportQuery }) {
   const f = await resolveFilter(ctx, input);
-  const { r, e, c } = await load(ctx, f, "agent");
-  const ids = [...new Set([...r.keys(), ...e.keys(), ...c.keys()])].filter((k): k is string => k != null).map(Number);
+  const { t, c } = await load(ctx, f, "agent");
+  const ids = [...new Set([...t.keys(), ...c.keys()])].filter((k): k is string => k != null).map(Number);
   const names = await agentNames(
     ctx.teamId,
     ids.filter((i) => i > 0),
@@ -109,7 +111,7 @@ export async function reportAgents({ ctx, input }: { ctx: AuthContext; input: Re
   const agents: ReportAgent[] = ids.map((id) => ({
     agent_id: id,
     agent_name: names.get(id) ?? null,
-    ...figures(r.get(String(id)), e.get(String(id)), c.get(String(id))),
+    ...figures(t.get(String(id)), c.get(String(id))),
   }));
   agents.sort((a, b) => b.messages_out - a.messages_out || b.first_responses - a.first_responses || a.agent_id - b.agent_id);
   return { from: f.from, to: f.to, agents };

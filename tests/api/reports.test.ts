@@ -6,7 +6,7 @@ import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createAgent, createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { reportAgentsResponse, reportSummaryResponse } from "@/lib/reports/schemas";
-import { foldReportMessageDeltas } from "@/lib/reports/repo";
+import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/repo";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -165,9 +165,10 @@ describe("GET /api/v1/reports/summary and /agents", () => {
       [`&agent_id=0`, { agentId: 0 }],
       [`&agent_id=${w.a2.id}&wa_number=${w.n2.number}`, { agentId: w.a2.id, waNumberId: w.n2.id }],
     ];
-    // Before and after the per-day message counts are folded: reads add what is not folded yet.
+    // Before and after the per-day message counts and time histograms are folded: reads add what is
+    // not folded yet.
     for (const folded of [false, true]) {
-      if (folded) await foldReportMessageDeltas();
+      if (folded) await Promise.all([foldReportMessageDeltas(), foldReportHistogramDeltas()]);
       for (const [qs, f] of filters) {
         const res = await api.get(`/api/v1/reports/summary?${range}${qs}`);
         expect(res.status, qs).toBe(200);

@@ -36,7 +36,15 @@ describe("db/functions", () => {
       (t) => t.tgname,
     );
     for (const t of triggers) expect(live, t).toContain(t);
-    for (const retired of ["events_notify", "messages_status_event", "messages_stats_change"]) expect(live).not.toContain(retired);
+    for (const retired of [
+      "events_notify",
+      "messages_status_event",
+      "messages_stats_change",
+      // Migration 0031's bridge, until the triggers count report samples themselves.
+      "report_responses_histogram_bridge",
+      "report_conversation_events_histogram_bridge",
+    ])
+      expect(live).not.toContain(retired);
   });
 
   it("is applied once: a second start finds the same set and changes nothing", async () => {
