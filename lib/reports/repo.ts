@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, withReadDb, rowsOf } from "@/db/client";
 
 export type ReportFilter = { from: string; to: string; waNumberId?: number; labelId?: number; agentId?: number };
 /** By day (null: the whole range) or by agent. */
@@ -35,25 +35,27 @@ function groupBy(g: ReportGroup): { key: SQL; group: SQL } {
 }
 
 export async function responseFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<ResponseRow[]> {
-  const db = await getDb();
-  const { key, group } = groupBy(g);
-  return rowsOf<ResponseRow>(
-    await db.execute(sql`SELECT ${key} AS key, count(*) AS n,
+  return withReadDb(teamId, async (db) => {
+    const { key, group } = groupBy(g);
+    return rowsOf<ResponseRow>(
+      await db.execute(sql`SELECT ${key} AS key, count(*) AS n,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90
       FROM report_responses WHERE ${where(teamId, f)} ${group}`),
-  );
+    );
+  });
 }
 
 export async function conversationFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<EventRow[]> {
-  const db = await getDb();
-  const { key, group } = groupBy(g);
-  // `seconds` is null on opened rows, which the percentiles skip.
-  return rowsOf<EventRow>(
-    await db.execute(sql`SELECT ${key} AS key, count(*) FILTER (WHERE kind = 'opened') AS opened,
+  return withReadDb(teamId, async (db) => {
+    const { key, group } = groupBy(g);
+    // `seconds` is null on opened rows, which the percentiles skip.
+    return rowsOf<EventRow>(
+      await db.execute(sql`SELECT ${key} AS key, count(*) FILTER (WHERE kind = 'opened') AS opened,
         count(*) FILTER (WHERE kind = 'resolved') AS resolved,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50, percentile_cont(0.9) WITHIN GROUP (ORDER BY seconds) AS p90
       FROM report_conversation_events WHERE ${where(teamId, f)} ${group}`),
-  );
+    );
+  });
 }
 
 /**
@@ -62,18 +64,19 @@ export async function conversationFigures(teamId: number, f: ReportFilter, g: Re
  * day. With one, from the per-customer counts of the label's contacts.
  */
 export async function messageFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<CountRow[]> {
-  const db = await getDb();
-  const { key, group } = groupBy(g);
-  const source =
-    f.labelId === undefined
-      ? sql`(SELECT * FROM report_message_days WHERE ${where(teamId, f)}
+  return withReadDb(teamId, async (db) => {
+    const { key, group } = groupBy(g);
+    const source =
+      f.labelId === undefined
+        ? sql`(SELECT * FROM report_message_days WHERE ${where(teamId, f)}
           UNION ALL SELECT * FROM report_message_deltas WHERE ${where(teamId, f)}) s`
-      : sql`report_message_counts WHERE ${where(teamId, f)}`;
-  return rowsOf<CountRow>(
-    await db.execute(sql`SELECT ${key} AS key, coalesce(sum(messages) FILTER (WHERE direction = 'INBOUND'), 0) AS messages_in,
+        : sql`report_message_counts WHERE ${where(teamId, f)}`;
+    return rowsOf<CountRow>(
+      await db.execute(sql`SELECT ${key} AS key, coalesce(sum(messages) FILTER (WHERE direction = 'INBOUND'), 0) AS messages_in,
         coalesce(sum(messages) FILTER (WHERE direction = 'OUTBOUND'), 0) AS messages_out
       FROM ${source} ${group}`),
-  );
+    );
+  });
 }
 
 /** Deltas folded per run at most: one run stays a short transaction however far behind it is. */
@@ -110,15 +113,16 @@ export async function foldReportMessageDeltas(): Promise<number> {
 
 /** Names of the team's agents among `ids` (another team's id finds nothing). */
 export async function agentNames(teamId: number, ids: number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const db = await getDb();
-  const rows = rowsOf<{ id: number; name: string }>(
-    await db.execute(
-      sql`SELECT id, name FROM agents WHERE team_id = ${teamId} AND id IN (${sql.join(
-        ids.map((i) => sql`${i}`),
-        sql`, `,
-      )})`,
-    ),
-  );
-  return new Map(rows.map((r) => [Number(r.id), r.name]));
+  return withReadDb(teamId, async (db) => {
+    if (!ids.length) return new Map();
+    const rows = rowsOf<{ id: number; name: string }>(
+      await db.execute(
+        sql`SELECT id, name FROM agents WHERE team_id = ${teamId} AND id IN (${sql.join(
+          ids.map((i) => sql`${i}`),
+          sql`, `,
+        )})`,
+      ),
+    );
+    return new Map(rows.map((r) => [Number(r.id), r.name]));
+  });
 }
