@@ -63,6 +63,9 @@ max_wal_senders = 4
 # A throwaway cluster: durability buys nothing here.
 fsync = off
 full_page_writes = off
+# As the machine's cluster the PostgreSQL pass runs on: the suite's plan tests (history-plan)
+# assert shapes for tables without statistics, which autovacuum would gather mid-run.
+autovacuum = off
 EOF
 as_db "$PG_BIN/pg_ctl" -D "$WORK/primary" -l "$WORK/primary.log" -w start >/dev/null
 
@@ -90,7 +93,9 @@ auth_type = trust
 auth_file = $WORK/userlist.txt
 pool_mode = transaction
 max_client_conn = 1000
-default_pool_size = 20
+default_pool_size = ${SCALE_POOL_SIZE:-20}
+# A client waiting this long for a server connection gets an error instead of hanging a test.
+query_wait_timeout = 60
 logfile = $WORK/pgbouncer.log
 pidfile = $WORK/pgbouncer.pid
 EOF
@@ -115,5 +120,12 @@ export SCALE_RUN_AS="$([ "$(id -u)" = 0 ] && echo postgres || true)"
 
 status=0
 VITE_CONFIG_NATIVE_IGNORE_WARNING=true npx vitest run --config vitest.scale.config.ts "$@" || status=$?
+if [ "$status" != 0 ]; then
+  # What the pooler and the servers said, before the folder goes.
+  for log in pgbouncer.log primary.log replica.log; do
+    echo "== $log (last 40 lines) =="
+    tail -n 40 "$WORK/$log" 2>/dev/null || true
+  done
+fi
 echo "== scale pass: $(($(date +%s) - started)) s, exit $status =="
 exit $status
