@@ -5,6 +5,7 @@ import { apiClient } from "../helpers/client";
 import { createConversation, insertMessages, minuteSeries } from "../helpers/history-factories";
 import { waitFor } from "../helpers/wait";
 import { readCounts } from "@/db/client";
+import { runAdmin } from "@/lib/admin/run";
 import { config } from "@/lib/config";
 
 /**
@@ -53,6 +54,10 @@ describe("the read replica", { timeout: 120_000 }, () => {
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({ status: "ok", primary: "up", replica: { configured: true, state: "up" } });
     expect(up.body.replica.lag_s).toBeLessThanOrEqual(config.readReplicaMaxLagS);
+    // The admin CLI probes it now and says the same.
+    const status = await runAdmin(["db:status"]);
+    expect(status.code).toBe(0);
+    expect(status.output).toMatchObject({ status: "ok", database: "postgres", primary: "up", replica: { configured: true, in_use: true } });
     const before = readCounts.replica;
     const fromReplica = await waitFor(
       () => api.get(historyPath(conv)),
@@ -77,6 +82,7 @@ describe("the read replica", { timeout: 120_000 }, () => {
     );
     expect(down.status).toBe(200);
     expect(down.body).toMatchObject({ status: "degraded", primary: "up", replica: { configured: true, in_use: false, state: "down" } });
+    expect((await runAdmin(["db:status"])).output).toMatchObject({ status: "degraded", replica: { state: "down", lag_s: null } });
     const whileDown = readCounts.replica;
     expect((await api.get(historyPath(conv))).status).toBe(200);
     expect(readCounts.replica, "no read is sent to a replica known to be down").toBe(whileDown);
