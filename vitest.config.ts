@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Server modules import "server-only", which throws unless resolved with the react-server export
 // condition, as Next resolves it for route handlers and server components.
@@ -11,6 +11,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: serverConditions, externalConditions: ["react-server"] } },
   test: {
     include: ["tests/**/*.test.ts", "lib/**/*.test.ts"],
+    // tests/scale need the clusters scripts/test-scale.sh starts; only vitest.scale.config.ts runs them.
+    exclude: [...configDefaults.exclude, "tests/scale/**"],
     setupFiles: ["tests/setup.ts"],
     globalSetup: ["tests/global-setup.ts"],
     pool: "forks",

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import type { Sql } from "postgres";
 import { config } from "@/lib/config";
+import { ReplicaMonitor, replicaReadFailure, type ReplicaStatus } from "./replica";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -15,7 +17,15 @@ export type DbOrTx = Db | Tx;
  */
 export type Listen = (channel: string, onNotify: (payload: string) => void, onListen?: () => void) => Promise<() => Promise<void>>;
 
-type Handle = { db: Db; kind: "postgres" | "pglite"; listen: Listen; close: () => Promise<void> };
+type Handle = {
+  /** The primary: every write, and every read that must see what was just written. */
+  db: Db;
+  kind: "postgres" | "pglite";
+  listen: Listen;
+  /** The read replica (DATABASE_READ_URL) and its monitor, when one is configured. */
+  replica?: { db: Db; monitor: ReplicaMonitor };
+  close: () => Promise<void>;
+};
 
 // Dev reloads modules; the connection must survive them, so it lives on globalThis.
 const g = globalThis as unknown as { __waDb?: Promise<Handle> };
@@ -29,8 +39,67 @@ export function getHandle(): Promise<Handle> {
   return g.__waDb;
 }
 
+/** The primary: writes, and reads that must see this request's own writes. */
 export async function getDb(): Promise<Db> {
   return (await getHandle()).db;
+}
+
+/**
+ * Runs the team's read `fn` on the read replica when one is configured and current (db/replica.ts),
+ * else on the primary. Only for reads that may be a moment behind the primary (lists, history,
+ * stats, exports), never for a read that must see a write this request made; the team's own
+ * earlier writes are seen (`noteTeamWrite`). A replica that fails the read for want of a connection is marked down and the read runs
+ * once more on the primary, so a replica outage costs no request an error.
+ */
+export async function withReadDb<T>(teamId: number, fn: (db: Db) => Promise<T>): Promise<T> {
+  const h = await getHandle();
+  const replica = h.replica;
+  if (!replica?.monitor.usableFor(teamId)) return fn(h.db);
+  readCounts.replica++;
+  try {
+    return await fn(replica.db);
+  } catch (err) {
+    const failure = replicaReadFailure(err);
+    if (!failure) throw err;
+    if (failure === "down") replica.monitor.markDown();
+    readCounts.fallback++;
+    return fn(h.db);
+  }
+}
+
+/**
+ * Where a repo read that serves several callers runs: the caller's transaction or handle, the
+ * read replica (`"replica"`, through `withReadDb`), or by default the primary.
+ */
+export type ReadSource = DbOrTx | "replica" | undefined;
+
+export async function readFrom<T>(teamId: number, source: ReadSource, fn: (db: DbOrTx) => Promise<T>): Promise<T> {
+  if (source === "replica") return withReadDb(teamId, fn);
+  return fn(source ?? (await getDb()));
+}
+
+/**
+ * A write for this team committed in this process: its reads stay on the primary until the replica
+ * has replayed it (read-your-writes; db/replica.ts). Called by lib/http `withAuth` after every
+ * request that is not a GET or HEAD.
+ */
+export function noteTeamWrite(teamId: number) {
+  void getHandle()
+    .then((h) => h.replica?.monitor.noteWrite(teamId))
+    .catch(() => {});
+}
+
+/** Reads sent to the replica by `withReadDb` in this process, and those retried on the primary (tests). */
+export const readCounts = { replica: 0, fallback: 0 };
+
+/**
+ * The replica's state for the health route and the admin CLI; `{configured: false}` without one.
+ * `probe`: ask the replica now rather than report the background probe's last answer.
+ */
+export async function replicaStatus({ probe = false } = {}): Promise<ReplicaStatus | { configured: false }> {
+  const replica = (await getHandle()).replica;
+  if (!replica) return { configured: false };
+  return probe ? replica.monitor.probe() : replica.monitor.status();
 }
 
 /**
@@ -53,30 +122,51 @@ async function open(): Promise<Handle> {
   if (url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(url, {
-      max: config.databasePoolSize,
-      // A database that cannot be reached answers 503 within this (lib/http), not after the
-      // driver's default 30 s: requests waiting for a connection during an outage come back soon.
-      connect_timeout: 10,
-      onnotice: () => {},
-      // Keep jsonb and numeric types as drizzle expects them.
-    });
-    // drizzle runs every query not built with `.prepare()` as an unnamed statement, which
-    // postgres.js sends as Parse/Describe first and Bind/Execute second: two round trips and a
-    // fresh plan each time. Our SQL strings are a fixed set (values are always parameters), so
-    // named statements, cached per connection, are safe and cut a round trip off every query
-    // (bench/README.md, finding 1).
-    const unsafe = client.unsafe.bind(client);
-    client.unsafe = ((query: string, params?: unknown[], opts?: { prepare?: boolean }) =>
-      unsafe(query, params as never, { ...opts, prepare: true })) as typeof client.unsafe;
+    // Behind a transaction pooler (PgBouncer pool_mode=transaction, implied by DATABASE_DIRECT_URL)
+    // consecutive statements may run on different server connections, so a statement prepared on
+    // one is unknown on the next: every query goes unnamed (Parse/Bind/Execute in one round trip
+    // group), which PgBouncer 1.18 passes through. The replica is read the same way, since an
+    // operator who pools the primary pools its replica too.
+    const pooled = config.databaseBehindPooler;
+    const connect = (target: string, max: number) =>
+      postgres(target, {
+        max,
+        // A database that cannot be reached answers 503 within this (lib/http), not after the
+        // driver's default 30 s: requests waiting for a connection during an outage come back soon.
+        connect_timeout: 10,
+        onnotice: () => {},
+        prepare: !pooled,
+      });
+    const client = connect(url, config.databasePoolSize);
+    if (!pooled) namedStatements(client);
     const db = drizzle(client, { schema }) as unknown as Db;
     // postgres.js holds one dedicated connection for all of this process's LISTENs and
-    // re-listens after a reconnect, calling onListen each time.
+    // re-listens after a reconnect, calling onListen each time. LISTEN needs a session of its
+    // own, which a transaction pooler does not keep: it goes to DATABASE_DIRECT_URL when set.
+    const direct = config.databaseDirectUrl;
+    const listener = direct ? postgres(direct, { max: 1, connect_timeout: 10, onnotice: () => {} }) : client;
     const listen: Listen = async (channel, onNotify, onListen) => {
-      const { unlisten } = await client.listen(channel, onNotify, onListen);
+      const { unlisten } = await listener.listen(channel, onNotify, onListen);
       return unlisten;
     };
-    return { db, kind: "postgres", listen, close: () => client.end({ timeout: 5 }) };
+    const readUrl = config.databaseReadUrl;
+    let replica: Handle["replica"];
+    const readClient = readUrl ? connect(readUrl, config.databasePoolSize) : undefined;
+    if (readClient) {
+      if (!pooled) namedStatements(readClient);
+      const monitor = new ReplicaMonitor(readClient, client, () => config.readReplicaMaxLagS);
+      monitor.start();
+      replica = { db: drizzle(readClient, { schema }) as unknown as Db, monitor };
+    }
+    const close = async () => {
+      replica?.monitor.stop();
+      await Promise.all([
+        client.end({ timeout: 5 }),
+        listener === client ? undefined : listener.end({ timeout: 5 }),
+        readClient?.end({ timeout: 5 }),
+      ]);
+    };
+    return { db, kind: "postgres", listen, replica, close };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -100,6 +190,19 @@ async function open(): Promise<Handle> {
       release();
     },
   };
+}
+
+/**
+ * drizzle runs every query not built with `.prepare()` as an unnamed statement, which postgres.js
+ * sends as Parse/Describe first and Bind/Execute second: two round trips and a fresh plan each
+ * time. Our SQL strings are a fixed set (values are always parameters), so named statements,
+ * cached per connection, are safe and cut a round trip off every query (bench/README.md,
+ * finding 1). Only on a direct connection: a transaction pooler cannot keep them (see `open`).
+ */
+function namedStatements(client: Sql) {
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, params?: unknown[], opts?: { prepare?: boolean }) =>
+    unsafe(query, params as never, { ...opts, prepare: true })) as typeof client.unsafe;
 }
 
 /**

@@ -9,7 +9,9 @@ const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db"
 /**
  * Applies db/migrations (drizzle-kit SQL) to the configured database, then the current trigger
  * functions of db/functions (db/functions.ts). On a Postgres server an advisory lock on a
- * dedicated connection keeps several starting replicas from racing.
+ * dedicated connection keeps several starting replicas from racing. That lock belongs to a
+ * session, which a transaction pooler does not keep (and the migration's DDL is no business of a
+ * pooler either): it runs on DATABASE_DIRECT_URL when set.
  */
 export async function runMigrations(): Promise<void> {
   const handle = await getHandle();
@@ -28,7 +30,7 @@ export async function runMigrations(): Promise<void> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const sql = postgres(config.databaseUrl!, { max: 1, onnotice: () => {} });
+  const sql = postgres(config.databaseDirectUrl ?? config.databaseUrl!, { max: 1, onnotice: () => {} });
   try {
     await sql`select pg_advisory_lock(727274)`;
     await migrate(drizzle(sql), { migrationsFolder });

@@ -28,16 +28,20 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
+function isPostgresUrl(v: string): boolean {
+  return /^postgres(ql)?:\/\//.test(v);
+}
+
 const schema = {
   NODE_ENV: z.preprocess(unset, z.enum(["development", "production", "test"]).optional()),
-  DATABASE_URL: z.preprocess(
-    unset,
-    z
-      .string()
-      .refine((v) => /^postgres(ql)?:\/\//.test(v), { message: "debe ser una URL postgres://…" })
-      .optional(),
-  ),
+  DATABASE_URL: z.preprocess(unset, z.string().refine(isPostgresUrl, { message: "debe ser una URL postgres://…" }).optional()),
   DATABASE_POOL_SIZE: positiveInt(10),
+  // A session connection to the primary (LISTEN, migrations' lock); when set, DATABASE_URL is a
+  // transaction pooler (docs/deployment.md).
+  DATABASE_DIRECT_URL: z.preprocess(unset, z.string().refine(isPostgresUrl, { message: "debe ser una URL postgres://…" }).optional()),
+  // A streaming replica for the read-heavy pages (db/replica.ts).
+  DATABASE_READ_URL: z.preprocess(unset, z.string().refine(isPostgresUrl, { message: "debe ser una URL postgres://…" }).optional()),
+  READ_REPLICA_MAX_LAG_S: positive(5),
   PGLITE_DIR: optionalText,
   DATA_DIR: optionalText,
   PORT: positiveInt(3000),
@@ -98,6 +102,8 @@ const SECRET: ReadonlySet<SettingName> = new Set([
   "WHATSAPP_APP_SECRET",
   "WHATSAPP_VERIFY_TOKEN",
   "DATABASE_URL",
+  "DATABASE_DIRECT_URL",
+  "DATABASE_READ_URL",
 ]);
 
 // Parsed values are cached per raw string: a getter on a hot path costs one env read.
@@ -127,6 +133,26 @@ export const config = {
   },
   get databasePoolSize(): number {
     return read("DATABASE_POOL_SIZE");
+  },
+  /**
+   * A direct (session) connection to the primary, for what a transaction pooler cannot carry:
+   * LISTEN, and the migrations' session advisory lock. Setting it declares DATABASE_URL a
+   * transaction pooler (PgBouncer pool_mode=transaction): no named prepared statements on it.
+   */
+  get databaseDirectUrl(): string | undefined {
+    return read("DATABASE_URL") ? read("DATABASE_DIRECT_URL") : undefined;
+  },
+  /** True when DATABASE_URL goes through a transaction pooler (implied by DATABASE_DIRECT_URL). */
+  get databaseBehindPooler(): boolean {
+    return Boolean(read("DATABASE_URL") && read("DATABASE_DIRECT_URL"));
+  },
+  /** A streaming replica of the primary for the read-heavy pages (db/replica.ts); PostgreSQL only. */
+  get databaseReadUrl(): string | undefined {
+    return read("DATABASE_URL") ? read("DATABASE_READ_URL") : undefined;
+  },
+  /** Replica lag past which its reads go to the primary until it catches up (default 5 s). */
+  get readReplicaMaxLagS(): number {
+    return read("READ_REPLICA_MAX_LAG_S");
   },
   /** PGlite folder when DATABASE_URL is unset; `memory://` keeps it in memory (tests). */
   get pgliteDir(): string {
@@ -291,6 +317,13 @@ export function settingsProblems(): string[] {
   // invent its own and could not read the credentials another one wrote.
   if (production() && read("DATABASE_URL") && !read("APP_ENCRYPTION_KEY") && !problems.some((p) => p.startsWith("APP_ENCRYPTION_KEY"))) {
     problems.push("APP_ENCRYPTION_KEY: es obligatoria en producción con DATABASE_URL (la misma clave en todas las réplicas y workers)");
+  }
+  // The embedded database has neither replicas nor poolers: a URL for one without DATABASE_URL is
+  // a mistake the operator should hear about, not a setting silently ignored.
+  for (const name of ["DATABASE_DIRECT_URL", "DATABASE_READ_URL"] as const) {
+    if (read(name) && !read("DATABASE_URL")) {
+      problems.push(`${name}: requiere DATABASE_URL (la base embebida PGlite no tiene réplicas ni pooler)`);
+    }
   }
   return problems;
 }

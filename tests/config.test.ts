@@ -58,6 +58,41 @@ describe("settings are validated at start-up", () => {
     expect(() => checkSettings()).toThrow(/GRAPH_API_BASE_URL="ftp:\/\/graph"/);
     expect(() => checkSettings()).toThrow(/APP_URL="not a url"/);
   });
+
+  it("checks the pooler and replica URLs, never echoing them, and refuses them without DATABASE_URL", () => {
+    setEnv({
+      DATABASE_URL: undefined,
+      PGLITE_DIR: "memory://",
+      DATABASE_DIRECT_URL: "postgres://u:pw@db:5432/wa",
+      DATABASE_READ_URL: undefined,
+    });
+    expect(() => checkSettings()).toThrow(
+      /DATABASE_DIRECT_URL: requiere DATABASE_URL \(la base embebida PGlite no tiene réplicas ni pooler\)/,
+    );
+    expect(config.databaseBehindPooler).toBe(false);
+    setEnv({ DATABASE_DIRECT_URL: undefined, DATABASE_READ_URL: "postgres://u:pw@replica:5432/wa" });
+    expect(() => checkSettings()).toThrow(/DATABASE_READ_URL: requiere DATABASE_URL/);
+    expect(config.databaseReadUrl).toBeUndefined();
+
+    setEnv({ DATABASE_URL: "postgres://u:pw@pooler:6432/wa", DATABASE_DIRECT_URL: "mysql://u:pw@db/wa", DATABASE_READ_URL: undefined });
+    let message = "";
+    try {
+      checkSettings();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/DATABASE_DIRECT_URL: debe ser una URL postgres:\/\/…/);
+    expect(message).not.toContain("pw@");
+
+    setEnv({ DATABASE_DIRECT_URL: "postgres://u:pw@db:5432/wa", READ_REPLICA_MAX_LAG_S: "0" });
+    expect(() => checkSettings()).toThrow(/READ_REPLICA_MAX_LAG_S="0"/);
+    setEnv({ READ_REPLICA_MAX_LAG_S: undefined });
+    expect(() => checkSettings()).not.toThrow();
+    // A direct URL is what declares DATABASE_URL a transaction pooler.
+    expect(config.databaseBehindPooler).toBe(true);
+    expect(config.databaseDirectUrl).toBe("postgres://u:pw@db:5432/wa");
+    expect(config.readReplicaMaxLagS).toBe(5);
+  });
 });
 
 describe("production on a shared database fails closed", () => {

@@ -7,6 +7,7 @@ import { teamCreate, tokenCreate, tokenRevoke } from "./teams";
 import { templateAdd } from "./templates";
 import { templatesSync } from "./commands/templates-sync";
 import { deadLettersList } from "./commands/dead-letters-list";
+import { dbStatus } from "./commands/db-status";
 import type { AdminCommand } from "./types";
 
 /** Every `npm run admin -- <command>`: add a command with one file and one line here. */
@@ -24,4 +25,5 @@ export const registry: Record<string, AdminCommand> = {
   "campaign:add": campaignAdd,
   "agent:create": agentCreate,
   "dead-letters:list": deadLettersList,
+  "db:status": dbStatus,
 };

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { getDb, readFrom, rowsOf, type DbOrTx, type ReadSource } from "@/db/client";
 import type { Audience, AudienceContact } from "./schemas";
 
 /** An int[] of label ids shipped as one jsonb parameter. */
@@ -30,11 +30,12 @@ function audienceWhere(teamId: number, a: Audience): SQL {
 }
 
 /** The audience's size, and how many of it opted out of marketing (a MARKETING broadcast leaves them out). */
-export async function countAudience(teamId: number, audience: Audience, tx?: DbOrTx): Promise<{ size: number; optedOut: number }> {
-  const db = tx ?? (await getDb());
-  const [row] = rowsOf<{ n: number | string; o: number | string }>(
-    await db.execute(sql`SELECT count(*) AS n, count(*) FILTER (WHERE c.marketing_opted_out_at IS NOT NULL) AS o
+export async function countAudience(teamId: number, audience: Audience, from?: ReadSource): Promise<{ size: number; optedOut: number }> {
+  const [row] = await readFrom(teamId, from, async (db) =>
+    rowsOf<{ n: number | string; o: number | string }>(
+      await db.execute(sql`SELECT count(*) AS n, count(*) FILTER (WHERE c.marketing_opted_out_at IS NOT NULL) AS o
       FROM contacts c WHERE ${audienceWhere(teamId, audience)}`),
+    ),
   );
   return { size: Number(row?.n ?? 0), optedOut: Number(row?.o ?? 0) };
 }

@@ -33,6 +33,7 @@ export async function checkAudienceLabels(teamId: number, audience: Audience, fi
 /** GET /api/v1/audiences/size. */
 export async function sizeAudience({ ctx, input }: { ctx: AuthContext; input: Audience }): Promise<{ size: number; opted_out: number }> {
   await checkAudienceLabels(ctx.teamId, input, { labels_any: "any", labels_all: "all", labels_exclude: "exclude" });
-  const { size, optedOut } = await countAudience(ctx.teamId, input);
+  // A count may be a moment behind: it reads from the replica when there is one.
+  const { size, optedOut } = await countAudience(ctx.teamId, input, "replica");
   return { size, opted_out: optedOut };
 }

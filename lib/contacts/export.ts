@@ -45,6 +45,7 @@ export async function contactsCsv({
       for (const l of await labelsOfContacts(
         ctx.teamId,
         rows.map((r) => r.id),
+        "replica",
       ))
         labels.set(l.contactId, [...(labels.get(l.contactId) ?? []), l.title]);
       const text = rows

@@ -41,7 +41,10 @@ export async function listContacts({ ctx, input }: { ctx: AuthContext; input: Li
   const labelIds = await requireTeamLabels(ctx.teamId, input.label_id);
   const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page), labelIds);
   const ids = rows.map((r) => r.id);
-  const [labelRows, activity] = await Promise.all([labelsOfContacts(ctx.teamId, ids), lastActivityOfContacts(ctx.teamId, ids)]);
+  const [labelRows, activity] = await Promise.all([
+    labelsOfContacts(ctx.teamId, ids, "replica"),
+    lastActivityOfContacts(ctx.teamId, ids, "replica"),
+  ]);
   const byContact = new Map<number, LabelDto[]>();
   for (const l of labelRows) {
     const list = byContact.get(l.contactId) ?? [];

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db, type DbOrTx } from "@/db/client";
+import { getDb, readFrom, withReadDb, type Db, type DbOrTx, type ReadSource } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
 import type { ConversationStatus } from "@/db/schema/conversations";
@@ -186,26 +186,28 @@ export function listValues(teamId: number, filter: ConversationFilter, limit: nu
 
 /** One page of a team's conversations, newest activity first, with contact, labels and last message. */
 export async function listConversationRows(teamId: number, filter: ConversationFilter, limit: number) {
-  const db = await getDb();
-  const values = listValues(teamId, filter, limit);
-  if (filter.labelIds?.length || filter.search) return listStatement(db, filter, "conversations_list_adhoc").execute(values);
-  const shape = shapeOf(filter);
-  let statement = preparedLists.get(shape);
-  if (!statement) preparedLists.set(shape, (statement = preparedOnce((db) => listStatement(db, filter, `conversations_list_${shape}`))));
-  return statement(db).execute(values);
+  return withReadDb(teamId, async (db) => {
+    const values = listValues(teamId, filter, limit);
+    if (filter.labelIds?.length || filter.search) return listStatement(db, filter, "conversations_list_adhoc").execute(values);
+    const shape = shapeOf(filter);
+    let statement = preparedLists.get(shape);
+    if (!statement) preparedLists.set(shape, (statement = preparedOnce((db) => listStatement(db, filter, `conversations_list_${shape}`))));
+    return statement(db).execute(values);
+  });
 }
 
 /** One conversation of the team, as listed (null when it is not the team's). */
-export async function findConversationRow(teamId: number, id: number, db?: DbOrTx) {
-  const handle = db ?? (await getDb());
-  const [row] = await handle
-    .select(listColumns(teamId))
-    .from(conversations)
-    .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
-    .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
-    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
-    .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)))
-    .limit(1);
+export async function findConversationRow(teamId: number, id: number, from?: ReadSource) {
+  const [row] = await readFrom(teamId, from, (db) =>
+    db
+      .select(listColumns(teamId))
+      .from(conversations)
+      .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
+      .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
+      .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
+      .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)))
+      .limit(1),
+  );
   return row ?? null;
 }
 

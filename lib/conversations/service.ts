@@ -110,14 +110,15 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
   };
 }
 
-async function loadDto(ctx: AuthContext, id: number): Promise<ConversationDto> {
-  const row = await findConversationRow(ctx.teamId, id);
+/** `from`: "replica" for a plain read; the primary (default) right after this request's own write. */
+async function loadDto(ctx: AuthContext, id: number, from?: "replica"): Promise<ConversationDto> {
+  const row = await findConversationRow(ctx.teamId, id, from);
   if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   return toDto(row);
 }
 
 export async function getConversation({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {
-  return loadDto(ctx, input.id);
+  return loadDto(ctx, input.id, "replica");
 }
 
 /**

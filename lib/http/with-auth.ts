@@ -1,6 +1,7 @@
 import { authenticate } from "@/lib/auth/authenticate";
 import type { AuthContext } from "@/lib/auth/context";
 import { checkRateLimit, rateLimitError, rateLimitKey, withRateLimitHeaders, type RateLimitResult } from "@/lib/rate-limit/service";
+import { noteTeamWrite } from "@/db/client";
 import { toErrorResponse } from "./respond";
 
 type RouteArgs<P> = { params: Promise<P> };
@@ -9,7 +10,8 @@ type RouteArgs<P> = { params: Promise<P> };
  * The one auth wrapper of /api/v1 (after dub's `withWorkspace`): authenticates the caller
  * (bearer token or agent session), spends one request of its rate-limit budget (429 past it;
  * `X-RateLimit-*` on every answer), hands the tenant context to the handler, and maps every
- * thrown error through `toErrorResponse`.
+ * thrown error through `toErrorResponse`. After any request that may have written (not GET or
+ * HEAD), the team's next reads in this process see its writes (read replica: db/client.ts).
  */
 export function withAuth<P extends Record<string, string | string[]> = Record<string, never>>(
   handler: (args: { req: Request; ctx: AuthContext; params: P }) => Promise<Response>,
@@ -17,14 +19,19 @@ export function withAuth<P extends Record<string, string | string[]> = Record<st
   return async (req: Request, route: RouteArgs<P>): Promise<Response> => {
     let limit: RateLimitResult | undefined;
     let params: P | undefined;
+    let teamId: number | undefined;
     try {
       params = await route.params;
       const ctx = await authenticate(req);
       limit = await checkRateLimit(rateLimitKey(ctx));
       if (!limit.ok) throw rateLimitError(limit);
+      teamId = ctx.teamId;
       return withRateLimitHeaders(await handler({ req, ctx, params }), limit);
     } catch (err) {
       return withRateLimitHeaders(toErrorResponse(err, { req, params }), limit);
+    } finally {
+      // Also after an error: a failed request may have committed part of its work.
+      if (teamId !== undefined && req.method !== "GET" && req.method !== "HEAD") noteTeamWrite(teamId);
     }
   };
 }

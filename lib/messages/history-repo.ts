@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "@/db/client";
+import { withReadDb, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { contacts, conversationDays, messages, waNumbers } from "@/db/schema";
 import type { HistoryWindow } from "./history-range";
@@ -184,25 +184,26 @@ export function batchQuery(db: Db, c: Conversation, order: "ASC" | "DESC", after
 }
 
 export async function historyPage(c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
-  const db = await getDb();
-  const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
-  const rows = await page.execute({
-    teamId: c.teamId,
-    waNumberId: c.waNumberId,
-    contactId: c.contactId,
-    from: c.window.from,
-    to: c.window.toExclusive,
-    tz: c.timeZone,
-    limit,
-    offset,
+  return withReadDb(c.teamId, async (db) => {
+    const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
+    const rows = await page.execute({
+      teamId: c.teamId,
+      waNumberId: c.waNumberId,
+      contactId: c.contactId,
+      from: c.window.from,
+      to: c.window.toExclusive,
+      tz: c.timeZone,
+      limit,
+      offset,
+    });
+    if (rows.length) return { rows, total: rows[0].total };
+    const [{ total }] = await countQuery(db, c);
+    return { rows, total };
   });
-  if (rows.length) return { rows, total: rows[0].total };
-  const [{ total }] = await countQuery(db, c);
-  return { rows, total };
 }
 
 export async function historyBatch(c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
-  return batchQuery(await getDb(), c, order, afterId);
+  return withReadDb(c.teamId, (db) => batchQuery(db, c, order, afterId));
 }
 
 /**
@@ -213,8 +214,10 @@ export async function historyBatch(c: Conversation, order: "ASC" | "DESC", after
  * contact matches.
  */
 export async function findConversation(teamId: number, number: string, digits: string | null, customerId: string) {
-  const [row] = await preparedConversation(await getDb()).execute({ teamId, number, digits, customerId });
-  return row;
+  return withReadDb(teamId, async (db) => {
+    const [row] = await preparedConversation(db).execute({ teamId, number, digits, customerId });
+    return row;
+  });
 }
 
 /** The number and contact lookup with placeholders (teamId, number, digits, customerId). */

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf, transaction } from "@/db/client";
+import { rowsOf, transaction, withReadDb } from "@/db/client";
 
 export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: string; from?: string; to?: string };
 export type StatsRow = { status: string; error_code: number; error_title: string; messages: number };
@@ -14,20 +14,21 @@ export type StatsRow = { status: string; error_code: number; error_title: string
  * dates, both ends included.
  */
 export async function sumMessageStats(teamId: number, f: StatsFilter): Promise<StatsRow[]> {
-  const db = await getDb();
-  const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
-    await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
+  return withReadDb(teamId, async (db) => {
+    const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
+      await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
       FROM (SELECT * FROM message_stats WHERE ${where(teamId, f)}
             UNION ALL SELECT * FROM message_stats_deltas WHERE ${where(teamId, f)}) s
       GROUP BY status, error_code, error_title
       HAVING sum(messages) <> 0`),
-  );
-  return rows.map((r) => ({
-    status: r.status,
-    error_code: Number(r.error_code),
-    error_title: r.error_title,
-    messages: Number(r.messages),
-  }));
+    );
+    return rows.map((r) => ({
+      status: r.status,
+      error_code: Number(r.error_code),
+      error_title: r.error_title,
+      messages: Number(r.messages),
+    }));
+  });
 }
 
 function where(teamId: number, f: StatsFilter) {

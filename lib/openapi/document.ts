@@ -51,6 +51,7 @@ import { audienceSizeQuery, audienceSizeResponse } from "@/lib/audiences/schemas
 import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-schemas";
 import { REPORT_PRECISION, reportAgentsResponse, reportQuery, reportSummaryResponse } from "@/lib/reports/schemas";
 import { errorSchema } from "@/lib/http/list-query";
+import { healthResponse } from "@/lib/health/schemas";
 import { contactLabelsEvent, contactUpdatedEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
 import {
   broadcastResponse,
@@ -335,6 +336,17 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "413": { description: `Archivo de más de 10 MB: \`${IMPORT_TOO_LARGE}\``, content: jsonContent(errorSchema) },
         "415": { description: `\`${IMPORT_CONTENT_TYPE}\``, content: jsonContent(errorSchema) },
       },
+    },
+  },
+  "/api/v1/health": {
+    get: {
+      tags: ["Sistema"],
+      summary: "Salud del proceso: primario y réplica de lectura",
+      description:
+        "Público y sin datos de ningún equipo. 200 mientras el primario responde (`degraded` si la réplica está caída o retrasada más de " +
+        "READ_REPLICA_MAX_LAG_S: las lecturas van entonces al primario); 503 si el primario no responde.",
+      security: [],
+      responses: { ...ok(healthResponse), "503": { description: "El primario no responde", content: jsonContent(healthResponse) } },
     },
   },
   "/api/v1/audiences/size": {

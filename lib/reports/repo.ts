@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, withReadDb, rowsOf } from "@/db/client";
 import type { ReportMetric } from "@/db/schema/reports";
 
 export type ReportFilter = { from: string; to: string; waNumberId?: number; labelId?: number; agentId?: number };
@@ -79,23 +79,24 @@ function histogramWhere(teamId: number, f: ReportFilter, g: ReportGroup): SQL {
  * assignments, which no per-day rollup can follow.
  */
 export async function timeFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<TimeRow[]> {
-  const db = await getDb();
-  const cols = sql`day, agent_id, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
-  const source =
-    f.labelId === undefined
-      ? sql`(SELECT ${cols} FROM report_histograms WHERE ${histogramWhere(teamId, f, g)}
+  return withReadDb(teamId, async (db) => {
+    const cols = sql`day, agent_id, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
+    const source =
+      f.labelId === undefined
+        ? sql`(SELECT ${cols} FROM report_histograms WHERE ${histogramWhere(teamId, f, g)}
           UNION ALL SELECT ${cols} FROM report_histogram_deltas WHERE ${histogramWhere(teamId, f, g)}) s`
-      : sql`(SELECT day, agent_id, 'first_response' COLLATE "C" AS metric, report_seconds_bucket(seconds) AS bucket, 1 AS samples,
+        : sql`(SELECT day, agent_id, 'first_response' COLLATE "C" AS metric, report_seconds_bucket(seconds) AS bucket, 1 AS samples,
               seconds::float8 AS seconds
             FROM report_responses WHERE ${where(teamId, f)}
           UNION ALL SELECT day, agent_id, CASE WHEN kind = 'opened' THEN 'opened' ELSE 'resolution' END COLLATE "C",
             CASE WHEN kind = 'opened' THEN 0 ELSE report_seconds_bucket(seconds) END, 1, coalesce(seconds, 0)::float8
             FROM report_conversation_events WHERE ${where(teamId, f)}) s`;
-  const byDay = g === "day";
-  // Per day plus a total (k null) whose percentiles are over all the range's samples.
-  const group = byDay ? sql`GROUP BY GROUPING SETS ((day, metric, bucket), (metric, bucket))` : sql`GROUP BY agent_id, metric, bucket`;
-  const [k, key] = byDay ? [sql`day`, sql`to_char(k, 'YYYY-MM-DD')`] : [sql`agent_id`, sql`k`];
-  return rowsOf<TimeRow>(await db.execute(percentileValues(k, key, source, group)));
+    const byDay = g === "day";
+    // Per day plus a total (k null) whose percentiles are over all the range's samples.
+    const group = byDay ? sql`GROUP BY GROUPING SETS ((day, metric, bucket), (metric, bucket))` : sql`GROUP BY agent_id, metric, bucket`;
+    const [k, key] = byDay ? [sql`day`, sql`to_char(k, 'YYYY-MM-DD')`] : [sql`agent_id`, sql`k`];
+    return rowsOf<TimeRow>(await db.execute(percentileValues(k, key, source, group)));
+  });
 }
 
 /**
@@ -104,18 +105,19 @@ export async function timeFigures(teamId: number, f: ReportFilter, g: ReportGrou
  * day. With one, from the per-customer counts of the label's contacts.
  */
 export async function messageFigures(teamId: number, f: ReportFilter, g: ReportGroup): Promise<CountRow[]> {
-  const db = await getDb();
-  const { key, group } = groupBy(g);
-  const source =
-    f.labelId === undefined
-      ? sql`(SELECT * FROM report_message_days WHERE ${where(teamId, f)}
+  return withReadDb(teamId, async (db) => {
+    const { key, group } = groupBy(g);
+    const source =
+      f.labelId === undefined
+        ? sql`(SELECT * FROM report_message_days WHERE ${where(teamId, f)}
           UNION ALL SELECT * FROM report_message_deltas WHERE ${where(teamId, f)}) s`
-      : sql`report_message_counts WHERE ${where(teamId, f)}`;
-  return rowsOf<CountRow>(
-    await db.execute(sql`SELECT ${key} AS key, coalesce(sum(messages) FILTER (WHERE direction = 'INBOUND'), 0) AS messages_in,
+        : sql`report_message_counts WHERE ${where(teamId, f)}`;
+    return rowsOf<CountRow>(
+      await db.execute(sql`SELECT ${key} AS key, coalesce(sum(messages) FILTER (WHERE direction = 'INBOUND'), 0) AS messages_in,
         coalesce(sum(messages) FILTER (WHERE direction = 'OUTBOUND'), 0) AS messages_out
       FROM ${source} ${group}`),
-  );
+    );
+  });
 }
 
 /** Deltas folded per run at most: one run stays a short transaction however far behind it is. */
@@ -184,15 +186,16 @@ export async function foldReportHistogramDeltas(): Promise<number> {
 
 /** Names of the team's agents among `ids` (another team's id finds nothing). */
 export async function agentNames(teamId: number, ids: number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const db = await getDb();
-  const rows = rowsOf<{ id: number; name: string }>(
-    await db.execute(
-      sql`SELECT id, name FROM agents WHERE team_id = ${teamId} AND id IN (${sql.join(
-        ids.map((i) => sql`${i}`),
-        sql`, `,
-      )})`,
-    ),
-  );
-  return new Map(rows.map((r) => [Number(r.id), r.name]));
+  return withReadDb(teamId, async (db) => {
+    if (!ids.length) return new Map();
+    const rows = rowsOf<{ id: number; name: string }>(
+      await db.execute(
+        sql`SELECT id, name FROM agents WHERE team_id = ${teamId} AND id IN (${sql.join(
+          ids.map((i) => sql`${i}`),
+          sql`, `,
+        )})`,
+      ),
+    );
+    return new Map(rows.map((r) => [Number(r.id), r.name]));
+  });
 }

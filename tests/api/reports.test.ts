@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { messages } from "@/db/schema";
 import { startServer, type TestServer } from "../helpers/server";
+import { replicaCaughtUp } from "../helpers/replica";
 import { apiClient } from "../helpers/client";
 import { createAgent, createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { reportAgentsResponse, reportSummaryResponse } from "@/lib/reports/schemas";
@@ -205,6 +206,8 @@ describe("GET /api/v1/reports/summary and /agents", () => {
     // A deleted message is counted out (first responses stay: they happened).
     const db = await getDb();
     await db.execute(sql`DELETE FROM messages WHERE team_id = ${w.team.id} AND contact_id = ${w.c3.id} AND wa_number_id = ${w.n1.id}`);
+    // No API deletes messages: this write is the database's own, which the replica sees after its lag.
+    await replicaCaughtUp();
     const after = reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${range}`)).body).data;
     expect(after.days[1]).toMatchObject({ messages_in: 8, messages_out: 8, first_responses: 5 });
   });

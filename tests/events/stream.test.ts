@@ -7,6 +7,7 @@ import { createContact, createLabel, createNumber, createTeam } from "../helpers
 import { openEventStream } from "@/lib/events/service";
 import { insertEvents, pruneEventsBefore } from "@/lib/events/repo";
 import { getDb, transaction } from "@/db/client";
+import { createToken } from "@/lib/auth/tokens";
 import { events } from "@/db/schema";
 
 let server: TestServer;
@@ -197,16 +198,24 @@ describe("GET /api/v1/events", () => {
 
   it("keeps the connection alive with a comment line at the heartbeat interval", async () => {
     const team = await createTeam();
+    // A real token: the registry ends a stream whose credential it cannot find within
+    // STREAM_CHECK_MS, which a loaded machine can reach before the first ping.
+    const { id: tokenId } = await createToken({ input: { teamId: team.id, name: "heartbeat" } });
     const abort = new AbortController();
     const body = await openEventStream({
-      ctx: { teamId: team.id, actor: { kind: "token", tokenId: 0 } },
+      ctx: { teamId: team.id, actor: { kind: "token", tokenId } },
       input: {},
       signal: abort.signal,
       heartbeatMs: 50,
     });
     const reader = body.getReader();
     let text = "";
-    while (!text.includes(": ping")) text += new TextDecoder().decode((await reader.read()).value);
+    while (!text.includes(": ping")) {
+      const { value, done } = await reader.read();
+      // A stream that ended without a ping fails here instead of looping forever.
+      expect(done, `the stream ended before a ping: ${JSON.stringify(text)}`).toBe(false);
+      text += new TextDecoder().decode(value);
+    }
     expect(text.startsWith("retry: 3000\n: connected\n\n")).toBe(true);
     abort.abort();
     expect((await reader.read()).done).toBe(true);

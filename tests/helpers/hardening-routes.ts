@@ -190,6 +190,7 @@ export const ENDPOINTS: Endpoint[] = [
     valid: (w) => ({ wa_number: w.number.number, customer_source: w.contact.customerNumber!, type: "text", payload: { text: "hola" } }),
   },
   { name: "openapi", method: "GET", path: () => "/api/v1/openapi.json", input: "none", auth: "public" },
+  { name: "health", method: "GET", path: () => "/api/v1/health", input: "none", auth: "public" },
   {
     name: "sandbox inbound",
     method: "POST",
