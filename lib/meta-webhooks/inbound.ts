@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/db/client";
+import { transaction } from "@/db/client";
 import type { messages } from "@/db/schema";
 import type { ChannelNumber, InboundMessage } from "@/lib/channels/types";
 import { config } from "@/lib/config";
@@ -41,11 +41,10 @@ export async function ingestInbound(number: ChannelNumber, batch: InboundMessage
  * The outcome of every message is returned, in order.
  */
 export async function ingestEach(number: ChannelNumber, batch: InboundMessage[]): Promise<IngestOutcome[]> {
-  const db = await getDb();
   const outcomes: IngestOutcome[] = [];
   for (const msg of batch) {
     try {
-      const result = await db.transaction(async (tx) => {
+      const result = await transaction(async (tx) => {
         if (await inboundExists(tx, number.id, msg.providerMessageId)) throw new Duplicate();
         const waId = msg.from ? sanitizeNumber(msg.from) : null;
         const contact = await upsertContact(tx, number.teamId, {

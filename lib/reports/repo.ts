@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, withReadDb, rowsOf } from "@/db/client";
+import { rowsOf, transaction, withReadDb } from "@/db/client";
 import type { ReportMetric } from "@/db/schema/reports";
 
 export type ReportFilter = { from: string; to: string; waNumberId?: number; labelId?: number; agentId?: number };
@@ -131,8 +131,7 @@ const FOLD_LOCK = 727_276;
  * key-ordered upserts are the only writes to report_message_days, so writers never wait for it.
  */
 export async function foldReportMessageDeltas(): Promise<number> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
     if (!lock?.ok) return -1;
     const res = await tx.execute(sql`
@@ -161,8 +160,7 @@ export const HISTOGRAM_FOLD_LOCK = 727_277;
  * wait for each other); returns how many it moved, -1 when another process was folding.
  */
 export async function foldReportHistogramDeltas(): Promise<number> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${HISTOGRAM_FOLD_LOCK}) AS ok`));
     if (!lock?.ok) return -1;
     const res = await tx.execute(sql`
