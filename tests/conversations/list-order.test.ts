@@ -160,3 +160,41 @@ describe("conversation list plans", () => {
     }
   });
 });
+
+describe("GET /api/v1/conversations: the last message's preview", () => {
+  it("previews a template by its body (the list reads only that of its payload), and a payload of another shape by what is left, never a 500", async () => {
+    const team = await createTeam();
+    const number = await createNumber(team.id);
+    const api = apiClient(server.url, team.token);
+    const big = {
+      name: "pedido_listo",
+      language: { code: "es" },
+      components: [
+        { type: "HEADER", format: "IMAGE", example: { header_handle: ["https://files.example.com/a.jpg"] } },
+        {
+          type: "body",
+          text: "Hola Ana, tu pedido A-17 está listo",
+          parameters: Array.from({ length: 40 }, (_, i) => ({ type: "text", text: `p${i}` })),
+        },
+        { type: "BODY", text: "un segundo cuerpo no cuenta" },
+        { type: "BUTTONS", buttons: Array.from({ length: 10 }, (_, i) => ({ type: "URL", text: `b${i}`, url: `https://e.example/${i}` })) },
+      ],
+    };
+    const cases: [string, unknown, string][] = [
+      ["Big", big, "📋 Hola Ana, tu pedido A-17 está listo"],
+      ["NoBody", { name: "solo_nombre", components: [{ type: "HEADER", text: "x" }] }, "📋 solo_nombre"],
+      ["BodyNotText", { name: "cuerpo_raro", components: [{ type: "BODY", text: 42 }] }, "📋 cuerpo_raro"],
+      ["ComponentsObject", { name: "componentes_objeto", components: { type: "BODY", text: "no es una lista" } }, "📋 componentes_objeto"],
+      ["Scalar", "solo texto", "📋"],
+      ["List", [{ type: "BODY", text: "en una lista" }], "📋"],
+    ];
+    for (const [name, payload] of cases) {
+      const contact = await createContact(team.id, { name });
+      await insertMessages({ team, number, contact }, [{ ...outbound, payload: payload as never }]);
+    }
+    const res = await api.get(`/api/v1/conversations?per_page=50`);
+    expect(res.status).toBe(200);
+    const previews = new Map(listConversationsResponse.parse(res.body).data.map((c) => [c.contact.name, c.last_message?.preview]));
+    for (const [name, , preview] of cases) expect(previews.get(name), name).toBe(preview);
+  });
+});
