@@ -3,6 +3,7 @@ import path from "node:path";
 import { getHandle } from "./client";
 import { config } from "@/lib/config";
 import { applyFunctions } from "./functions";
+import { ADVISORY_LOCKS } from "./advisory-locks";
 
 const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
 
@@ -32,10 +33,10 @@ export async function runMigrations(): Promise<void> {
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
   const sql = postgres(config.databaseDirectUrl ?? config.databaseUrl!, { max: 1, onnotice: () => {} });
   try {
-    await sql`select pg_advisory_lock(727274)`;
+    await sql`select pg_advisory_lock(${ADVISORY_LOCKS.migrations})`;
     await migrate(drizzle(sql), { migrationsFolder });
     await applyFunctions({ query: (text) => sql.unsafe<{ sha256: string }[]>(text), exec: (script) => sql.unsafe(script).simple() });
-    await sql`select pg_advisory_unlock(727274)`;
+    await sql`select pg_advisory_unlock(${ADVISORY_LOCKS.migrations})`;
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -3,6 +3,7 @@ import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { getDb, rowsOf, transaction, type DbOrTx } from "@/db/client";
 import { events } from "@/db/schema";
 import type { NewEvent, StoredEvent } from "./schemas";
+import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 
 const columns = {
   id: events.id,
@@ -137,9 +138,7 @@ export async function eventCursor(teamId: number, id: number): Promise<LogCursor
 }
 
 // Every process runs the events chore; one at a time does the partition work (the others skip it).
-// The advisory lock ids of this codebase: 727_273 seed, 727_274 migrations, 727_275 stats fold,
-// 727_276 reports fold.
-const PARTITIONS_LOCK = 727_277;
+const PARTITIONS_LOCK = ADVISORY_LOCKS.eventPartitions;
 
 /**
  * Creates the partitions of today and the next `daysAhead` days and drops those wholly before

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, transaction, withReadDb } from "@/db/client";
+import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 
 export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: string; from?: string; to?: string };
 export type StatsRow = { status: string; error_code: number; error_title: string; messages: number };
@@ -42,7 +43,7 @@ function where(teamId: number, f: StatsFilter) {
 
 /** Deltas folded per run at most: one run stays a short transaction however far behind it is. */
 const FOLD_BATCH = 50_000;
-const FOLD_LOCK = 727_275;
+const FOLD_LOCK = ADVISORY_LOCKS.statsFold;
 
 /**
  * Moves up to FOLD_BATCH deltas into message_stats, summed per key, in one transaction; returns

@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, transaction, withReadDb } from "@/db/client";
 import type { ReportMetric } from "@/db/schema/reports";
+import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 
 export type ReportFilter = { from: string; to: string; waNumberId?: number; labelId?: number; agentId?: number };
 /** By day (null: the whole range) or by agent. */
@@ -122,7 +123,7 @@ export async function messageFigures(teamId: number, f: ReportFilter, g: ReportG
 
 /** Deltas folded per run at most: one run stays a short transaction however far behind it is. */
 const FOLD_BATCH = 50_000;
-const FOLD_LOCK = 727_276;
+const FOLD_LOCK = ADVISORY_LOCKS.reportMessagesFold;
 
 /**
  * Moves up to FOLD_BATCH report_message_deltas into report_message_days, summed per key, in one
@@ -152,7 +153,7 @@ export async function foldReportMessageDeltas(): Promise<number> {
 }
 
 /** Exported for the tests that hold it to see deltas not folded yet on a shared database. */
-export const HISTOGRAM_FOLD_LOCK = 727_277;
+export const HISTOGRAM_FOLD_LOCK = ADVISORY_LOCKS.reportHistogramsFold;
 
 /**
  * Moves up to FOLD_BATCH report_histogram_deltas into report_histograms, as

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx, transaction } from "@/db/client";
+import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 import {
   agents,
   apiTokens,
@@ -17,8 +18,7 @@ import {
 } from "@/db/schema";
 
 // Serializes concurrent seeds (two replicas starting at once) on both drivers.
-// (727_275 was also the stats fold's try-lock: a seed made the fold skip a turn.)
-const SEED_LOCK = 727_273;
+const SEED_LOCK = ADVISORY_LOCKS.seed;
 
 /** Runs `fn` in one transaction holding the seed's advisory lock. */
 export async function seedTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
