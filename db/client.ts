@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import type { Sql } from "postgres";
 import { config } from "@/lib/config";
+import { oneQueryPerConnection } from "./pooler-gate";
 import { ReplicaMonitor, replicaReadFailure, type ReplicaStatus } from "./replica";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -138,7 +139,8 @@ async function open(): Promise<Handle> {
         prepare: !pooled,
       });
     const client = connect(url, config.databasePoolSize);
-    if (!pooled) namedStatements(client);
+    if (pooled) oneQueryPerConnection(client, config.databasePoolSize);
+    else namedStatements(client);
     const db = drizzle(client, { schema }) as unknown as Db;
     // postgres.js holds one dedicated connection for all of this process's LISTENs and
     // re-listens after a reconnect, calling onListen each time. LISTEN needs a session of its
@@ -153,7 +155,8 @@ async function open(): Promise<Handle> {
     let replica: Handle["replica"];
     const readClient = readUrl ? connect(readUrl, config.databasePoolSize) : undefined;
     if (readClient) {
-      if (!pooled) namedStatements(readClient);
+      if (pooled) oneQueryPerConnection(readClient, config.databasePoolSize);
+      else namedStatements(readClient);
       const monitor = new ReplicaMonitor(readClient, client, () => config.readReplicaMaxLagS);
       monitor.start();
       replica = { db: drizzle(readClient, { schema }) as unknown as Db, monitor };
