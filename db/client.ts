@@ -70,7 +70,9 @@ export async function withReadDb<T>(teamId: number, fn: (db: Db) => Promise<T>):
 
 /**
  * Where a repo read that serves several callers runs: the caller's transaction or handle, the
- * read replica (`"replica"`, through `withReadDb`), or by default the primary.
+ * read replica (`"replica"`, through `withReadDb`), or by default the primary. Only
+ * lib/conversations/repo.ts still takes one; every other repo function takes its handle first and
+ * its service picks it (`getDb`, `withReadDb`, `transaction`). Goes when conversations follow.
  */
 export type ReadSource = DbOrTx | "replica" | undefined;
 
@@ -104,8 +106,8 @@ export async function replicaStatus({ probe = false } = {}): Promise<ReplicaStat
 }
 
 /**
- * Runs `fn` in one transaction of this process's database: the one way a transaction is opened
- * (a repo function takes the `tx` as its `db`).
+ * Runs `fn` in one transaction of this process's database: the one way a transaction is opened,
+ * by a service (a repo function takes the `tx` as its first parameter, its `db`).
  */
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   const db = await getDb();
