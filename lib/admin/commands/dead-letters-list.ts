@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { listDeadLetters } from "@/lib/meta-webhooks/dead-letters-repo";
+import { getDb } from "@/db/client";
 import { listParked } from "@/lib/delivery/parked-statuses-repo";
 import { intFlag } from "../flags";
 import type { AdminCommand } from "../types";
@@ -21,7 +22,7 @@ export const deadLettersList: AdminCommand = {
       .object({ team: intFlag("team").optional(), limit: intFlag("limit").optional(), before: intFlag("before").optional() })
       .parse(flags);
     const rows = await listDeadLetters({ teamId: f.team, limit: Math.min(f.limit ?? 50, 500), beforeId: f.before });
-    const parked = await listParked({ teamId: f.team, limit: Math.min(f.limit ?? 50, 500) });
+    const parked = await listParked(await getDb(), { teamId: f.team, limit: Math.min(f.limit ?? 50, 500) });
     return {
       parked_statuses: parked.map((p) => ({
         id: p.id,
