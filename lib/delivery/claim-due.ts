@@ -24,11 +24,11 @@ export function inTeams(column: SQL, teamIds?: number[]): SQL {
 export async function claimDue<Row>(
   db: DbOrTx,
   q: {
-  table: typeof readReceipts | typeof webhookDeliveries;
-  pending: "PENDING" | "pending";
-  limit: number;
-  leaseMs: number;
-  teamIds?: number[];
+    table: typeof readReceipts | typeof webhookDeliveries;
+    pending: "PENDING" | "pending";
+    limit: number;
+    leaseMs: number;
+    teamIds?: number[];
     returning: SQL;
   },
 ): Promise<Row[]> {

@@ -97,12 +97,7 @@ async function buildFreeForm(m: MessageRow, number: ChannelNumber, adapter: Chan
   return { ok: true, message: out };
 }
 
-export async function buildOutbound(
-  m: MessageRow,
-  number: ChannelNumber,
-  adapter: ChannelAdapter,
-  lookups: Lookups,
-): Promise<Built> {
+export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapter: ChannelAdapter, lookups: Lookups): Promise<Built> {
   if (m.type !== "template") return buildFreeForm(m, number, adapter, lookups);
   const template = await lookups.template(m);
   if (!template) return permanent(`Template ${m.templateName ?? m.templateId} no longer exists`);

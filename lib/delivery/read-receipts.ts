@@ -20,7 +20,9 @@ export const RECEIPT_BATCH = 32;
  * sends (429, 5xx, timeouts, rate codes); failed on a permanent error or after the last attempt.
  * The outcomes are written by the worker's settle through `receiptWrites`.
  */
-export function receiptTask(o: RetryPolicy & { leaseMs: number; everyMs: number; teamIds?: number[] }): TaskKind<Receipt, Receipt, ReceiptOutcome> {
+export function receiptTask(
+  o: RetryPolicy & { leaseMs: number; everyMs: number; teamIds?: number[] },
+): TaskKind<Receipt, Receipt, ReceiptOutcome> {
   return {
     name: "receipts",
     concurrency: RECEIPT_BATCH,

@@ -91,12 +91,11 @@ export async function markFailed(tx: DbOrTx, c: Claim, teamId: number, error: Pr
  * Back to the queue for a later attempt, each after its own delay, keeping the last error visible
  * meanwhile: one statement for many, each row fenced by its own claim. Returns the ids moved.
  */
-export async function rescheduleMany(
-  db: DbOrTx,
-  items: { c: Claim; delayMs: number; error: ProviderError | null }[],
-): Promise<number[]> {
+export async function rescheduleMany(db: DbOrTx, items: { c: Claim; delayMs: number; error: ProviderError | null }[]): Promise<number[]> {
   if (!items.length) return [];
-  const rows = JSON.stringify(items.map(({ c, delayMs, error }) => ({ id: c.id, attempts: c.attempts, delay_ms: Math.round(delayMs), error })));
+  const rows = JSON.stringify(
+    items.map(({ c, delayMs, error }) => ({ id: c.id, attempts: c.attempts, delay_ms: Math.round(delayMs), error })),
+  );
   const res = await db.execute(sql`
     UPDATE messages m SET next_attempt_at = now() + v.delay_ms * interval '1 millisecond', locked_until = NULL, error = v.error
     FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int, delay_ms float8, error jsonb)

@@ -10,7 +10,17 @@ import type { TaskKind } from "./claim-loop";
 import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./outbound";
 import { retryOrFail, skip, type Outcome } from "./outcome";
 import type { Pacer } from "./pacing";
-import { claimMessages, findNumbersByIds, loadMessages, markFailed, markSendedMany, releaseMany, rescheduleMany, type Claim, type MessageRow } from "./repo";
+import {
+  claimMessages,
+  findNumbersByIds,
+  loadMessages,
+  markFailed,
+  markSendedMany,
+  releaseMany,
+  rescheduleMany,
+  type Claim,
+  type MessageRow,
+} from "./repo";
 import { logFailure, type Settle, type Writes } from "./settle";
 import { applyStatusUpdates, queueStatusWebhook, queueStatusWebhooks } from "./status";
 
@@ -259,7 +269,9 @@ export function sendTask(o: SendTaskOptions): TaskKind<Claim, Sending, SendOutco
     const groups = new Map<number, Ready[]>();
     for (const r of prepared) if (r) groups.set(r.number.id, [...(groups.get(r.number.id) ?? []), r]);
     await Promise.all(
-      [...groups.values()].map((items) => sendGroup(items, settle).catch((err) => logFailure("messages", undefined, "number group failed", err))),
+      [...groups.values()].map((items) =>
+        sendGroup(items, settle).catch((err) => logFailure("messages", undefined, "number group failed", err)),
+      ),
     );
   }
 

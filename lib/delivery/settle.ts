@@ -56,7 +56,8 @@ export function createSettle<S extends { id: number }, O extends Outcome>(
   return (async (item: S, outcome: O) => {
     if (outcome.kind === "skip" || killed()) return false;
     const moved = await groupOf(outcome.kind).add({ item, outcome } as Any);
-    if (!moved && outcome.kind === "ok" && !killed()) console.warn(`[worker] ${name} ${item.id} was done after its claim was settled elsewhere`);
+    if (!moved && outcome.kind === "ok" && !killed())
+      console.warn(`[worker] ${name} ${item.id} was done after its claim was settled elsewhere`);
     return moved;
   }) as Settle<S, O>;
 }

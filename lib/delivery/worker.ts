@@ -104,7 +104,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       name: "hooks",
       concurrency: o.webhookConcurrency,
       claim: async (limit) => claimDeliveries(await getDb(), limit, Math.max(o.leaseMs, o.webhookTimeoutMs * 2), options.teamIds),
-      perform: (h) => deliverOne(h, { timeoutMs: o.webhookTimeoutMs, maxAttempts: o.webhookMaxAttempts, baseMs: o.backoffBaseMs, capMs: o.backoffCapMs }),
+      perform: (h) =>
+        deliverOne(h, { timeoutMs: o.webhookTimeoutMs, maxAttempts: o.webhookMaxAttempts, baseMs: o.backoffBaseMs, capMs: o.backoffCapMs }),
       writes: deliveryWrites,
     } satisfies TaskKind<DeliveryClaim, DeliveryClaim, DeliveryOutcome>,
     // Read receipts (POST /conversations/{id}/read on cloud_api numbers): one batch at a time, at

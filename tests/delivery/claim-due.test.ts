@@ -60,7 +60,10 @@ describe("claimDeliveries", () => {
       team.id,
       Array.from({ length: 6 }, (_, i) => ({ nextAttemptAt: ago(1_000 + i) })),
     );
-    const [x, y] = await Promise.all([claimDeliveries(await getDb(), 3, 60_000, [team.id]), claimDeliveries(await getDb(), 3, 60_000, [team.id])]);
+    const [x, y] = await Promise.all([
+      claimDeliveries(await getDb(), 3, 60_000, [team.id]),
+      claimDeliveries(await getDb(), 3, 60_000, [team.id]),
+    ]);
     const both = [...x, ...y].map((c) => c.id).sort((a, b) => a - b);
     expect(both).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
     expect(await claimDeliveries(await getDb(), 10, 60_000, [team.id])).toEqual([]);

@@ -47,7 +47,9 @@ async function queued(count: number, opts: { mps?: number; sandbox?: boolean } =
 /** Claims the team's due messages as the worker does (its clock before asking sets leaseEnd). */
 async function claim(teamId: number, n: number, leaseMs: number): Promise<Claim[]> {
   const at = Date.now();
-  return (await claimMessages(await getDb(), n, leaseMs, 60, [teamId])).map((c) => ({ ...c, leaseEnd: at + leaseMs })).sort((x, y) => x.id - y.id);
+  return (await claimMessages(await getDb(), n, leaseMs, 60, [teamId]))
+    .map((c) => ({ ...c, leaseEnd: at + leaseMs }))
+    .sort((x, y) => x.id - y.id);
 }
 
 describe("claim loop", () => {
@@ -337,11 +339,17 @@ describe("settling", () => {
 
     const last = await queued(1);
     const [d] = await claim(last.team.id, 1, 30_000);
-    await settle()(sending({ ...d, attempts: 3 }, last.team.id, last.number.number), sendFailureOutcome({ ...d, attempts: 3 }, failure(), opts));
+    await settle()(
+      sending({ ...d, attempts: 3 }, last.team.id, last.number.number),
+      sendFailureOutcome({ ...d, attempts: 3 }, failure(), opts),
+    );
     // The fence: attempts 3 is not this claim's, so nothing moves…
     expect((await messageById(last.rows[0].id)).status).toBe("QUEUED");
     await (await getDb()).update(messages).set({ attempts: 3 }).where(eq(messages.id, last.rows[0].id));
-    await settle()(sending({ ...d, attempts: 3 }, last.team.id, last.number.number), sendFailureOutcome({ ...d, attempts: 3 }, failure(), opts));
+    await settle()(
+      sending({ ...d, attempts: 3 }, last.team.id, last.number.number),
+      sendFailureOutcome({ ...d, attempts: 3 }, failure(), opts),
+    );
     // …and on its own last attempt the retryable error is final.
     expect((await messageById(last.rows[0].id)).status).toBe("FAILED");
   });
