@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import type { readReceipts, webhookDeliveries } from "@/db/schema";
 
 /** `AND <column> IN (…)` for a worker that serves only some teams; nothing when it serves all. */
@@ -21,15 +21,17 @@ export function inTeams(column: SQL, teamIds?: number[]): SQL {
  * written as a literal so that the table's partial queue index (WHERE status = …) applies.
  * Returns the `returning` columns (of alias `j`) of the claimed rows.
  */
-export async function claimDue<Row>(q: {
-  table: typeof readReceipts | typeof webhookDeliveries;
-  pending: "PENDING" | "pending";
-  limit: number;
-  leaseMs: number;
-  teamIds?: number[];
-  returning: SQL;
-}): Promise<Row[]> {
-  const db = await getDb();
+export async function claimDue<Row>(
+  db: DbOrTx,
+  q: {
+    table: typeof readReceipts | typeof webhookDeliveries;
+    pending: "PENDING" | "pending";
+    limit: number;
+    leaseMs: number;
+    teamIds?: number[];
+    returning: SQL;
+  },
+): Promise<Row[]> {
   const res = await db.execute(sql`
     UPDATE ${q.table} j
     SET locked_until = now() + ${q.leaseMs} * interval '1 millisecond', attempts = j.attempts + 1

@@ -1,11 +1,20 @@
+import type { Outcome } from "./outcome";
 import { sleep } from "./pacing";
+import { createSettle, logFailure, type Settle, type Writes } from "./settle";
 
 /**
  * One kind of claimed work: a table whose due rows are claimed with a lease and a fence
- * (claim-due.ts) and handed to `run`. The worker's registry of kinds is in worker.ts (sends,
- * outgoing webhook deliveries, read receipts).
+ * (claim-due.ts), the work done for each claimed item, and how its outcomes are written
+ * (`writes`, in the kind's repo). The worker's registry of kinds is in worker.ts (sends, outgoing
+ * webhook deliveries, read receipts).
+ *
+ * The work is either `perform`, one item at a time returning its outcome (outcome.ts), or `run`,
+ * a whole claimed batch (sends: loaded, grouped and paced together) that settles each item
+ * through the `settle` it is handed. Either way the loop settles (settle.ts) and counts the item
+ * done once its outcome is written; an item left unsettled when `run` returns, or whose work
+ * threw (logged), counts as done with nothing written: its lease runs out and it is claimed again.
  */
-export type TaskKind<T extends { id: number } = { id: number }> = {
+export type TaskKind<T extends { id: number } = { id: number }, S extends { id: number } = T, O extends Outcome = Outcome> = {
   /** Names the kind in logs and in `inHand()`. */
   name: string;
   /** Items of this kind in hand at once (0: the kind is off). */
@@ -19,15 +28,18 @@ export type TaskKind<T extends { id: number } = { id: number }> = {
   /** Claims at most this often (default: at every poll). */
   everyMs?: number;
   claim(limit: number): Promise<T[]>;
-  /** Runs claimed items; `done(id)` as each is settled (any left over count as done when it returns). */
-  run(items: T[], done: (id: number) => void): Promise<void>;
-};
+  writes: Writes<S, O>;
+} & ({ perform(item: T & S): Promise<O>; run?: never } | { run(items: T[], settle: Settle<S, O>): Promise<void>; perform?: never });
+
+/** A kind of claimed work with its types erased (the loop itself sees only ids and outcomes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTaskKind = TaskKind<any, any, any>;
 
 export type ClaimLoopOptions = {
   /** Idle wait between polls. */
   pollMs: number;
   /** The kinds of work this loop claims, in the order each poll claims them. */
-  tasks: TaskKind[];
+  tasks: AnyTaskKind[];
   /** Aborted when the worker stops: ends the loop's waits at once. */
   signal: AbortSignal;
 };
@@ -50,14 +62,21 @@ function wakeup() {
  * (the loop wakes for that rather than sleeping a whole poll interval); a claim that came back
  * full polls again at once.
  *
- * Its state: whether it runs, how many items of each kind are in hand, and the batches in flight
- * (awaited by stop).
+ * Its state: whether it runs (or was halted: then nothing more is settled), how many items of each
+ * kind are in hand, and the batches in flight (awaited by stop).
  */
 export function createClaimLoop(o: ClaimLoopOptions) {
   let running = false;
+  let halted = false;
   const kinds = o.tasks
     .filter((t) => t.concurrency > 0)
-    .map((t) => ({ task: t, inHand: 0, refillAt: Math.max(1, Math.min(t.refillAt ?? 1, t.concurrency)), nextClaimAt: 0 }));
+    .map((t) => ({
+      task: t,
+      settle: createSettle(t.name, t.writes, () => halted),
+      inHand: 0,
+      refillAt: Math.max(1, Math.min(t.refillAt ?? 1, t.concurrency)),
+      nextClaimAt: 0,
+    }));
   type Kind = (typeof kinds)[number];
   const inFlight = new Set<Promise<void>>();
   const capacity = wakeup();
@@ -72,9 +91,34 @@ export function createClaimLoop(o: ClaimLoopOptions) {
       if (!starved(k)) capacity.wake();
     };
     k.inHand += items.length;
-    const p = k.task
-      .run(items, done)
-      .catch((err) => console.error(`[worker] ${k.task.name}`, err))
+    // Writes the item's outcome, logs a write that failed, and counts the item done either way.
+    const settle = (async (item: { id: number }, outcome: Outcome) => {
+      try {
+        return await k.settle(item, outcome);
+      } catch (err) {
+        logFailure(k.task.name, item.id, `not settled (${outcome.kind})`, err);
+        return false;
+      } finally {
+        done(item.id);
+      }
+    }) as Settle<{ id: number }, Outcome>;
+    const { perform } = k.task;
+    const work = perform
+      ? Promise.all(
+          items.map((item) =>
+            perform(item).then(
+              (outcome) => settle(item, outcome),
+              (err) => {
+                logFailure(k.task.name, item.id, "failed", err);
+                done(item.id);
+              },
+            ),
+          ),
+        )
+      : k.task.run!(items, settle);
+    const p = work
+      .then(() => undefined)
+      .catch((err) => logFailure(k.task.name, undefined, "batch failed", err))
       .finally(() => {
         for (const id of [...open]) done(id);
       });
@@ -96,7 +140,7 @@ export function createClaimLoop(o: ClaimLoopOptions) {
         full ||= items.length === free && !k.task.everyMs;
         if (items.length) runBatch(k, items);
       } catch (err) {
-        if (running) console.error(`[worker] claiming ${k.task.name} failed`, err);
+        if (running) logFailure(k.task.name, undefined, "claim failed", err);
       }
     }
     return full;
@@ -124,9 +168,10 @@ export function createClaimLoop(o: ClaimLoopOptions) {
       await loopDone;
       await Promise.allSettled([...inFlight]);
     },
-    /** Ends the loop without waiting (a crash simulation). */
+    /** Ends the loop without waiting and settles nothing more (a crash simulation). */
     halt() {
       running = false;
+      halted = true;
     },
     /** Items of each kind in hand right now, by kind name. */
     inHand: (): Record<string, number> => Object.fromEntries(kinds.map((k) => [k.task.name, k.inHand])),

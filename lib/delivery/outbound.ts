@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { DbOrTx } from "@/db/client";
 import type { ProviderError } from "@/db/schema";
 import type { ChannelAdapter, ChannelNumber, OutboundMessage, OutboundTemplate } from "@/lib/channels/types";
 import { metaButtonIndex, placeholderKeys } from "@/lib/templates/schemas";
@@ -27,13 +28,15 @@ const UPLOAD_TTL_MS = 24 * 3600_000;
 export type Lookups = {
   template(m: MessageRow): ReturnType<typeof findTemplateForMessage>;
   media(teamId: number, path: string): ReturnType<typeof findMediaByPath>;
+  /** The wamid of the message a reply answers. */
+  providerId(teamId: number, messageId: number): ReturnType<typeof findProviderMessageId>;
 };
 
 /**
  * Lookups shared by one claimed batch: a campaign's messages share a template (and usually an
  * attachment), so each is read once per batch rather than once per message.
  */
-export function batchLookups(): Lookups {
+export function batchLookups(db: DbOrTx): Lookups {
   const templates = new Map<string, ReturnType<typeof findTemplateForMessage>>();
   const files = new Map<string, ReturnType<typeof findMediaByPath>>();
   const memo = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
@@ -43,8 +46,9 @@ export function batchLookups(): Lookups {
   };
   return {
     template: (m) =>
-      memo(templates, JSON.stringify([m.teamId, m.templateId, m.templateName, m.templateLanguage]), () => findTemplateForMessage(m)),
-    media: (teamId, p) => memo(files, JSON.stringify([teamId, p]), () => findMediaByPath(teamId, p)),
+      memo(templates, JSON.stringify([m.teamId, m.templateId, m.templateName, m.templateLanguage]), () => findTemplateForMessage(db, m)),
+    media: (teamId, p) => memo(files, JSON.stringify([teamId, p]), () => findMediaByPath(db, teamId, p)),
+    providerId: (teamId, messageId) => findProviderMessageId(db, teamId, messageId),
   };
 }
 
@@ -78,7 +82,7 @@ async function buildFreeForm(m: MessageRow, number: ChannelNumber, adapter: Chan
     type: m.type,
     payload: m.payload ?? {},
     previewUrl: (m.sendParams as { preview_url?: boolean } | null)?.preview_url === true,
-    contextWamid: m.replyToMessageId ? await findProviderMessageId(m.teamId, m.replyToMessageId) : null,
+    contextWamid: m.replyToMessageId ? await lookups.providerId(m.teamId, m.replyToMessageId) : null,
     callbackData: m.updateId,
   };
   if (!out.to) return permanent("The contact has no phone number");
@@ -93,12 +97,7 @@ async function buildFreeForm(m: MessageRow, number: ChannelNumber, adapter: Chan
   return { ok: true, message: out };
 }
 
-export async function buildOutbound(
-  m: MessageRow,
-  number: ChannelNumber,
-  adapter: ChannelAdapter,
-  lookups: Lookups = batchLookups(),
-): Promise<Built> {
+export async function buildOutbound(m: MessageRow, number: ChannelNumber, adapter: ChannelAdapter, lookups: Lookups): Promise<Built> {
   if (m.type !== "template") return buildFreeForm(m, number, adapter, lookups);
   const template = await lookups.template(m);
   if (!template) return permanent(`Template ${m.templateName ?? m.templateId} no longer exists`);

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { parkedStatuses, type ParkedReason } from "@/db/schema";
 import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
 
@@ -25,8 +25,7 @@ export async function parkStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpd
  * Claims up to `limit` due parked statuses with a lease (SKIP LOCKED: every process may run the
  * applier), oldest due first. `attempts` counts the tries.
  */
-export async function claimParked(limit: number, leaseMs: number, teamIds?: number[]): Promise<ParkedRow[]> {
-  const db = await getDb();
+export async function claimParked(db: DbOrTx, limit: number, leaseMs: number, teamIds?: number[]): Promise<ParkedRow[]> {
   const teams = teamIds?.length
     ? sql`AND team_id IN (${sql.join(
         teamIds.map((t) => sql`${t}`),
@@ -52,8 +51,7 @@ export async function deleteParked(tx: DbOrTx, id: number): Promise<void> {
 }
 
 /** Not yet: tried again after `delayMs`, with why it is still waiting. */
-export async function deferParked(id: number, reason: ParkedReason, delayMs: number): Promise<void> {
-  const db = await getDb();
+export async function deferParked(db: DbOrTx, id: number, reason: ParkedReason, delayMs: number): Promise<void> {
   await db
     .update(parkedStatuses)
     .set({ reason, lockedUntil: null, nextAttemptAt: sql`now() + ${Math.round(delayMs)} * interval '1 millisecond'` })
@@ -64,8 +62,7 @@ export async function deferParked(id: number, reason: ParkedReason, delayMs: num
  * Statuses parked longer than `maxAgeMs` (their message never appeared) move to
  * webhook_dead_letters with their reason, up to `limit` at a time; returns how many moved.
  */
-export async function expireParked(maxAgeMs: number, limit: number): Promise<number> {
-  const db = await getDb();
+export async function expireParked(db: DbOrTx, maxAgeMs: number, limit: number): Promise<number> {
   const res = await db.execute(sql`
     WITH gone AS (
       DELETE FROM parked_statuses WHERE id IN (
@@ -85,8 +82,7 @@ export async function expireParked(maxAgeMs: number, limit: number): Promise<num
 }
 
 /** Parked statuses of one team or of all (operators), oldest first, for dead-letters:list. */
-export async function listParked(opts: { teamId?: number; limit: number }): Promise<ParkedRow[]> {
-  const db = await getDb();
+export async function listParked(db: DbOrTx, opts: { teamId?: number; limit: number }): Promise<ParkedRow[]> {
   return db
     .select()
     .from(parkedStatuses)

@@ -1,4 +1,4 @@
-import { transaction } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import type { ParkedReason } from "@/db/schema";
 import type { StatusUpdate } from "@/lib/channels/types";
 import { withSecrets } from "@/lib/channels/credentials";
@@ -29,12 +29,13 @@ export function parkedRetryDelayMs(reason: ParkedReason, attempts: number): numb
  * parked row exactly when it applies or records the status. Returns how many were settled.
  */
 export async function applyParkedStatuses(teamIds?: number[]): Promise<number> {
-  await expireParked(PARKED_MAX_AGE_MS, 1000);
+  const db = await getDb();
+  await expireParked(db, PARKED_MAX_AGE_MS, 1000);
   let settled = 0;
   for (;;) {
-    const rows = await claimParked(BATCH, LEASE_MS, teamIds);
+    const rows = await claimParked(db, BATCH, LEASE_MS, teamIds);
     if (!rows.length) return settled;
-    const numbers = new Map((await findNumbersByIds([...new Set(rows.map((r) => r.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
+    const numbers = new Map((await findNumbersByIds(db, [...new Set(rows.map((r) => r.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
     for (const row of rows) {
       const number = numbers.get(row.waNumberId);
       if (!number) continue; // its number is gone: the cascade takes the row
@@ -46,12 +47,12 @@ export async function applyParkedStatuses(teamIds?: number[]): Promise<number> {
           return result;
         });
         if (outcome === "applied" || outcome === "ignored") settled++;
-        else await deferParked(row.id, outcome, parkedRetryDelayMs(outcome, row.attempts));
+        else await deferParked(db, row.id, outcome, parkedRetryDelayMs(outcome, row.attempts));
       } catch (err) {
         const reason: ParkedReason = isRetryableTxError(err) ? "retry" : row.reason;
         // The error's code only: drizzle's message carries the query's parameters (the status's data).
         if (!isRetryableTxError(err)) console.error(`[status] parked status ${row.id} failed (${pgErrorCode(err) ?? "error"})`);
-        await deferParked(row.id, reason, parkedRetryDelayMs("retry", row.attempts)).catch(() => {});
+        await deferParked(db, row.id, reason, parkedRetryDelayMs("retry", row.attempts)).catch(() => {});
       }
     }
     if (rows.length < BATCH) return settled;

@@ -1,17 +1,21 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { and, eq, or, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { DbOrTx } from "@/db/client";
 import { readReceipts, type ProviderError } from "@/db/schema";
 import { claimDue } from "./claim-due";
+import type { Outcome } from "./outcome";
+import type { Writes } from "./settle";
 
 export type ReceiptClaim = { id: number; teamId: number; waNumberId: number; providerMessageId: string; attempts: number };
+export type ReceiptOutcome = Outcome<object, ProviderError>;
 
 /**
  * Claims due read receipts with a lease and a fence (claim-due.ts: a worker whose lease ran out
  * cannot settle a receipt another worker took).
  */
-export async function claimReadReceipts(limit: number, leaseMs: number, teamIds?: number[]): Promise<ReceiptClaim[]> {
-  const rows = await claimDue<{ id: number; team_id: number; wa_number_id: number; provider_message_id: string; attempts: number }>({
+export async function claimReadReceipts(db: DbOrTx, limit: number, leaseMs: number, teamIds?: number[]): Promise<ReceiptClaim[]> {
+  const rows = await claimDue<{ id: number; team_id: number; wa_number_id: number; provider_message_id: string; attempts: number }>(db, {
     table: readReceipts,
     pending: "PENDING",
     limit,
@@ -36,23 +40,43 @@ const owned = (c: ReceiptClaim) =>
     eq(readReceipts.attempts, c.attempts),
   );
 
-export async function markReceiptDone(c: ReceiptClaim) {
-  const db = await getDb();
-  await db
-    .update(readReceipts)
-    .set({ status: "DONE", lockedUntil: null, error: null, doneAt: sql`now()` })
-    .where(owned(c));
-}
+/**
+ * Each outcome of a read receipt as its row records it (written by the worker's settle,
+ * settle.ts): DONE, back to PENDING after a delay with the error kept, or FAILED. One statement
+ * per outcome for a whole group, each row fenced by its own claim.
+ */
+export const receiptWrites: Writes<ReceiptClaim, ReceiptOutcome> = {
+  ok: (db, xs) =>
+    finish(
+      db,
+      xs.map((x) => x.item),
+      { status: "DONE", error: null, doneAt: sql`now()` },
+    ),
+  async retry(db, xs) {
+    // Each with its own delay and error: one statement per receipt (they are few).
+    const moved: number[] = [];
+    for (const { item, outcome } of xs) {
+      const ids = await finish(db, [item], {
+        nextAttemptAt: sql`now() + ${Math.round(outcome.afterMs)} * interval '1 millisecond'`,
+        error: outcome.reason,
+      });
+      moved.push(...ids);
+    }
+    return moved;
+  },
+  async fail(db, xs) {
+    const moved: number[] = [];
+    for (const { item, outcome } of xs) moved.push(...(await finish(db, [item], { status: "FAILED", error: outcome.reason })));
+    return moved;
+  },
+};
 
-export async function rescheduleReceipt(c: ReceiptClaim, delayMs: number, error: ProviderError) {
-  const db = await getDb();
-  await db
+async function finish(db: DbOrTx, claims: ReceiptClaim[], set: PgUpdateSetSource<typeof readReceipts>): Promise<number[]> {
+  if (!claims.length) return [];
+  const rows = await db
     .update(readReceipts)
-    .set({ nextAttemptAt: sql`now() + ${Math.round(delayMs)} * interval '1 millisecond'`, lockedUntil: null, error })
-    .where(owned(c));
-}
-
-export async function markReceiptFailed(c: ReceiptClaim, error: ProviderError) {
-  const db = await getDb();
-  await db.update(readReceipts).set({ status: "FAILED", lockedUntil: null, error }).where(owned(c));
+    .set({ ...set, lockedUntil: null })
+    .where(or(...claims.map(owned)))
+    .returning({ id: readReceipts.id });
+  return rows.map((r) => r.id);
 }

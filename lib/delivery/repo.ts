@@ -1,7 +1,7 @@
 import "server-only";
 import { DEMO_WAMID_PREFIX } from "@/lib/seed/demo-ids";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { media, messageStatusHistory, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
 import { inTeams } from "./claim-due";
 
@@ -29,6 +29,7 @@ export type Claim = { id: number; attempts: number; leaseEnd?: number };
  * deployment that was down, and are only now being retried.
  */
 export async function claimMessages(
+  db: DbOrTx,
   limit: number,
   leaseMs: number,
   aheadSec: number,
@@ -36,7 +37,6 @@ export async function claimMessages(
   uncertainGraceMs = 0,
   takeUncertain = true,
 ): Promise<Claim[]> {
-  const db = await getDb();
   const teams = inTeams(sql`m.team_id`, teamIds);
   const res = await db.execute(sql`
     WITH cand AS (
@@ -69,9 +69,8 @@ export async function claimMessages(
   return rowsOf<{ id: number; attempts: number }>(res).map((r) => ({ id: Number(r.id), attempts: Number(r.attempts) }));
 }
 
-export async function loadMessages(ids: number[]): Promise<MessageRow[]> {
+export async function loadMessages(db: DbOrTx, ids: number[]): Promise<MessageRow[]> {
   if (!ids.length) return [];
-  const db = await getDb();
   return db.select().from(messages).where(inArray(messages.id, ids));
 }
 
@@ -88,22 +87,33 @@ export async function markFailed(tx: DbOrTx, c: Claim, teamId: number, error: Pr
   return rows[0];
 }
 
-/** Back to the queue for a later attempt, keeping the last error visible meanwhile. */
-export async function reschedule(c: Claim, delayMs: number, error: ProviderError | null) {
-  const db = await getDb();
-  await db
-    .update(messages)
-    .set({ nextAttemptAt: sql`now() + ${Math.round(delayMs)} * interval '1 millisecond'`, lockedUntil: null, error })
-    .where(owned(c));
+/**
+ * Back to the queue for a later attempt, each after its own delay, keeping the last error visible
+ * meanwhile: one statement for many, each row fenced by its own claim. Returns the ids moved.
+ */
+export async function rescheduleMany(db: DbOrTx, items: { c: Claim; delayMs: number; error: ProviderError | null }[]): Promise<number[]> {
+  if (!items.length) return [];
+  const rows = JSON.stringify(
+    items.map(({ c, delayMs, error }) => ({ id: c.id, attempts: c.attempts, delay_ms: Math.round(delayMs), error })),
+  );
+  const res = await db.execute(sql`
+    UPDATE messages m SET next_attempt_at = now() + v.delay_ms * interval '1 millisecond', locked_until = NULL, error = v.error
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int, delay_ms float8, error jsonb)
+    WHERE m.id = v.id AND m.status = 'QUEUED' AND m.attempts = v.attempts
+    RETURNING m.id`);
+  return rowsOf<{ id: number | string }>(res).map((r) => Number(r.id));
 }
 
-/** Gives a claim back untouched (graceful stop before the send): the attempt does not count. */
-export async function release(c: Claim) {
-  const db = await getDb();
-  await db
-    .update(messages)
-    .set({ lockedUntil: null, attempts: sql`${messages.attempts} - 1` })
-    .where(owned(c));
+/** Gives claims back untouched (graceful stop before the send): the attempt does not count. Returns the ids moved. */
+export async function releaseMany(db: DbOrTx, claims: Claim[]): Promise<number[]> {
+  if (!claims.length) return [];
+  const rows = JSON.stringify(claims.map((c) => ({ id: c.id, attempts: c.attempts })));
+  const res = await db.execute(sql`
+    UPDATE messages m SET locked_until = NULL, attempts = m.attempts - 1
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int)
+    WHERE m.id = v.id AND m.status = 'QUEUED' AND m.attempts = v.attempts
+    RETURNING m.id`);
+  return rowsOf<{ id: number | string }>(res).map((r) => Number(r.id));
 }
 
 /**
@@ -125,12 +135,12 @@ export async function release(c: Claim) {
  * extended separately with a durable commit (leaseSlots).
  */
 export async function reserveSlots(
+  db: DbOrTx,
   waNumberId: number,
   n: number,
   headroom: number,
   leadMs = 0,
 ): Promise<{ startAt: number; stepMs: number }> {
-  const db = await getDb();
   const step = sql`(${1 + headroom}::float8 / greatest(messages_per_second, 1))`;
   const res = await db.execute(sql`
     WITH async AS (SELECT set_config('synchronous_commit', 'off', true) AS v), slot AS (
@@ -150,9 +160,8 @@ export async function reserveSlots(
  * durably committed: a lease lost in a crash could let another worker claim a message this one
  * is about to send. A claim missing from the answer was lost (its slot simply goes unused).
  */
-export async function leaseSlots(items: { c: Claim; slotAt: number }[], holdMs: number): Promise<Set<number>> {
+export async function leaseSlots(db: DbOrTx, items: { c: Claim; slotAt: number }[], holdMs: number): Promise<Set<number>> {
   if (!items.length) return new Set();
-  const db = await getDb();
   const rows = JSON.stringify(items.map(({ c, slotAt }) => ({ id: c.id, attempts: c.attempts, until_ms: slotAt + holdMs })));
   const res = await db.execute(sql`
     UPDATE messages m SET locked_until = to_timestamp(v.until_ms / 1000.0)
@@ -209,6 +218,7 @@ export type StoppedWalk = { id: number; waNumberId: number; status: MessageStatu
  * never resume the same walk.
  */
 export async function claimStoppedWalks(
+  db: DbOrTx,
   providers: string[],
   limit: number,
   staleMs: number,
@@ -216,7 +226,6 @@ export async function claimStoppedWalks(
   teamIds?: number[],
 ): Promise<StoppedWalk[]> {
   if (!providers.length) return [];
-  const db = await getDb();
   const teams = inTeams(sql`m.team_id`, teamIds);
   const res = await db.execute(sql`
     WITH stopped AS (
@@ -245,14 +254,12 @@ export async function claimStoppedWalks(
   }));
 }
 
-export async function findNumbersByIds(ids: number[]) {
+export async function findNumbersByIds(db: DbOrTx, ids: number[]) {
   if (!ids.length) return [];
-  const db = await getDb();
   return db.select().from(waNumbers).where(inArray(waNumbers.id, ids));
 }
 
-export async function findTemplateForMessage(m: MessageRow) {
-  const db = await getDb();
+export async function findTemplateForMessage(db: DbOrTx, m: MessageRow) {
   const where = m.templateId
     ? and(eq(templates.teamId, m.teamId), eq(templates.id, m.templateId))
     : and(eq(templates.teamId, m.teamId), eq(templates.name, m.templateName ?? ""), eq(templates.language, m.templateLanguage ?? ""));
@@ -260,8 +267,7 @@ export async function findTemplateForMessage(m: MessageRow) {
   return row;
 }
 
-export async function findMediaByPath(teamId: number, path: string) {
-  const db = await getDb();
+export async function findMediaByPath(db: DbOrTx, teamId: number, path: string) {
   const [row] = await db
     .select()
     .from(media)
@@ -271,8 +277,7 @@ export async function findMediaByPath(teamId: number, path: string) {
 }
 
 /** The provider's id (wamid) of a message of the team, for the `context` of a reply. */
-export async function findProviderMessageId(teamId: number, messageId: number) {
-  const db = await getDb();
+export async function findProviderMessageId(db: DbOrTx, teamId: number, messageId: number) {
   const [row] = await db
     .select({ wamid: messages.providerMessageId })
     .from(messages)

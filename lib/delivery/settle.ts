@@ -1,108 +1,77 @@
-import { transaction } from "@/db/client";
-import type { ProviderError } from "@/db/schema";
-import { withSecrets } from "@/lib/channels/credentials";
-import type { ChannelAdapter, ChannelNumber, SendOutcome } from "@/lib/channels/types";
-import { optOutOnProviderError } from "@/lib/contacts/opt-out";
-import { backoffMs } from "./backoff";
-import { adapterFor, walkingProviders } from "./channels";
-import { claimStoppedWalks, findNumbersByIds, markFailed, reschedule, type Claim } from "./repo";
-import { sendedBatcher } from "./sended-batch";
-import { applyStatusUpdates, queueStatusWebhook } from "./status";
+import type { DbOrTx } from "@/db/client";
+import { pgErrorCode } from "@/db/errors";
+import { groupCommit } from "./group-commit";
+import type { Outcome } from "./outcome";
 
-export type Failure = Extract<SendOutcome, { ok: false }>;
+/** One item's outcome on its way to its kind's writer. */
+export type Settling<S, O extends Outcome, K extends O["kind"]> = { item: S; outcome: Extract<O, { kind: K }> };
 
-export type SettlerOptions = {
-  /** Attempts before FAILED. */
-  maxAttempts: number;
-  backoffBaseMs: number;
-  backoffCapMs: number;
-  /** A send that may have reached the provider is not retried sooner (its status webhook may adopt it). */
-  uncertainGraceMs: number;
-  /** Pace of the in-process status walks (the sandbox's). */
-  sandboxStepMs: number;
-  /** Stop writing at once (a crash simulation): nothing is settled after this. */
-  killed: () => boolean;
+type Writer<S, O extends Outcome, K extends O["kind"]> = (tx: DbOrTx, xs: Settling<S, O, K>[]) => Promise<Iterable<number>>;
+
+/**
+ * How one kind of claimed work writes each outcome to its own table (the kind's repo): every
+ * writer takes many items at once, moves in the transaction it is given only the rows still
+ * fenced by their claims (id and attempts as claimed: a worker whose lease ran out and was
+ * claimed again elsewhere moves nothing), and returns the ids it moved.
+ */
+export type Writes<S extends { id: number }, O extends Outcome> = {
+  ok: Writer<S, O, "ok">;
+  retry: Writer<S, O, "retry">;
+  fail: Writer<S, O, "fail">;
+  /** Only kinds that give claims back (sends) write releases. */
+  release?: Writer<S, O, "release">;
 };
 
 /**
- * Settling claimed sends: the fenced transitions out of QUEUED (SENDED with the provider's id,
- * back to the queue with a backoff, FAILED), each with its status history row and its outgoing
- * `message.status` webhook (status.ts), and the status walks of in-process channels. Its only
- * state is the SENDED group commit (sended-batch.ts): the accepted sends waiting for the commit
- * in progress.
+ * Settles one item: resolves true when its row moved, false when there was nothing to write
+ * (`skip`), the claim had been lost meanwhile, or the worker was killed.
  */
-export function createSettler(o: SettlerOptions) {
-  const sended = sendedBatcher(o.killed);
+export type Settle<S, O> = {
+  (item: S, outcome: O): Promise<boolean>;
+  (item: { id: number }, outcome: { kind: "skip" }): Promise<boolean>;
+};
 
-  /** QUEUED → FAILED for good, with the provider's error. */
-  async function fail(c: Claim, teamId: number, numberDigits: string, error: ProviderError) {
-    await transaction(async (tx) => {
-      const row = await markFailed(tx, c, teamId, error);
-      if (row) await queueStatusWebhook(tx, row, "QUEUED", numberDigits);
-      // 131050: the customer stopped marketing messages at WhatsApp; later MARKETING sends are refused here.
-      if (row) await optOutOnProviderError(tx, teamId, row.contactId, error);
-    });
-  }
-
-  /**
-   * A send that did not go through: back to the queue after a backoff (full jitter, the
-   * provider's Retry-After as a floor; no sooner than the uncertain grace when the request may
-   * have reached the provider), or FAILED when permanent or out of attempts.
-   */
-  async function failure(c: Claim, teamId: number, numberDigits: string, f: Failure) {
-    if (o.killed()) return;
-    if (f.retryable && c.attempts < o.maxAttempts) {
-      const delay = backoffMs(c.attempts, o.backoffBaseMs, o.backoffCapMs, f.retryAfterMs);
-      await reschedule(c, f.uncertain ? Math.max(delay, o.uncertainGraceMs) : delay, f.error);
-    } else {
-      await fail(c, teamId, numberDigits, f.error);
+/**
+ * The one settle path of claimed work (the claim loop builds one per kind, claim-loop.ts): maps
+ * each outcome to the kind's writer, and commits every kind of outcome in groups (group-commit.ts:
+ * what arrives while a group commits joins the next, so a busy worker's sends settle a batch per
+ * transaction and a lone one at once). A killed worker writes nothing more, as in a crash.
+ */
+export function createSettle<S extends { id: number }, O extends Outcome>(
+  name: string,
+  writes: Writes<S, O>,
+  killed: () => boolean,
+): Settle<S, O> {
+  type Any = Settling<S, O, O["kind"]>;
+  const groups = new Map<string, ReturnType<typeof groupCommit<Any>>>();
+  const groupOf = (kind: O["kind"]) => {
+    let g = groups.get(kind);
+    if (!g) {
+      const write = (writes as unknown as Record<string, Writer<S, O, O["kind"]> | undefined>)[kind];
+      if (!write) throw new Error(`${name}: no writer for "${kind}"`);
+      groups.set(kind, (g = groupCommit<Any>(write, killed)));
     }
-  }
-
-  /**
-   * The provider accepted the send: QUEUED → SENDED with its id, committed with the sends that
-   * finish meanwhile (no added wait), then the adapter's own follow-up (the sandbox's walk).
-   * False when the claim was settled elsewhere first (a lost lease, or the send's status webhook
-   * adopted this very id).
-   */
-  async function accepted(
-    c: Claim,
-    teamId: number,
-    number: ChannelNumber,
-    adapter: ChannelAdapter,
-    providerMessageId: string,
-  ): Promise<boolean> {
-    const row = await sended.add({ c, teamId, providerMessageId }, number.number);
-    if (o.killed()) return false;
-    if (!row) {
-      console.warn(`[worker] message ${c.id} was accepted (${providerMessageId}) after its claim was settled elsewhere`);
-      return false;
-    }
-    adapter.afterAccepted?.(number, providerMessageId, { report: applyStatusUpdates, stepMs: o.sandboxStepMs });
-    return true;
-  }
-
-  /**
-   * In-process status walks (the sandbox's) live in timers: a crash or restart stops them. Walks
-   * with no step for a while are taken over here (leased, so by one worker), each from the
-   * status it reached. Returns how many were resumed.
-   */
-  async function resumeWalks(teamIds?: number[]): Promise<number> {
-    const staleMs = 3 * o.sandboxStepMs + 2000;
-    const stopped = await claimStoppedWalks(walkingProviders, 1000, staleMs, staleMs, teamIds);
-    if (!stopped.length || o.killed()) return 0;
-    const numbers = new Map((await findNumbersByIds([...new Set(stopped.map((w) => w.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
-    let resumed = 0;
-    for (const w of stopped) {
-      const number = numbers.get(w.waNumberId);
-      const adapter = number && adapterFor(number.provider);
-      if (!number || !adapter?.afterAccepted) continue;
-      adapter.afterAccepted(number, w.providerMessageId, { report: applyStatusUpdates, stepMs: o.sandboxStepMs, reached: w.status });
-      resumed++;
-    }
-    return resumed;
-  }
-
-  return { fail, failure, accepted, resumeWalks };
+    return g;
+  };
+  return (async (item: S, outcome: O) => {
+    if (outcome.kind === "skip" || killed()) return false;
+    const moved = await groupOf(outcome.kind).add({ item, outcome } as Any);
+    if (!moved && outcome.kind === "ok" && !killed())
+      console.warn(`[worker] ${name} ${item.id} was done after its claim was settled elsewhere`);
+    return moved;
+  }) as Settle<S, O>;
 }
-export type Settler = ReturnType<typeof createSettler>;
+
+/**
+ * Logs a failure by kind, item and the error's code only: a driver's message can carry a query's
+ * parameters (bodies, tokens), an HTTP client's the URL.
+ */
+export function logFailure(name: string, id: number | undefined, what: string, err: unknown) {
+  console.error(`[worker] ${name}${id === undefined ? "" : ` ${id}`} ${what} (${errorCode(err)})`);
+}
+
+function errorCode(err: unknown): string {
+  const code = pgErrorCode(err) ?? (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" || typeof code === "number") return String(code);
+  return err instanceof Error ? err.name : "error";
+}

@@ -1,10 +1,9 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { messageStatusHistory, messages, waNumbers } from "@/db/schema";
 
-export async function findUpdate(teamId: number, updateId: string) {
-  const db = await getDb();
+export async function findUpdate(db: DbOrTx, teamId: number, updateId: string) {
   const [row] = await db
     .select({ message: messages, number: waNumbers })
     .from(messages)
@@ -14,8 +13,7 @@ export async function findUpdate(teamId: number, updateId: string) {
   return row;
 }
 
-export async function findUpdateIdOf(teamId: number, messageId: number) {
-  const db = await getDb();
+export async function findUpdateIdOf(db: DbOrTx, teamId: number, messageId: number) {
   const [row] = await db
     .select({ updateId: messages.updateId })
     .from(messages)
@@ -25,8 +23,7 @@ export async function findUpdateIdOf(teamId: number, messageId: number) {
 }
 
 /** The message's status history, oldest first. */
-export async function statusHistoryOf(teamId: number, messageId: number) {
-  const db = await getDb();
+export async function statusHistoryOf(db: DbOrTx, teamId: number, messageId: number) {
   return db
     .select()
     .from(messageStatusHistory)

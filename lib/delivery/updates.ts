@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { withSecrets } from "@/lib/channels/credentials";
 import { ApiError } from "@/lib/http/errors";
@@ -10,7 +11,7 @@ export const UPDATE_NOT_FOUND = "La actualización no existe.";
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function requireUpdate(ctx: AuthContext, updateId: string) {
-  const found = UUID_RE.test(updateId) ? await findUpdate(ctx.teamId, updateId.toLowerCase()) : undefined;
+  const found = UUID_RE.test(updateId) ? await findUpdate(await getDb(), ctx.teamId, updateId.toLowerCase()) : undefined;
   if (!found) throw ApiError.notFound(UPDATE_NOT_FOUND);
   return found;
 }
@@ -18,9 +19,10 @@ async function requireUpdate(ctx: AuthContext, updateId: string) {
 /** A message with its routing decision, provider error and status trail (team-scoped). */
 export async function getUpdate({ ctx, input }: { ctx: AuthContext; input: { update_id: string } }): Promise<UpdateDto> {
   const { message: m, number } = await requireUpdate(ctx, input.update_id);
+  const db = await getDb();
   const [history, replyTo] = await Promise.all([
-    statusHistoryOf(ctx.teamId, m.id),
-    m.replyToMessageId ? findUpdateIdOf(ctx.teamId, m.replyToMessageId) : Promise.resolve(null),
+    statusHistoryOf(db, ctx.teamId, m.id),
+    m.replyToMessageId ? findUpdateIdOf(db, ctx.teamId, m.replyToMessageId) : Promise.resolve(null),
   ]);
   return {
     ...toHistoryRecord(m),

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { Agent, request } from "undici";
-import { loadDeliveries, finishDelivery, type DeliveryClaim } from "./deliveries-repo";
-import { backoffMs } from "@/lib/delivery/backoff";
+import { getDb } from "@/db/client";
+import { loadDeliveries, targetSecret, type DeliveryClaim, type DeliveryOutcome } from "./deliveries-repo";
+import { retryOrFail, skip, type RetryPolicy } from "@/lib/delivery/outcome";
 import { addressRefusalIn, guardedLookup, webhookUrlRefusal, WebhookAddressRefused } from "./url-policy";
 
 /** Every webhook connection resolves its host through the address check (url-policy.ts). */
@@ -11,24 +12,20 @@ export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
-export type DeliverOptions = {
-  timeoutMs: number;
-  maxAttempts: number;
-  baseMs: number;
-  capMs: number;
-  secretOf: (kind: string, id: number, teamId: number) => Promise<string | null>;
-};
+export type DeliverOptions = RetryPolicy & { timeoutMs: number };
 
 /**
  * POSTs one queued webhook delivery to its bot/campaign URL as JSON, signed with the target's secret
  * (`X-Signature-256: sha256=<hex hmac of the exact body>`). Any 2xx is delivered; anything
  * else is retried with backoff until `maxAttempts`, then `failed` with the last answer kept.
  * A URL whose host is or resolves to an internal address is not called: the delivery fails at once
- * with the reason (url-policy.ts).
+ * with the reason (url-policy.ts). Returns the outcome; the worker's settle writes it
+ * (deliveries-repo.ts deliveryWrites).
  */
-export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions, isKilled: () => boolean) {
-  const [row] = await loadDeliveries([c.id]);
-  if (!row || row.status !== "pending") return;
+export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions): Promise<DeliveryOutcome> {
+  const db = await getDb();
+  const [row] = await loadDeliveries(db, [c.id]);
+  if (!row || row.status !== "pending") return skip;
   const body = JSON.stringify({ id: row.id, ...(row.payload as Record<string, unknown>) });
   const headers: Record<string, string> = {
     "content-type": "application/json",
@@ -36,10 +33,11 @@ export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions, isKille
     "x-webhook-event": row.event,
     "x-webhook-delivery": String(row.id),
   };
-  const secret = await opts.secretOf(row.targetKind, row.targetId, row.teamId);
+  // Read at send time, so a rotated secret applies to retries.
+  const secret = await targetSecret(db, row.targetKind, row.targetId, row.teamId);
   if (secret) headers["x-signature-256"] = signBody(secret, body);
   let code: number | null = null;
-  let error: string | null = null;
+  let error: string;
   try {
     const refusal = webhookUrlRefusal(new URL(row.url), { atDelivery: true });
     if (refusal) throw new WebhookAddressRefused(refusal);
@@ -53,20 +51,13 @@ export async function deliverOne(c: DeliveryClaim, opts: DeliverOptions, isKille
     });
     code = res.statusCode;
     await res.body.dump().catch(() => {});
-    if (code >= 200 && code < 300) {
-      if (!isKilled()) await finishDelivery(c, { status: "delivered", code, error: null });
-      return;
-    }
+    if (code >= 200 && code < 300) return { kind: "ok", code };
     error = `HTTP ${code}`;
   } catch (err) {
     const refused = addressRefusalIn(err);
-    if (refused) {
-      if (!isKilled()) await finishDelivery(c, { status: "failed", code: null, error: refused.message });
-      return;
-    }
+    if (refused) return { kind: "fail", reason: { code: null, error: refused.message } };
     error = (err as Error).name === "TimeoutError" ? "Timeout" : `Network error: ${(err as Error).message}`;
   }
-  if (isKilled()) return;
-  if (c.attempts >= opts.maxAttempts) await finishDelivery(c, { status: "failed", code, error });
-  else await finishDelivery(c, { status: "pending", code, error, retryInMs: backoffMs(c.attempts, opts.baseMs, opts.capMs) });
+  // Any other answer, a timeout or a network error: retried with backoff until the last attempt.
+  return retryOrFail(c.attempts, opts, { retryable: true, reason: { code, error } });
 }

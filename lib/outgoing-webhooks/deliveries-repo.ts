@@ -1,15 +1,19 @@
 import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { bots, campaigns, webhookDeliveries } from "@/db/schema";
 import { claimDue } from "@/lib/delivery/claim-due";
+import type { Outcome } from "@/lib/delivery/outcome";
+import type { Writes } from "@/lib/delivery/settle";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type DeliveryClaim = { id: number; attempts: number };
+/** A delivery's outcome: delivered with the answer's code, or retried / failed with the last answer kept. */
+export type DeliveryOutcome = Outcome<{ code: number }, { code: number | null; error: string }>;
 
 /** Same lease + fencing scheme as messages and read receipts (lib/delivery/claim-due.ts). */
-export async function claimDeliveries(limit: number, leaseMs: number, teamIds?: number[]): Promise<DeliveryClaim[]> {
-  const rows = await claimDue<{ id: number; attempts: number }>({
+export async function claimDeliveries(db: DbOrTx, limit: number, leaseMs: number, teamIds?: number[]): Promise<DeliveryClaim[]> {
+  const rows = await claimDue<{ id: number; attempts: number }>(db, {
     table: webhookDeliveries,
     pending: "pending",
     limit,
@@ -20,9 +24,8 @@ export async function claimDeliveries(limit: number, leaseMs: number, teamIds?: 
   return rows.map((r) => ({ id: Number(r.id), attempts: Number(r.attempts) }));
 }
 
-export async function loadDeliveries(ids: number[]): Promise<DeliveryRow[]> {
+export async function loadDeliveries(db: DbOrTx, ids: number[]): Promise<DeliveryRow[]> {
   if (!ids.length) return [];
-  const db = await getDb();
   return db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
 }
 
@@ -34,12 +37,13 @@ export async function insertDelivery(tx: DbOrTx, values: typeof webhookDeliverie
 const owned = (c: DeliveryClaim) =>
   and(eq(webhookDeliveries.id, c.id), eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attempts, c.attempts));
 
-export async function finishDelivery(
+/** One delivery's new state, fenced by its claim; true when it moved. */
+async function finishDelivery(
+  db: DbOrTx,
   c: DeliveryClaim,
   outcome: { status: "delivered" | "failed" | "pending"; code: number | null; error: string | null; retryInMs?: number },
-) {
-  const db = await getDb();
-  await db
+): Promise<boolean> {
+  const rows = await db
     .update(webhookDeliveries)
     .set({
       status: outcome.status,
@@ -51,11 +55,29 @@ export async function finishDelivery(
         ? { nextAttemptAt: sql`now() + ${Math.round(outcome.retryInMs ?? 0)} * interval '1 millisecond'` }
         : {}),
     })
-    .where(owned(c));
+    .where(owned(c))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
 }
 
-export async function listDeliveryRows(teamId: number, limit: number, offset: number) {
-  const db = await getDb();
+/** Each outcome of a delivery as its row records it (written by the worker's settle, lib/delivery/settle.ts). */
+export const deliveryWrites: Writes<DeliveryClaim, DeliveryOutcome> = {
+  ok: (db, xs) => finishEach(db, xs, (o) => ({ status: "delivered", code: o.code, error: null })),
+  retry: (db, xs) => finishEach(db, xs, (o) => ({ status: "pending", code: o.reason.code, error: o.reason.error, retryInMs: o.afterMs })),
+  fail: (db, xs) => finishEach(db, xs, (o) => ({ status: "failed", code: o.reason.code, error: o.reason.error })),
+};
+
+async function finishEach<O>(
+  db: DbOrTx,
+  xs: { item: DeliveryClaim; outcome: O }[],
+  state: (o: O) => Parameters<typeof finishDelivery>[2],
+): Promise<number[]> {
+  const moved: number[] = [];
+  for (const { item, outcome } of xs) if (await finishDelivery(db, item, state(outcome))) moved.push(item.id);
+  return moved;
+}
+
+export async function listDeliveryRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
   const where = eq(webhookDeliveries.teamId, teamId);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.id)).limit(limit).offset(offset),
@@ -65,8 +87,7 @@ export async function listDeliveryRows(teamId: number, limit: number, offset: nu
 }
 
 /** The target's current signing secret (read at send time, so a rotated secret applies to retries). */
-export async function targetSecret(kind: string, id: number, teamId: number): Promise<string | null> {
-  const db = await getDb();
+export async function targetSecret(db: DbOrTx, kind: string, id: number, teamId: number): Promise<string | null> {
   const table = kind === "campaign" ? campaigns : bots;
   const [row] = await db
     .select({ secret: table.webhookSecret })

@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { listDeliveryRows, type DeliveryRow } from "./deliveries-repo";
@@ -25,6 +26,6 @@ function toDto(r: DeliveryRow): WebhookDeliveryDto {
 
 /** The team's outgoing webhook deliveries, newest first, with each one's attempts and last answer. */
 export async function listWebhookDeliveries({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
-  const { rows, total } = await listDeliveryRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const { rows, total } = await listDeliveryRows(await getDb(), ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
   return { data: rows.map(toDto), pagination: paginationMeta(total, input.per_page, input.page) };
 }

@@ -40,7 +40,7 @@ describe("claimDeliveries", () => {
     ]);
     const [foreign] = await deliveries(other.id, [{ nextAttemptAt: ago(9_000) }]);
 
-    const claimed = await claimDeliveries(10, 60_000, [team.id]);
+    const claimed = await claimDeliveries(await getDb(), 10, 60_000, [team.id]);
     expect(claimed.map((c) => c.id).sort((a, b) => a - b)).toEqual([late.id, early.id].sort((a, b) => a - b));
     expect(claimed.every((c) => c.attempts === 1)).toBe(true);
     const ids = claimed.map((c) => c.id);
@@ -50,8 +50,8 @@ describe("claimDeliveries", () => {
 
     // Limit 1 takes the earliest due.
     const [a] = await deliveries(other.id, [{ nextAttemptAt: ago(100) }]);
-    expect((await claimDeliveries(1, 60_000, [other.id])).map((c) => c.id)).toEqual([foreign.id]);
-    expect((await claimDeliveries(1, 60_000, [other.id])).map((c) => c.id)).toEqual([a.id]);
+    expect((await claimDeliveries(await getDb(), 1, 60_000, [other.id])).map((c) => c.id)).toEqual([foreign.id]);
+    expect((await claimDeliveries(await getDb(), 1, 60_000, [other.id])).map((c) => c.id)).toEqual([a.id]);
   });
 
   it("never hands a leased row to a second claim, and claims it again once the lease ran out", async () => {
@@ -60,15 +60,18 @@ describe("claimDeliveries", () => {
       team.id,
       Array.from({ length: 6 }, (_, i) => ({ nextAttemptAt: ago(1_000 + i) })),
     );
-    const [x, y] = await Promise.all([claimDeliveries(3, 60_000, [team.id]), claimDeliveries(3, 60_000, [team.id])]);
+    const [x, y] = await Promise.all([
+      claimDeliveries(await getDb(), 3, 60_000, [team.id]),
+      claimDeliveries(await getDb(), 3, 60_000, [team.id]),
+    ]);
     const both = [...x, ...y].map((c) => c.id).sort((a, b) => a - b);
     expect(both).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
-    expect(await claimDeliveries(10, 60_000, [team.id])).toEqual([]);
+    expect(await claimDeliveries(await getDb(), 10, 60_000, [team.id])).toEqual([]);
 
     const [short] = await deliveries(team.id, [{ nextAttemptAt: ago(1_000) }]);
-    expect(await claimDeliveries(10, 1, [team.id])).toEqual([{ id: short.id, attempts: 1 }]);
+    expect(await claimDeliveries(await getDb(), 10, 1, [team.id])).toEqual([{ id: short.id, attempts: 1 }]);
     await sleep(20);
-    expect(await claimDeliveries(10, 60_000, [team.id])).toEqual([{ id: short.id, attempts: 2 }]);
+    expect(await claimDeliveries(await getDb(), 10, 60_000, [team.id])).toEqual([{ id: short.id, attempts: 2 }]);
   });
 });
 
@@ -84,8 +87,8 @@ describe("claimReadReceipts", () => {
         { teamId: conv.team.id, waNumberId: conv.number.id, messageId: m2.id, providerMessageId: "wamid.R2", status: "DONE" },
       ])
       .returning();
-    const claimed = await claimReadReceipts(10, 60_000, [conv.team.id]);
+    const claimed = await claimReadReceipts(await getDb(), 10, 60_000, [conv.team.id]);
     expect(claimed).toEqual([{ id: due.id, teamId: conv.team.id, waNumberId: conv.number.id, providerMessageId: "wamid.R1", attempts: 1 }]);
-    expect(await claimReadReceipts(10, 60_000, [conv.team.id])).toEqual([]);
+    expect(await claimReadReceipts(await getDb(), 10, 60_000, [conv.team.id])).toEqual([]);
   });
 });

@@ -63,7 +63,7 @@ describe("parked statuses", () => {
       .update(messages)
       .set({ lockedUntil: sql`now() - interval '1 hour'` })
       .where(eq(messages.id, msg.id));
-    expect((await claimMessages(100, 5000, 10, [team.id], 0)).map((c) => c.id)).not.toContain(msg.id);
+    expect((await claimMessages(db, 100, 5000, 10, [team.id], 0)).map((c) => c.id)).not.toContain(msg.id);
 
     // The chore adopts the wamid the status carried (QUEUED → SENDED) and applies the status.
     await db

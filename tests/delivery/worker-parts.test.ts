@@ -8,7 +8,9 @@ import { createClaimLoop } from "@/lib/delivery/claim-loop";
 import { startChores } from "@/lib/chores/schedule";
 import { createPacer } from "@/lib/delivery/pacing";
 import { claimMessages, findNumbersByIds, type Claim } from "@/lib/delivery/repo";
-import { createSettler } from "@/lib/delivery/settle";
+import { createSettle } from "@/lib/delivery/settle";
+import { sendFailureOutcome, sendWrites, settleSend, type Sending } from "@/lib/delivery/send-task";
+import { resumeWalks } from "@/lib/delivery/walks";
 import { DEMO_WAMID_PREFIX } from "@/lib/seed/demo-ids";
 import { createContact, createTeam, createTemplate } from "../helpers/factories";
 import {
@@ -26,6 +28,8 @@ import {
  * pacing and settling run against the database, as in the worker.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The writes of a kind whose items this test only counts done (`skip` writes nothing). */
+const noWrites = { ok: async () => [], retry: async () => [], fail: async () => [] };
 
 async function queued(count: number, opts: { mps?: number; sandbox?: boolean } = {}) {
   const team = await createTeam();
@@ -36,14 +40,16 @@ async function queued(count: number, opts: { mps?: number; sandbox?: boolean } =
   const template = await createTemplate(team.id);
   const rows = [];
   for (let i = 0; i < count; i++) rows.push(await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template }));
-  const [row] = await findNumbersByIds([number.id]);
+  const [row] = await findNumbersByIds(await getDb(), [number.id]);
   return { team, number: withSecrets(row), rows };
 }
 
 /** Claims the team's due messages as the worker does (its clock before asking sets leaseEnd). */
 async function claim(teamId: number, n: number, leaseMs: number): Promise<Claim[]> {
   const at = Date.now();
-  return (await claimMessages(n, leaseMs, 60, [teamId])).map((c) => ({ ...c, leaseEnd: at + leaseMs })).sort((x, y) => x.id - y.id);
+  return (await claimMessages(await getDb(), n, leaseMs, 60, [teamId]))
+    .map((c) => ({ ...c, leaseEnd: at + leaseMs }))
+    .sort((x, y) => x.id - y.id);
 }
 
 describe("claim loop", () => {
@@ -68,10 +74,13 @@ describe("claim loop", () => {
             while (claims.length < limit && next <= total) claims.push({ id: next++, attempts: 1 });
             return claims;
           },
-          run: async (claims, done) => {
+          run: async (claims, settle) => {
             maxInHand = Math.max(maxInHand, loop.inHand().messages);
-            await Promise.all(claims.map((c) => new Promise<void>((r) => held.set(c.id, () => (held.delete(c.id), done(c.id), r())))));
+            await Promise.all(
+              claims.map((c) => new Promise<void>((r) => held.set(c.id, () => (held.delete(c.id), void settle(c, { kind: "skip" }), r())))),
+            );
           },
+          writes: noWrites,
         },
       ],
     });
@@ -190,12 +199,11 @@ describe("task registry and chores", () => {
         if (name === "broken") throw Object.assign(new Error("boom"), { code: "57P01" });
         return [{ id: next++ }];
       },
-      run: async (items: { id: number }[], done: (id: number) => void) => {
-        for (const i of items) {
-          ran.push(i.id);
-          done(i.id);
-        }
+      perform: async (i: { id: number }) => {
+        ran.push(i.id);
+        return { kind: "skip" as const };
       },
+      writes: noWrites,
     });
     const loop = createClaimLoop({ pollMs: 20, signal: stop.signal, tasks: [kind("broken"), kind("often"), kind("rare", 400)] });
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -294,29 +302,24 @@ describe("pacing", () => {
 });
 
 describe("settling", () => {
-  const settler = (o: { killed?: boolean } = {}) =>
-    createSettler({
-      maxAttempts: 3,
-      backoffBaseMs: 100,
-      backoffCapMs: 100,
-      uncertainGraceMs: 60_000,
-      sandboxStepMs: 100,
-      killed: () => o.killed ?? false,
-    });
+  const opts = { maxAttempts: 3, backoffBaseMs: 100, backoffCapMs: 100, uncertainGraceMs: 60_000 };
+  const settle = (o: { killed?: boolean } = {}) => createSettle("messages", sendWrites, () => o.killed ?? false);
+  const sending = (c: Claim, teamId: number, numberDigits: string): Sending => ({ ...c, teamId, numberDigits });
   const failure = (uncertain = false) => ({
     ok: false as const,
     retryable: true,
     error: { code: null, title: uncertain ? "Timeout" : "HTTP 500" },
     uncertain,
   });
+  const walks = { sandboxStepMs: 100, killed: () => false };
 
   it("a retryable failure goes back to the queue after its backoff; one that may have reached the provider waits the uncertain grace", async () => {
     const { team, number, rows } = await queued(2);
     const [a, b] = await claim(team.id, 2, 30_000);
-    const s = settler();
+    const s = settle();
     const t = Date.now();
-    await s.failure(a, team.id, number.number, failure());
-    await s.failure(b, team.id, number.number, failure(true));
+    await s(sending(a, team.id, number.number), sendFailureOutcome(a, failure(), opts));
+    await s(sending(b, team.id, number.number), sendFailureOutcome(b, failure(true), opts));
     const [ra, rb] = [await messageById(rows[0].id), await messageById(rows[1].id)];
     expect(ra).toMatchObject({ status: "QUEUED", lockedUntil: null, error: { code: null, title: "HTTP 500" } });
     expect(ra.nextAttemptAt!.getTime()).toBeLessThan(t + 5000);
@@ -327,21 +330,26 @@ describe("settling", () => {
   it("a permanent failure, or a retryable one on the last attempt, is FAILED with its event", async () => {
     const { team, number, rows } = await queued(1);
     const [c] = await claim(team.id, 1, 30_000);
-    await settler().failure({ ...c }, team.id, number.number, {
-      ok: false,
-      retryable: false,
-      error: { code: 131026, title: "Message undeliverable" },
-    });
+    await settle()(
+      sending(c, team.id, number.number),
+      sendFailureOutcome(c, { retryable: false, error: { code: 131026, title: "Message undeliverable" } }, opts),
+    );
     expect(await messageById(rows[0].id)).toMatchObject({ status: "FAILED", error: { code: 131026, title: "Message undeliverable" } });
     expect((await eventsOfMessage(rows[0].id)).map((e) => e.status)).toEqual(["FAILED"]);
 
     const last = await queued(1);
     const [d] = await claim(last.team.id, 1, 30_000);
-    await settler().failure({ ...d, attempts: 3 }, last.team.id, last.number.number, failure());
+    await settle()(
+      sending({ ...d, attempts: 3 }, last.team.id, last.number.number),
+      sendFailureOutcome({ ...d, attempts: 3 }, failure(), opts),
+    );
     // The fence: attempts 3 is not this claim's, so nothing moves…
     expect((await messageById(last.rows[0].id)).status).toBe("QUEUED");
     await (await getDb()).update(messages).set({ attempts: 3 }).where(eq(messages.id, last.rows[0].id));
-    await settler().failure({ ...d, attempts: 3 }, last.team.id, last.number.number, failure());
+    await settle()(
+      sending({ ...d, attempts: 3 }, last.team.id, last.number.number),
+      sendFailureOutcome({ ...d, attempts: 3 }, failure(), opts),
+    );
     // …and on its own last attempt the retryable error is final.
     expect((await messageById(last.rows[0].id)).status).toBe("FAILED");
   });
@@ -349,11 +357,12 @@ describe("settling", () => {
   it("an accepted send is SENDED once with the provider's id, and the sandbox walk reports through the status path to READED", async () => {
     const { team, number, rows } = await queued(1, { sandbox: true });
     const [c] = await claim(team.id, 1, 30_000);
-    const s = settler();
-    expect(await s.accepted(c, team.id, number, sandboxAdapter, "wamid.sandbox.unit-1")).toBe(true);
+    const s = settle();
+    const r = { c: sending(c, team.id, number.number), number, adapter: sandboxAdapter };
+    expect(await settleSend(s, r, { kind: "ok", providerMessageId: "wamid.sandbox.unit-1" }, walks)).toBe(true);
     expect(await messageById(rows[0].id)).toMatchObject({ status: "SENDED", providerMessageId: "wamid.sandbox.unit-1", lockedUntil: null });
     // The same claim again (settled elsewhere first): not SENDED twice.
-    expect(await s.accepted(c, team.id, number, sandboxAdapter, "wamid.sandbox.unit-2")).toBe(false);
+    expect(await settleSend(s, r, { kind: "ok", providerMessageId: "wamid.sandbox.unit-2" }, walks)).toBe(false);
     const done = await waitFor(
       () => messageById(rows[0].id),
       (m) => m.status === "READED",
@@ -366,7 +375,7 @@ describe("settling", () => {
   it("a killed worker settles nothing", async () => {
     const { team, number, rows } = await queued(1);
     const [c] = await claim(team.id, 1, 30_000);
-    await settler({ killed: true }).failure(c, team.id, number.number, failure());
+    await settle({ killed: true })(sending(c, team.id, number.number), sendFailureOutcome(c, failure(), opts));
     expect(await messageById(rows[0].id)).toMatchObject({ status: "QUEUED", error: null });
     expect((await messageById(rows[0].id)).lockedUntil).not.toBeNull();
   });
@@ -378,10 +387,9 @@ describe("settling", () => {
       .update(messages)
       .set({ status: "SENT", providerMessageId: "wamid.sandbox.stopped", statusUpdatedAt: new Date(Date.now() - 3600_000) })
       .where(eq(messages.id, rows[0].id));
-    const s = settler();
-    expect(await s.resumeWalks([team.id])).toBe(1);
+    expect(await resumeWalks(walks, [team.id])).toBe(1);
     // Leased to the first: a second sweep (another worker) leaves it alone.
-    expect(await settler().resumeWalks([team.id])).toBe(0);
+    expect(await resumeWalks(walks, [team.id])).toBe(0);
     const done = await waitFor(
       () => messageById(rows[0].id),
       (m) => m.status === "READED",
@@ -404,7 +412,7 @@ describe("settling", () => {
       .set({ status: "SENDED", providerMessageId: "wamid.sandbox.real", statusUpdatedAt: stale })
       .where(eq(messages.id, rows[1].id));
     // Only the real send is taken over.
-    expect(await settler().resumeWalks([team.id])).toBe(1);
+    expect(await resumeWalks(walks, [team.id])).toBe(1);
     await waitFor(
       () => messageById(rows[1].id),
       (m) => m.status === "READED",

@@ -21,8 +21,9 @@ export const deadLettersList: AdminCommand = {
     const f = z
       .object({ team: intFlag("team").optional(), limit: intFlag("limit").optional(), before: intFlag("before").optional() })
       .parse(flags);
-    const rows = await listDeadLetters(await getDb(), { teamId: f.team, limit: Math.min(f.limit ?? 50, 500), beforeId: f.before });
-    const parked = await listParked({ teamId: f.team, limit: Math.min(f.limit ?? 50, 500) });
+    const db = await getDb();
+    const rows = await listDeadLetters(db, { teamId: f.team, limit: Math.min(f.limit ?? 50, 500), beforeId: f.before });
+    const parked = await listParked(db, { teamId: f.team, limit: Math.min(f.limit ?? 50, 500) });
     return {
       parked_statuses: parked.map((p) => ({
         id: p.id,
