@@ -42,6 +42,28 @@ export default tseslint.config(
     },
   },
   {
+    // One way to reach the database: every repo function takes its handle first, `fn(db, ...)` (a
+    // transaction is a `db`), and the service obtains it (getDb, withReadDb for replica reads,
+    // transaction), so a repo never picks its connection nor opens a transaction itself.
+    files: ["lib/**/repo.ts", "lib/**/*-repo.ts", "lib/**/repo-*.ts"],
+    // These folders follow once their current work is merged (issue 20).
+    ignores: ["lib/delivery/**", "lib/outgoing-webhooks/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@/db/client",
+              importNames: ["getDb", "getHandle", "withReadDb", "readFrom", "transaction"],
+              message: "A repo function takes the handle as its first parameter, fn(db, ...); the service obtains it.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The data layer knows no services: db/ may read the settings module, nothing else of lib/.
     files: ["db/**/*.ts"],
     rules: {

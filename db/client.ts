@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import type { Sql } from "postgres";
 import { config } from "@/lib/config";
+import { oneQueryPerConnection } from "./pooler-gate";
 import { ReplicaMonitor, replicaReadFailure, type ReplicaStatus } from "./replica";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -69,7 +70,9 @@ export async function withReadDb<T>(teamId: number, fn: (db: Db) => Promise<T>):
 
 /**
  * Where a repo read that serves several callers runs: the caller's transaction or handle, the
- * read replica (`"replica"`, through `withReadDb`), or by default the primary.
+ * read replica (`"replica"`, through `withReadDb`), or by default the primary. Only
+ * lib/conversations/repo.ts still takes one; every other repo function takes its handle first and
+ * its service picks it (`getDb`, `withReadDb`, `transaction`). Goes when conversations follow.
  */
 export type ReadSource = DbOrTx | "replica" | undefined;
 
@@ -103,8 +106,8 @@ export async function replicaStatus({ probe = false } = {}): Promise<ReplicaStat
 }
 
 /**
- * Runs `fn` in one transaction of this process's database: the one way a transaction is opened
- * (a repo function takes the `tx` as its `db`).
+ * Runs `fn` in one transaction of this process's database: the one way a transaction is opened,
+ * by a service (a repo function takes the `tx` as its first parameter, its `db`).
  */
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   const db = await getDb();
@@ -138,7 +141,8 @@ async function open(): Promise<Handle> {
         prepare: !pooled,
       });
     const client = connect(url, config.databasePoolSize);
-    if (!pooled) namedStatements(client);
+    if (pooled) oneQueryPerConnection(client, config.databasePoolSize);
+    else namedStatements(client);
     const db = drizzle(client, { schema }) as unknown as Db;
     // postgres.js holds one dedicated connection for all of this process's LISTENs and
     // re-listens after a reconnect, calling onListen each time. LISTEN needs a session of its
@@ -153,7 +157,8 @@ async function open(): Promise<Handle> {
     let replica: Handle["replica"];
     const readClient = readUrl ? connect(readUrl, config.databasePoolSize) : undefined;
     if (readClient) {
-      if (!pooled) namedStatements(readClient);
+      if (pooled) oneQueryPerConnection(readClient, config.databasePoolSize);
+      else namedStatements(readClient);
       const monitor = new ReplicaMonitor(readClient, client, () => config.readReplicaMaxLagS);
       monitor.start();
       replica = { db: drizzle(readClient, { schema }) as unknown as Db, monitor };

@@ -40,6 +40,8 @@ const LOST_CONNECTION_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
+  // db/pooler-gate.ts: behind a transaction pooler, no connection of this process came free in time.
+  "POOL_QUEUE_TIMEOUT",
 ]);
 
 /**

@@ -5,15 +5,17 @@
 # (vitest.scale.config.ts) run with DATABASE_URL = the pooler, DATABASE_DIRECT_URL = the primary,
 # DATABASE_READ_URL = the replica. Installs nothing; everything it started is stopped on exit.
 #
-# Ports: SCALE_PRIMARY_PORT (55432), SCALE_REPLICA_PORT (55433), SCALE_POOLER_PORT (56432).
+# Ports: SCALE_PRIMARY_PORT (25432), SCALE_REPLICA_PORT (25433), SCALE_POOLER_PORT (26432): below
+# Linux's ephemeral range (32768–60999), so no outgoing connection of a busy test run can hold one
+# of them when a server binds it (55432 once failed to bind for that reason).
 # Binaries: PG_BIN (/usr/lib/postgresql/15/bin). Extra arguments go to vitest (e.g. one file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
-PRIMARY_PORT="${SCALE_PRIMARY_PORT:-55432}"
-REPLICA_PORT="${SCALE_REPLICA_PORT:-55433}"
-POOLER_PORT="${SCALE_POOLER_PORT:-56432}"
+PRIMARY_PORT="${SCALE_PRIMARY_PORT:-25432}"
+REPLICA_PORT="${SCALE_REPLICA_PORT:-25433}"
+POOLER_PORT="${SCALE_POOLER_PORT:-26432}"
 
 if ! command -v pgbouncer >/dev/null; then
   echo "test-scale: pgbouncer is not installed (Debian: apt-get install -y pgbouncer)" >&2

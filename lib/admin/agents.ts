@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { z } from "@/lib/http/zod-es";
 import { hashPassword } from "@/lib/auth/password";
 import { uniqueViolation } from "@/db/errors";
@@ -21,10 +22,10 @@ export const agentCreate: AdminCommand = {
       .parse(flags);
     const teamId = await requireTeam(f.team);
     const taken = () => new AdminError(`Ya existe un agente con el correo ${f.email}.`);
-    if (await findAgentByEmail(f.email)) throw taken();
+    if (await findAgentByEmail(await getDb(), f.email)) throw taken();
     const passwordHash = await hashPassword(f.password);
     try {
-      return await insertAgent({ teamId, email: f.email, name: f.name, passwordHash });
+      return await insertAgent(await getDb(), { teamId, email: f.email, name: f.name, passwordHash });
     } catch (err) {
       if (uniqueViolation(err)) throw taken();
       throw err;

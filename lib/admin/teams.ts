@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { z } from "@/lib/http/zod-es";
 import { createToken, revokeTokenById } from "@/lib/auth/tokens";
 import { AdminError } from "./errors";
@@ -7,7 +8,7 @@ import type { AdminCommand } from "./types";
 
 /** The team named by --team, or a clear error before any insert trips a foreign key. */
 export async function requireTeam(id: number): Promise<number> {
-  if (!(await findTeam(id))) throw new AdminError(`El equipo con el ID: ${id} no existe.`);
+  if (!(await findTeam(await getDb(), id))) throw new AdminError(`El equipo con el ID: ${id} no existe.`);
   return id;
 }
 
@@ -16,7 +17,7 @@ export const teamCreate: AdminCommand = {
   options: { name: { type: "string" } },
   run: async (flags) => {
     const { name } = z.object({ name: textFlag("name") }).parse(flags);
-    return insertTeam(name);
+    return insertTeam(await getDb(), name);
   },
 };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, readFrom, rowsOf, type DbOrTx, type ReadSource } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import type { Audience, AudienceContact } from "./schemas";
 
 /** An int[] of label ids shipped as one jsonb parameter. */
@@ -30,12 +30,10 @@ function audienceWhere(teamId: number, a: Audience): SQL {
 }
 
 /** The audience's size, and how many of it opted out of marketing (a MARKETING broadcast leaves them out). */
-export async function countAudience(teamId: number, audience: Audience, from?: ReadSource): Promise<{ size: number; optedOut: number }> {
-  const [row] = await readFrom(teamId, from, async (db) =>
-    rowsOf<{ n: number | string; o: number | string }>(
-      await db.execute(sql`SELECT count(*) AS n, count(*) FILTER (WHERE c.marketing_opted_out_at IS NOT NULL) AS o
+export async function countAudience(db: DbOrTx, teamId: number, audience: Audience): Promise<{ size: number; optedOut: number }> {
+  const [row] = rowsOf<{ n: number | string; o: number | string }>(
+    await db.execute(sql`SELECT count(*) AS n, count(*) FILTER (WHERE c.marketing_opted_out_at IS NOT NULL) AS o
       FROM contacts c WHERE ${audienceWhere(teamId, audience)}`),
-    ),
   );
   return { size: Number(row?.n ?? 0), optedOut: Number(row?.o ?? 0) };
 }
@@ -66,9 +64,8 @@ export async function selectAudienceContacts(
 }
 
 /** The ids among `labelIds` that are not labels of the team. */
-export async function foreignLabelIds(teamId: number, labelIds: number[], tx?: DbOrTx): Promise<Set<number>> {
+export async function foreignLabelIds(db: DbOrTx, teamId: number, labelIds: number[]): Promise<Set<number>> {
   if (!labelIds.length) return new Set();
-  const db = tx ?? (await getDb());
   const rows = rowsOf<{ id: number | string }>(
     await db.execute(sql`SELECT x AS id FROM unnest(${ids(labelIds)}) x
       WHERE NOT EXISTS (SELECT 1 FROM labels l WHERE l.team_id = ${teamId} AND l.id = x)`),

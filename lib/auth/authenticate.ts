@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import type { AuthContext } from "./context";
 import { findSessionByHash, touchToken } from "./repo";
@@ -23,14 +24,16 @@ export async function authenticate(req: Request): Promise<AuthContext> {
     if (!token) throw ApiError.unauthenticated();
     if (!token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > 60_000) {
       noteTokenUsed(hash, new Date());
-      touchToken(token.id).catch(() => {});
+      getDb()
+        .then((db) => touchToken(db, token.id))
+        .catch(() => {});
     }
     return { teamId: token.teamId, actor: { kind: "token", tokenId: token.id } };
   }
 
   const session = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
   if (!session || session.length > 200) throw ApiError.unauthenticated();
-  const row = await findSessionByHash(hashToken(session));
+  const row = await findSessionByHash(await getDb(), hashToken(session));
   if (!row) throw ApiError.unauthenticated();
   if (!SAFE_METHODS.has(req.method) && !isSameOrigin(req)) {
     throw ApiError.forbidden("Solicitud de otro origen rechazada.");

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { getDb, type Db } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { placeholder, preparedOnce } from "@/db/prepared";
 import { agents, agentSessions, apiTokens } from "@/db/schema";
 
@@ -26,28 +26,25 @@ const sessionByHash = preparedOnce((db) =>
 );
 
 /** Data layer of auth: one indexed read per request (by hash), nothing else. */
-export async function findActiveTokenByHash(tokenHash: string) {
-  const [row] = await tokenByHash(await getDb()).execute({ tokenHash });
+export async function findActiveTokenByHash(db: Db, tokenHash: string) {
+  const [row] = await tokenByHash(db).execute({ tokenHash });
   return row;
 }
 
 /** Marks a token used at most once a minute, so reads do not become writes on every request. */
-export async function touchToken(id: number) {
-  const db = await getDb();
+export async function touchToken(db: DbOrTx, id: number) {
   await db
     .update(apiTokens)
     .set({ lastUsedAt: sql`now()` })
     .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
-export async function insertToken(input: { teamId: number; name: string; tokenHash: string; prefix: string }) {
-  const db = await getDb();
+export async function insertToken(db: DbOrTx, input: { teamId: number; name: string; tokenHash: string; prefix: string }) {
   const [row] = await db.insert(apiTokens).values(input).returning({ id: apiTokens.id });
   return row;
 }
 
-export async function revokeToken(id: number) {
-  const db = await getDb();
+export async function revokeToken(db: DbOrTx, id: number) {
   const [row] = await db
     .update(apiTokens)
     .set({ revokedAt: sql`coalesce(${apiTokens.revokedAt}, now())` })
@@ -56,8 +53,8 @@ export async function revokeToken(id: number) {
   return row;
 }
 
-export async function findSessionByHash(tokenHash: string) {
-  const [row] = await sessionByHash(await getDb()).execute({ tokenHash });
+export async function findSessionByHash(db: Db, tokenHash: string) {
+  const [row] = await sessionByHash(db).execute({ tokenHash });
   return row;
 }
 
@@ -65,9 +62,8 @@ export async function findSessionByHash(tokenHash: string) {
  * Of these token ids, the ones still active for their team (not revoked, not moved). Open event
  * streams are re-checked with it (lib/events/stream-registry.ts): one query for all of them.
  */
-export async function stillActiveTokenIds(tokens: { id: number; teamId: number }[]): Promise<Set<number>> {
+export async function stillActiveTokenIds(db: DbOrTx, tokens: { id: number; teamId: number }[]): Promise<Set<number>> {
   if (!tokens.length) return new Set();
-  const db = await getDb();
   const rows = await db
     .select({ id: apiTokens.id, teamId: apiTokens.teamId })
     .from(apiTokens)
@@ -88,9 +84,8 @@ export async function stillActiveTokenIds(tokens: { id: number; teamId: number }
  * Of these session ids, the ones still live: not signed out, not expired, and whose agent still
  * exists in the team (an agent removed takes its sessions with it). Same use as above.
  */
-export async function stillLiveSessionIds(sessions: { id: number; teamId: number }[]): Promise<Set<number>> {
+export async function stillLiveSessionIds(db: DbOrTx, sessions: { id: number; teamId: number }[]): Promise<Set<number>> {
   if (!sessions.length) return new Set();
-  const db = await getDb();
   const rows = await db
     .select({ id: agentSessions.id, teamId: agentSessions.teamId })
     .from(agentSessions)

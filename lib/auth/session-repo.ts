@@ -1,11 +1,10 @@
 import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { agents, agentSessions } from "@/db/schema";
 
 /** Data layer of agent sign-in: sessions are rows keyed by the SHA-256 of the cookie's token. */
-export async function findAgentByEmail(email: string) {
-  const db = await getDb();
+export async function findAgentByEmail(db: DbOrTx, email: string) {
   const [row] = await db
     .select()
     .from(agents)
@@ -14,8 +13,7 @@ export async function findAgentByEmail(email: string) {
   return row;
 }
 
-export async function findAgentById(teamId: number, agentId: number) {
-  const db = await getDb();
+export async function findAgentById(db: DbOrTx, teamId: number, agentId: number) {
   const [row] = await db
     .select({ id: agents.id, name: agents.name, email: agents.email, teamId: agents.teamId, locale: agents.locale })
     .from(agents)
@@ -24,15 +22,13 @@ export async function findAgentById(teamId: number, agentId: number) {
   return row;
 }
 
-export async function insertSession(values: { agentId: number; teamId: number; tokenHash: string; expiresAt: Date }) {
-  const db = await getDb();
+export async function insertSession(db: DbOrTx, values: { agentId: number; teamId: number; tokenHash: string; expiresAt: Date }) {
   // Expired rows of this agent are cleared on the way in, so the table never grows without bound.
   await db.delete(agentSessions).where(and(eq(agentSessions.agentId, values.agentId), lt(agentSessions.expiresAt, sql`now()`)));
   const [row] = await db.insert(agentSessions).values(values).returning({ id: agentSessions.id });
   return row;
 }
 
-export async function deleteSession(teamId: number, sessionId: number) {
-  const db = await getDb();
+export async function deleteSession(db: DbOrTx, teamId: number, sessionId: number) {
   await db.delete(agentSessions).where(and(eq(agentSessions.id, sessionId), eq(agentSessions.teamId, teamId)));
 }

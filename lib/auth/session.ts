@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { randomSecret } from "@/lib/crypto/hash";
@@ -37,7 +38,7 @@ export async function login({ input, address }: { input: LoginRequest; address: 
   let agent: Awaited<ReturnType<typeof findAgentByEmail>>;
   let ok: boolean;
   try {
-    agent = await findAgentByEmail(input.email);
+    agent = await findAgentByEmail(await getDb(), input.email);
     ok = await verifyPassword(input.password, agent?.passwordHash ?? DUMMY_HASH, { failFast: true });
   } catch (err) {
     await Promise.all([releaseFailure(byAddress.slot), releaseFailure(byAccount.slot)]);
@@ -46,7 +47,7 @@ export async function login({ input, address }: { input: LoginRequest; address: 
   if (!agent || !ok) throw ApiError.invalid("email", INVALID_CREDENTIALS);
   await Promise.all([releaseFailure(byAddress.slot), clearFailures(account)]);
   const token = randomSecret(32);
-  await insertSession({
+  await insertSession(await getDb(), {
     agentId: agent.id,
     teamId: agent.teamId,
     tokenHash: hashToken(token),
@@ -57,13 +58,13 @@ export async function login({ input, address }: { input: LoginRequest; address: 
 }
 
 export async function logout({ ctx }: { ctx: AuthContext }) {
-  if (ctx.actor.kind === "agent") await deleteSession(ctx.teamId, ctx.actor.sessionId);
+  if (ctx.actor.kind === "agent") await deleteSession(await getDb(), ctx.teamId, ctx.actor.sessionId);
 }
 
 /** The signed-in agent; a bearer token has no agent behind it (404). */
 export async function me({ ctx }: { ctx: AuthContext }): Promise<AgentDto> {
   if (ctx.actor.kind !== "agent") throw ApiError.notFound("La solicitud no pertenece a una sesión de agente.");
-  const row = await findAgentById(ctx.teamId, ctx.actor.agentId);
+  const row = await findAgentById(await getDb(), ctx.teamId, ctx.actor.agentId);
   if (!row) throw ApiError.unauthenticated();
   return { id: row.id, name: row.name, email: row.email, team_id: row.teamId };
 }

@@ -87,11 +87,12 @@ function ensureListening(handle: Handle) {
 
 /** The active token with this hash, from the cache when it may be trusted, else from the database. */
 export async function findActiveToken(tokenHash: string): Promise<ActiveToken | undefined> {
-  ensureListening(await getHandle());
+  const handle = await getHandle();
+  ensureListening(handle);
   const now = Date.now();
   const hit = cache.up ? cache.entries.get(tokenHash) : undefined;
   if (hit && now - hit.cachedAt < TOKEN_CACHE_MS) return hit;
-  const row = await findActiveTokenByHash(tokenHash);
+  const row = await findActiveTokenByHash(handle.db, tokenHash);
   if (!row) {
     cache.entries.delete(tokenHash);
     return undefined;

@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { randomSecret, sha256Hex } from "@/lib/crypto/hash";
 import { insertToken, revokeToken } from "./repo";
 import { forgetToken } from "./token-cache";
@@ -19,7 +20,7 @@ export function newToken(): string {
 
 export async function createToken({ input }: { input: { teamId: number; name?: string; token?: string } }) {
   const token = input.token ?? newToken();
-  const row = await insertToken({
+  const row = await insertToken(await getDb(), {
     teamId: input.teamId,
     name: input.name ?? "api",
     tokenHash: hashToken(token),
@@ -29,7 +30,7 @@ export async function createToken({ input }: { input: { teamId: number; name?: s
 }
 
 export async function revokeTokenById({ input }: { input: { id: number } }) {
-  const row = await revokeToken(input.id);
+  const row = await revokeToken(await getDb(), input.id);
   // Other processes hear of it through the api_tokens trigger's NOTIFY; this one at once.
   forgetToken(input.id);
   return row;

@@ -1,12 +1,11 @@
 import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { getDb, transaction } from "@/db/client";
+import type { DbOrTx, Tx } from "@/db/client";
 import { bots } from "@/db/schema";
 
 export type BotRow = typeof bots.$inferSelect;
 
-export async function listBotRows(teamId: number, limit: number, offset: number) {
-  const db = await getDb();
+export async function listBotRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
   const where = eq(bots.teamId, teamId);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(bots).where(where).orderBy(asc(bots.id)).limit(limit).offset(offset),
@@ -15,8 +14,7 @@ export async function listBotRows(teamId: number, limit: number, offset: number)
   return { rows, total };
 }
 
-export async function findBotRow(teamId: number, id: number): Promise<BotRow | undefined> {
-  const db = await getDb();
+export async function findBotRow(db: DbOrTx, teamId: number, id: number): Promise<BotRow | undefined> {
   const [row] = await db
     .select()
     .from(bots)
@@ -25,8 +23,7 @@ export async function findBotRow(teamId: number, id: number): Promise<BotRow | u
   return row;
 }
 
-export async function findDefaultBotRow(teamId: number): Promise<BotRow | undefined> {
-  const db = await getDb();
+export async function findDefaultBotRow(db: DbOrTx, teamId: number): Promise<BotRow | undefined> {
   const [row] = await db
     .select()
     .from(bots)
@@ -38,18 +35,17 @@ export async function findDefaultBotRow(teamId: number): Promise<BotRow | undefi
 
 /**
  * A new default bot replaces the previous one: a team has at most one default. The advisory lock
- * keeps two concurrent "new default" inserts from both keeping their flag.
+ * keeps two concurrent "new default" inserts from both keeping their flag. Needs a transaction
+ * (`tx`): the lock and the flag's move last until it commits.
  */
-export async function insertBot(values: typeof bots.$inferInsert): Promise<BotRow> {
-  return transaction(async (tx) => {
-    if (values.isDefault) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('bots.default'), ${values.teamId}::int)`);
-      await tx
-        .update(bots)
-        .set({ isDefault: false })
-        .where(and(eq(bots.teamId, values.teamId), eq(bots.isDefault, true)));
-    }
-    const [row] = await tx.insert(bots).values(values).returning();
-    return row;
-  });
+export async function insertBot(tx: Tx, values: typeof bots.$inferInsert): Promise<BotRow> {
+  if (values.isDefault) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('bots.default'), ${values.teamId}::int)`);
+    await tx
+      .update(bots)
+      .set({ isDefault: false })
+      .where(and(eq(bots.teamId, values.teamId), eq(bots.isDefault, true)));
+  }
+  const [row] = await tx.insert(bots).values(values).returning();
+  return row;
 }

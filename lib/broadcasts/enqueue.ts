@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { transaction } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { selectAudienceContacts } from "@/lib/audiences/service";
 import { MARKETING_OPTED_OUT, isMarketing } from "@/lib/contacts/opt-out";
 import type { AuthContext } from "@/lib/auth/context";
@@ -172,9 +172,10 @@ export const RESUME_IDLE_MS = 60_000;
  * the API token's SYSTEM sender). Run by the delivery worker beside its sweep.
  */
 export async function resumeInterrupted(teamIds?: number[], idleMs = RESUME_IDLE_MS): Promise<number> {
-  const rows = await interruptedEnqueues(idleMs, 5, teamIds);
+  const db = await getDb();
+  const rows = await interruptedEnqueues(db, idleMs, 5, teamIds);
   for (const row of rows) {
-    const template = await templateOfBroadcast(row);
+    const template = await templateOfBroadcast(db, row);
     if (!template) continue;
     const ctx: AuthContext = {
       teamId: row.teamId,

@@ -152,7 +152,7 @@ export function mayAdvance(row: BroadcastRow, now = Date.now()): boolean {
  * number of workers, and a status change waits for the next sweep only.
  */
 export async function sweepBroadcasts(teamIds?: number[]): Promise<number> {
-  const due = await dueForProgress(PROGRESS_EVERY_MS, 50, teamIds);
+  const due = await dueForProgress(await getDb(), PROGRESS_EVERY_MS, 50, teamIds);
   let announced = 0;
   for (const { teamId, id } of due) {
     announced += await transaction(async (tx) => {

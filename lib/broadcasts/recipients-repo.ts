@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { withReadDb, rowsOf } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { CONVERSATION, IS_CANCELLED, REPLIED } from "./repo-fragments";
 import type { RecipientStatusFilter } from "./schemas";
 
@@ -64,46 +64,43 @@ const toRecipientRow = (r: RecipientRow): RecipientRow => ({
 
 /** A page of a broadcast's recipients: its messages in id order, then its rejected contacts. */
 export async function listRecipientRows(
+  db: DbOrTx,
   teamId: number,
   broadcastId: number,
   status: RecipientStatusFilter | undefined,
   limit: number,
   offset: number,
 ): Promise<{ rows: RecipientRow[]; total: number }> {
-  return withReadDb(teamId, async (db) => {
-    const parts = recipientsUnion(teamId, broadcastId, status);
-    if (!parts.length) return { rows: [], total: 0 };
-    const union = sql.join(parts, sql` UNION ALL `);
-    const [rows, count] = await Promise.all([
-      db.execute(sql`SELECT * FROM (${union}) u ORDER BY (kind = 'r'), id LIMIT ${limit} OFFSET ${offset}`),
-      db.execute(sql`SELECT count(*)::int AS n FROM (${union}) u`),
-    ]);
-    return { rows: rowsOf<RecipientRow>(rows).map(toRecipientRow), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
-  });
+  const parts = recipientsUnion(teamId, broadcastId, status);
+  if (!parts.length) return { rows: [], total: 0 };
+  const union = sql.join(parts, sql` UNION ALL `);
+  const [rows, count] = await Promise.all([
+    db.execute(sql`SELECT * FROM (${union}) u ORDER BY (kind = 'r'), id LIMIT ${limit} OFFSET ${offset}`),
+    db.execute(sql`SELECT count(*)::int AS n FROM (${union}) u`),
+  ]);
+  return { rows: rowsOf<RecipientRow>(rows).map(toRecipientRow), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
 }
 
 /** The next `limit` recipients after `after` in the same order (keyset, for the streamed CSV). */
 export async function recipientRowsAfter(
+  db: DbOrTx,
   teamId: number,
   broadcastId: number,
   status: RecipientStatusFilter | undefined,
   after: { kind: "m" | "r"; id: number } | undefined,
   limit: number,
 ): Promise<RecipientRow[]> {
-  return withReadDb(teamId, async (db) => {
-    const parts = recipientsUnion(teamId, broadcastId, status, after);
-    if (!parts.length) return [];
-    const res = await db.execute(sql`SELECT * FROM (${sql.join(parts, sql` UNION ALL `)}) u ORDER BY (kind = 'r'), id LIMIT ${limit}`);
-    return rowsOf<RecipientRow>(res).map(toRecipientRow);
-  });
+  const parts = recipientsUnion(teamId, broadcastId, status, after);
+  if (!parts.length) return [];
+  const res = await db.execute(sql`SELECT * FROM (${sql.join(parts, sql` UNION ALL `)}) u ORDER BY (kind = 'r'), id LIMIT ${limit}`);
+  return rowsOf<RecipientRow>(res).map(toRecipientRow);
 }
 
 export type TimelineRow = { at: Date | string; sent: number; delivered: number; read: number; failed: number };
 
 /** Applied status changes of the broadcast's messages per minute or hour (cancels left out). */
-export async function timelineRows(teamId: number, broadcastId: number, bucket: "minute" | "hour"): Promise<TimelineRow[]> {
-  return withReadDb(teamId, async (db) => {
-    const res = await db.execute(sql`
+export async function timelineRows(db: DbOrTx, teamId: number, broadcastId: number, bucket: "minute" | "hour"): Promise<TimelineRow[]> {
+  const res = await db.execute(sql`
     SELECT date_trunc(${bucket}, e.at) AS at,
       count(*) FILTER (WHERE e.status = 'SENDED')::int AS sent,
       count(*) FILTER (WHERE e.status = 'DELIVERED')::int AS delivered,
@@ -113,6 +110,5 @@ export async function timelineRows(teamId: number, broadcastId: number, bucket: 
     WHERE m.team_id = ${teamId} AND m.broadcast_id = ${broadcastId} AND e.applied = 1
       AND e.status IN ('SENDED', 'DELIVERED', 'READED', 'FAILED')
     GROUP BY 1 ORDER BY 1`);
-    return rowsOf<TimelineRow>(res);
-  });
+  return rowsOf<TimelineRow>(res);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { csvCell } from "@/lib/http/csv";
@@ -30,7 +31,11 @@ function toRecipient(r: RecipientRow): RecipientDto {
 /** GET /api/v1/broadcasts/{id}/recipients: its messages (id order), then its rejected contacts. */
 export async function listRecipients({ ctx, input }: { ctx: AuthContext; input: RecipientsQuery & { id: number } }) {
   await requireBroadcast(ctx.teamId, input.id);
-  const { rows, total } = await listRecipientRows(ctx.teamId, input.id, input.status, input.per_page, offsetOf(input.page, input.per_page));
+  // The list, the CSV and the timeline may be a moment behind: they read from the replica when there is one.
+  const offset = offsetOf(input.page, input.per_page);
+  const { rows, total } = await withReadDb(ctx.teamId, (db) =>
+    listRecipientRows(db, ctx.teamId, input.id, input.status, input.per_page, offset),
+  );
   return { data: rows.map(toRecipient), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
@@ -50,7 +55,9 @@ export async function recipientsCsv({
   await requireBroadcast(ctx.teamId, input.id);
   const enc = new TextEncoder();
   let after: { kind: "m" | "r"; id: number } | undefined;
-  let first: RecipientRow[] | null = await recipientRowsAfter(ctx.teamId, input.id, input.status, undefined, CSV_PAGE);
+  const page = (from: { kind: "m" | "r"; id: number } | undefined) =>
+    withReadDb(ctx.teamId, (db) => recipientRowsAfter(db, ctx.teamId, input.id, input.status, from, CSV_PAGE));
+  let first: RecipientRow[] | null = await page(undefined);
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -59,7 +66,7 @@ export async function recipientsCsv({
         // A BOM so spreadsheet programs read UTF-8 names right.
         controller.enqueue(enc.encode(`\uFEFF${RECIPIENTS_CSV_HEADER.join(",")}\r\n`));
       }
-      const rows = first ?? (after ? await recipientRowsAfter(ctx.teamId, input.id, input.status, after, CSV_PAGE) : []);
+      const rows = first ?? (after ? await page(after) : []);
       first = null;
       if (!rows.length) return controller.close();
       const text = rows
@@ -92,7 +99,7 @@ export async function recipientsCsv({
 /** GET /api/v1/broadcasts/{id}/timeline: sends, deliveries, reads and failures per minute or hour. */
 export async function broadcastTimeline({ ctx, input }: { ctx: AuthContext; input: TimelineQuery & { id: number } }) {
   await requireBroadcast(ctx.teamId, input.id);
-  const rows = await timelineRows(ctx.teamId, input.id, input.bucket);
+  const rows = await withReadDb(ctx.teamId, (db) => timelineRows(db, ctx.teamId, input.id, input.bucket));
   return rows.map((r) => ({
     at: iso(r.at),
     sent: Number(r.sent),

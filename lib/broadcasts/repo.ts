@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { broadcastRejections, broadcasts, templates, waNumbers } from "@/db/schema";
 import { ids } from "./repo-fragments";
 
@@ -49,8 +49,7 @@ export async function updateBroadcast(tx: DbOrTx, teamId: number, id: number, va
   return row;
 }
 
-export async function listBroadcastRows(teamId: number, limit: number, offset: number) {
-  const db = await getDb();
+export async function listBroadcastRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(broadcasts).where(eq(broadcasts.teamId, teamId)).orderBy(desc(broadcasts.id)).limit(limit).offset(offset),
     db
@@ -103,8 +102,7 @@ export async function insertRejections(tx: DbOrTx, rows: (typeof broadcastReject
  * their creation). A slow run still going is harmless to resume beside: runs take turns on the
  * row lock from the committed cursor.
  */
-export async function interruptedEnqueues(idleMs: number, limit: number, teamIds?: number[]): Promise<BroadcastRow[]> {
-  const db = await getDb();
+export async function interruptedEnqueues(db: DbOrTx, idleMs: number, limit: number, teamIds?: number[]): Promise<BroadcastRow[]> {
   const teams = teamIds?.length ? sql`AND b.team_id IN (${ids(teamIds)})` : sql``;
   const res = await db.execute(sql`
     SELECT b.id, b.team_id FROM broadcasts b
@@ -117,8 +115,7 @@ export async function interruptedEnqueues(idleMs: number, limit: number, teamIds
   return rows.filter((r): r is BroadcastRow => !!r);
 }
 
-export async function templateOfBroadcast(row: BroadcastRow) {
-  const db = await getDb();
+export async function templateOfBroadcast(db: DbOrTx, row: BroadcastRow) {
   const [t] = await db
     .select()
     .from(templates)
@@ -135,8 +132,12 @@ export async function templateOfBroadcast(row: BroadcastRow) {
  * waits for the next sweep, not for the throttle of progress events. A candidate only:
  * lifecycle.ts decides under the row lock.
  */
-export async function dueForProgress(minAgeMs: number, limit: number, teamIds?: number[]): Promise<{ teamId: number; id: number }[]> {
-  const db = await getDb();
+export async function dueForProgress(
+  db: DbOrTx,
+  minAgeMs: number,
+  limit: number,
+  teamIds?: number[],
+): Promise<{ teamId: number; id: number }[]> {
   const teams = teamIds?.length ? sql`AND b.team_id IN (${ids(teamIds)})` : sql``;
   const res = await db.execute(sql`
     SELECT b.team_id, b.id FROM broadcasts b

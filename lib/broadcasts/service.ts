@@ -131,8 +131,9 @@ export async function getBroadcast({ ctx, input }: { ctx: AuthContext; input: { 
 }
 
 export async function listBroadcasts({ ctx, input }: { ctx: AuthContext; input: ListBroadcastsQuery }) {
-  const { rows, total } = await listBroadcastRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
-  return { data: await toDtos(await getDb(), ctx.teamId, rows), pagination: paginationMeta(total, input.per_page, input.page) };
+  const db = await getDb();
+  const { rows, total } = await listBroadcastRows(db, ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  return { data: await toDtos(db, ctx.teamId, rows), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
 const ANSWERS: Record<RequestedTransition, string> = {

@@ -1,12 +1,11 @@
 import "server-only";
 import { and, asc, count, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { campaigns } from "@/db/schema";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
-export async function listCampaignRows(teamId: number, limit: number, offset: number) {
-  const db = await getDb();
+export async function listCampaignRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
   const where = eq(campaigns.teamId, teamId);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(campaigns).where(where).orderBy(asc(campaigns.id)).limit(limit).offset(offset),
@@ -15,8 +14,7 @@ export async function listCampaignRows(teamId: number, limit: number, offset: nu
   return { rows, total };
 }
 
-export async function findCampaignRow(teamId: number, id: number): Promise<CampaignRow | undefined> {
-  const db = await getDb();
+export async function findCampaignRow(db: DbOrTx, teamId: number, id: number): Promise<CampaignRow | undefined> {
   const [row] = await db
     .select()
     .from(campaigns)
@@ -25,8 +23,7 @@ export async function findCampaignRow(teamId: number, id: number): Promise<Campa
   return row;
 }
 
-export async function insertCampaign(values: typeof campaigns.$inferInsert): Promise<CampaignRow> {
-  const db = await getDb();
+export async function insertCampaign(db: DbOrTx, values: typeof campaigns.$inferInsert): Promise<CampaignRow> {
   const [row] = await db.insert(campaigns).values(values).returning();
   return row;
 }

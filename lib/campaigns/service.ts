@@ -1,4 +1,5 @@
 import "server-only";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { randomSecret } from "@/lib/crypto/hash";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
@@ -10,14 +11,14 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
 }
 
 export async function listCampaigns({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
-  const { rows, total } = await listCampaignRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const { rows, total } = await listCampaignRows(await getDb(), ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
   return { data: rows.map(toCampaignDto), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
 /** Admin CLI `campaign:add`. The webhook signing secret is returned here once, never by the API. */
 export async function createCampaign({ ctx, input }: { ctx: AuthContext; input: CreateCampaignInput }) {
   const parsed = createCampaignInput.parse(input);
-  const row = await insertCampaign({
+  const row = await insertCampaign(await getDb(), {
     teamId: ctx.teamId,
     name: parsed.name,
     webhookUrl: parsed.webhook_url ?? null,
@@ -27,7 +28,7 @@ export async function createCampaign({ ctx, input }: { ctx: AuthContext; input: 
 }
 
 /** The team's campaign with this id; another team's campaign answers like a missing one (undefined). */
-export function findCampaignForTeam(teamId: number, id: number): Promise<CampaignRow | undefined> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2147483647) return Promise.resolve(undefined);
-  return findCampaignRow(teamId, id);
+export async function findCampaignForTeam(teamId: number, id: number): Promise<CampaignRow | undefined> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2147483647) return undefined;
+  return findCampaignRow(await getDb(), teamId, id);
 }

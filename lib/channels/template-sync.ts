@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { addTemplate } from "@/lib/templates/service";
@@ -54,7 +55,7 @@ function toInput(t: GraphTemplate, waNumber: string): TemplateInputRaw {
  * structure cannot hold (e.g. a LOCATION header) are reported, not imported.
  */
 export async function syncTemplates({ input, graph }: { input: { number: string }; graph: GraphSettings }) {
-  const row = await findNumberByDigits(input.number);
+  const row = await findNumberByDigits(await getDb(), input.number);
   if (!row) throw ApiError.invalid("number", "El número de WhatsApp no está registrado.");
   if (row.provider !== "cloud_api" || !row.businessAccountId) {
     throw ApiError.invalid("number", "El número no es de Cloud API o no tiene business_account_id.");

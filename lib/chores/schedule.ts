@@ -1,6 +1,6 @@
 import { pruneEvents } from "@/lib/events/prune";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
-import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
+import { foldMessageStats } from "@/lib/messages/stats-service";
 import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/fold";
 import { sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
 import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
@@ -25,7 +25,7 @@ export const CHORES: Chore[] = [
   { name: "parked statuses", everyMs: 1000, run: () => applyParkedStatuses() },
   // message_stats deltas folded into the rollup (reads add the unfolded ones, so this only keeps
   // them few).
-  { name: "message_stats fold", everyMs: 1000, run: foldMessageStatsDeltas },
+  { name: "message_stats fold", everyMs: 1000, run: foldMessageStats },
   // Likewise the reports' message counts per day (lib/reports/repo.ts).
   { name: "report messages fold", everyMs: 1000, run: foldReportMessageDeltas },
   // And their time histograms and openings (lib/reports/buckets.ts).

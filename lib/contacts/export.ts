@@ -1,4 +1,5 @@
 import "server-only";
+import { withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { csvLine } from "@/lib/http/csv";
 import { contactRowsAfter, labelsOfContacts } from "./repo";
@@ -39,14 +40,12 @@ export async function contactsCsv({
         started = true;
         controller.enqueue(enc.encode(`\uFEFF${CONTACTS_CSV_HEADER.join(",")}\r\n`));
       }
-      const rows = await contactRowsAfter(ctx.teamId, after, PAGE, input.search, labelIds);
+      // Each page and its labels read from the replica when there is one (an export may be a moment behind).
+      const rows = await withReadDb(ctx.teamId, (db) => contactRowsAfter(db, ctx.teamId, after, PAGE, input.search, labelIds));
       if (!rows.length) return controller.close();
       const labels = new Map<number, string[]>();
-      for (const l of await labelsOfContacts(
-        ctx.teamId,
-        rows.map((r) => r.id),
-        "replica",
-      ))
+      const ids = rows.map((r) => r.id);
+      for (const l of await withReadDb(ctx.teamId, (db) => labelsOfContacts(db, ctx.teamId, ids)))
         labels.set(l.contactId, [...(labels.get(l.contactId) ?? []), l.title]);
       const text = rows
         .map((r) =>

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf, type DbOrTx } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { MAX_LABELS_PER_CONTACT } from "@/lib/limits";
 
 /** One valid row of the file, ready to write. Numbers and customer_ids are unique within a batch. */
@@ -21,8 +21,7 @@ const json = (v: unknown) => JSON.stringify(v);
 const textArray = (list: string[]) => sql`ARRAY(SELECT jsonb_array_elements_text(${json(list)}::jsonb))`;
 
 /** The team's labels as (id, title), for matching titles of the file. */
-export async function teamLabelTitles(teamId: number): Promise<{ id: number; title: string }[]> {
-  const db = await getDb();
+export async function teamLabelTitles(db: DbOrTx, teamId: number): Promise<{ id: number; title: string }[]> {
   const rows = rowsOf<{ id: number | string; title: string }>(
     await db.execute(sql`SELECT id, title FROM labels WHERE team_id = ${teamId} ORDER BY id`),
   );

@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/http/errors";
 import { logUnexpected } from "@/lib/http/log-error";
 import { readBodyLimited } from "@/lib/http/parse";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
-import { transaction } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { ensureLabelsByTitle } from "@/lib/labels/service";
 import { labelTitle, type LabelDto } from "@/lib/labels/schemas";
 import { detectSeparator, mapHeader, parseOptOutCell, readCsv, unescapeCell, type Column, type CsvEvent } from "./import-csv";
@@ -128,7 +128,7 @@ async function openImport(teamId: number, req: Request): Promise<OpenFile> {
   const columns = mapHeader(header);
   if (columns.number === undefined) throw ApiError.invalid("file", IMPORT_NO_NUMBER_COLUMN);
   const labels = new Map<string, number>();
-  for (const l of await teamLabelTitles(teamId)) if (!labels.has(foldTitle(l.title))) labels.set(foldTitle(l.title), l.id);
+  for (const l of await teamLabelTitles(await getDb(), teamId)) if (!labels.has(foldTitle(l.title))) labels.set(foldTitle(l.title), l.id);
   return { events, header, columns, labels };
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { contacts, type MarketingOptOutReason } from "@/db/schema";
 
 /**
@@ -36,9 +36,8 @@ export async function setOptOut(tx: DbOrTx, teamId: number, contactId: number, o
 }
 
 /** Which of the team's numbers belong to contacts opted out of marketing. */
-export async function optedOutNumbers(teamId: number, numbers: string[], tx?: DbOrTx): Promise<Set<string>> {
+export async function optedOutNumbers(db: DbOrTx, teamId: number, numbers: string[]): Promise<Set<string>> {
   if (!numbers.length) return new Set();
-  const db = tx ?? (await getDb());
   const rows = await db
     .select({ n: contacts.customerNumber })
     .from(contacts)

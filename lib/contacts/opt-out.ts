@@ -1,5 +1,5 @@
 import "server-only";
-import type { DbOrTx } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import type { MarketingOptOutReason } from "@/db/schema";
 import { config } from "@/lib/config";
 import { markOptedOut, optedOutNumbers } from "./opt-out-repo";
@@ -55,7 +55,7 @@ export const isMarketing = (category: string) => category.toUpperCase() === "MAR
 
 /** Of `numbers`, those of opted-out contacts, when the template is MARKETING (else none). */
 export async function optedOutAmong(teamId: number, category: string, numbers: string[]): Promise<Set<string>> {
-  return isMarketing(category) ? optedOutNumbers(teamId, numbers) : new Set();
+  return isMarketing(category) ? optedOutNumbers(await getDb(), teamId, numbers) : new Set();
 }
 
 export type { MarketingOptOutReason };

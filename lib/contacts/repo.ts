@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, eq, exists, gt, ilike, inArray, like, max, or, sql, type SQL } from "drizzle-orm";
-import { readFrom, withReadDb, rowsOf, type DbOrTx, type ReadSource } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { contactLabels, contacts, conversations, labels } from "@/db/schema";
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -39,58 +39,59 @@ export function contactHasAnyLabelWhere(teamId: number, labelIds: number[]): SQL
   );
 }
 
-export async function listContactRows(teamId: number, search: string | undefined, limit: number, offset: number, labelIds?: number[]) {
-  return withReadDb(teamId, async (db) => {
-    const where = and(
-      eq(contacts.teamId, teamId),
-      search ? contactSearchWhere(search) : undefined,
-      labelIds?.length ? contactHasAnyLabelWhere(teamId, labelIds) : undefined,
-    );
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(contacts).where(where).orderBy(asc(contacts.id)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(contacts).where(where),
-    ]);
-    return { rows, total };
-  });
+export async function listContactRows(
+  db: DbOrTx,
+  teamId: number,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+  labelIds?: number[],
+) {
+  const where = and(
+    eq(contacts.teamId, teamId),
+    search ? contactSearchWhere(search) : undefined,
+    labelIds?.length ? contactHasAnyLabelWhere(teamId, labelIds) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(contacts).where(where).orderBy(asc(contacts.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(contacts).where(where),
+  ]);
+  return { rows, total };
 }
 
 /** A page of the team's contacts after `afterId` in id order (keyset): the CSV export's pages. */
-export async function contactRowsAfter(teamId: number, afterId: number, limit: number, search?: string, labelIds?: number[]) {
-  return withReadDb(teamId, async (db) => {
-    return db
-      .select()
-      .from(contacts)
-      .where(
-        and(
-          eq(contacts.teamId, teamId),
-          gt(contacts.id, afterId),
-          search ? contactSearchWhere(search) : undefined,
-          labelIds?.length ? contactHasAnyLabelWhere(teamId, labelIds) : undefined,
-        ),
-      )
-      .orderBy(asc(contacts.id))
-      .limit(limit);
-  });
+export async function contactRowsAfter(db: DbOrTx, teamId: number, afterId: number, limit: number, search?: string, labelIds?: number[]) {
+  return db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.teamId, teamId),
+        gt(contacts.id, afterId),
+        search ? contactSearchWhere(search) : undefined,
+        labelIds?.length ? contactHasAnyLabelWhere(teamId, labelIds) : undefined,
+      ),
+    )
+    .orderBy(asc(contacts.id))
+    .limit(limit);
 }
 
 /** The labels of several contacts in one query, ordered by contact then label id. */
-export async function labelsOfContacts(teamId: number, contactIds: number[], from?: ReadSource) {
+export async function labelsOfContacts(db: DbOrTx, teamId: number, contactIds: number[]) {
   if (!contactIds.length) return [];
-  return readFrom(teamId, from, (db) =>
-    db
-      .select({
-        contactId: contactLabels.contactId,
-        id: labels.id,
-        title: labels.title,
-        description: labels.description,
-        bgColor: labels.bgColor,
-        textColor: labels.textColor,
-      })
-      .from(contactLabels)
-      .innerJoin(labels, eq(labels.id, contactLabels.labelId))
-      .where(and(eq(contactLabels.teamId, teamId), eq(labels.teamId, teamId), inArray(contactLabels.contactId, contactIds)))
-      .orderBy(asc(contactLabels.contactId), asc(labels.id)),
-  );
+  return db
+    .select({
+      contactId: contactLabels.contactId,
+      id: labels.id,
+      title: labels.title,
+      description: labels.description,
+      bgColor: labels.bgColor,
+      textColor: labels.textColor,
+    })
+    .from(contactLabels)
+    .innerJoin(labels, eq(labels.id, contactLabels.labelId))
+    .where(and(eq(contactLabels.teamId, teamId), eq(labels.teamId, teamId), inArray(contactLabels.contactId, contactIds)))
+    .orderBy(asc(contactLabels.contactId), asc(labels.id));
 }
 
 /**
@@ -98,15 +99,13 @@ export async function labelsOfContacts(teamId: number, contactIds: number[], fro
  * company number), read from the conversations rows the message trigger keeps, never from
  * messages. Contacts without a conversation are absent from the map.
  */
-export async function lastActivityOfContacts(teamId: number, contactIds: number[], from?: ReadSource): Promise<Map<number, Date>> {
+export async function lastActivityOfContacts(db: DbOrTx, teamId: number, contactIds: number[]): Promise<Map<number, Date>> {
   if (!contactIds.length) return new Map();
-  const rows = await readFrom(teamId, from, (db) =>
-    db
-      .select({ contactId: conversations.contactId, at: max(conversations.lastMessageAt) })
-      .from(conversations)
-      .where(and(eq(conversations.teamId, teamId), inArray(conversations.contactId, contactIds)))
-      .groupBy(conversations.contactId),
-  );
+  const rows = await db
+    .select({ contactId: conversations.contactId, at: max(conversations.lastMessageAt) })
+    .from(conversations)
+    .where(and(eq(conversations.teamId, teamId), inArray(conversations.contactId, contactIds)))
+    .groupBy(conversations.contactId);
   return new Map(rows.filter((r) => r.at).map((r) => [r.contactId, new Date(r.at!)]));
 }
 

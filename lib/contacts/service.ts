@@ -1,5 +1,5 @@
 import "server-only";
-import { transaction } from "@/db/client";
+import { getDb, transaction, withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { insertEvents } from "@/lib/events/repo";
 import { ApiError } from "@/lib/http/errors";
@@ -39,11 +39,15 @@ type ListContactsInput = { page: number; per_page: number; search?: string; labe
  */
 export async function listContacts({ ctx, input }: { ctx: AuthContext; input: ListContactsInput }) {
   const labelIds = await requireTeamLabels(ctx.teamId, input.label_id);
-  const { rows, total } = await listContactRows(ctx.teamId, input.search, input.per_page, offsetOf(input.page, input.per_page), labelIds);
+  // The page, its labels and its activity may be a moment behind: each read goes to the replica when there is one.
+  const offset = offsetOf(input.page, input.per_page);
+  const { rows, total } = await withReadDb(ctx.teamId, (db) =>
+    listContactRows(db, ctx.teamId, input.search, input.per_page, offset, labelIds),
+  );
   const ids = rows.map((r) => r.id);
   const [labelRows, activity] = await Promise.all([
-    labelsOfContacts(ctx.teamId, ids, "replica"),
-    lastActivityOfContacts(ctx.teamId, ids, "replica"),
+    withReadDb(ctx.teamId, (db) => labelsOfContacts(db, ctx.teamId, ids)),
+    withReadDb(ctx.teamId, (db) => lastActivityOfContacts(db, ctx.teamId, ids)),
   ]);
   const byContact = new Map<number, LabelDto[]>();
   for (const l of labelRows) {
@@ -82,9 +86,11 @@ export async function updateContact({ ctx, input }: { ctx: AuthContext; input: {
     ]);
     return row;
   });
+  // Read on the primary: the answer must show the write just made.
+  const db = await getDb();
   const [labelRows, activity] = await Promise.all([
-    labelsOfContacts(ctx.teamId, [contact.id]),
-    lastActivityOfContacts(ctx.teamId, [contact.id]),
+    labelsOfContacts(db, ctx.teamId, [contact.id]),
+    lastActivityOfContacts(db, ctx.teamId, [contact.id]),
   ]);
   return {
     id: contact.id,

@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { config } from "@/lib/config";
 import { currentHorizon, tailEvents, type LogCursor } from "./repo";
 import type { StoredEvent } from "./schemas";
@@ -96,7 +97,7 @@ function flush() {
 async function pollOnce(): Promise<boolean> {
   const teams = [...bus.subscribers.keys()];
   if (!teams.length || !bus.cursor) return false;
-  const { horizon, events } = await tailEvents(bus.cursor, teams, TAIL_PAGE);
+  const { horizon, events } = await tailEvents(await getDb(), bus.cursor, teams, TAIL_PAGE);
   const full = events.length === TAIL_PAGE;
   const last = events[events.length - 1];
   bus.cursor = full ? { xact: last.xact!, id: last.id } : { xact: horizon, id: 0 };
@@ -109,7 +110,7 @@ async function pollLoop() {
   while (bus.subscribers.size) {
     let full = false;
     try {
-      bus.cursor ??= { xact: await currentHorizon(), id: 0 };
+      bus.cursor ??= { xact: await currentHorizon(await getDb()), id: 0 };
       full = await pollOnce();
       failures = 0;
     } catch (err) {
@@ -138,7 +139,7 @@ async function pollLoop() {
 export async function subscribe(sub: Subscriber): Promise<() => void> {
   // Reading the horizon first: a subscriber that arrives while nobody else is subscribed starts
   // the tail there, and a failure here (the database away) fails the subscription, not the tail.
-  const start = bus.cursor ? undefined : await currentHorizon();
+  const start = bus.cursor ? undefined : await currentHorizon(await getDb());
   let set = bus.subscribers.get(sub.teamId);
   if (!set) bus.subscribers.set(sub.teamId, (set = new Set()));
   set.add(sub);

@@ -1,3 +1,4 @@
+import { getDb, transaction } from "@/db/client";
 import { config } from "@/lib/config";
 import { maintainEventPartitions, pruneEventsBefore } from "./repo";
 
@@ -15,7 +16,9 @@ const DAY_MS = 86_400_000;
  */
 export async function pruneEvents(): Promise<void> {
   const retentionMs = config.eventsRetentionHours * 3600_000;
-  await maintainEventPartitions(PARTITIONS_AHEAD_DAYS, new Date(Date.now() - retentionMs));
+  const dropBefore = new Date(Date.now() - retentionMs);
+  await transaction((tx) => maintainEventPartitions(tx, PARTITIONS_AHEAD_DAYS, dropBefore));
   const before = new Date(Date.now() - retentionMs - DAY_MS);
-  for (let i = 0; i < 100; i++) if ((await pruneEventsBefore(before, 5_000)) === 0) break;
+  const db = await getDb();
+  for (let i = 0; i < 100; i++) if ((await pruneEventsBefore(db, before, 5_000)) === 0) break;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { getDb, rowsOf, transaction, type DbOrTx } from "@/db/client";
+import { rowsOf, type DbOrTx, type Tx } from "@/db/client";
 import { events } from "@/db/schema";
 import type { NewEvent, StoredEvent } from "./schemas";
 import { ADVISORY_LOCKS } from "@/db/advisory-locks";
@@ -40,8 +40,7 @@ export type LogCursor = { xact: string; id: number };
 const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
 
 /** The log's horizon now: where a reader that wants only what comes next starts. */
-export async function currentHorizon(): Promise<string> {
-  const db = await getDb();
+export async function currentHorizon(db: DbOrTx): Promise<string> {
   const [row] = rowsOf<{ h: string }>(await db.execute(sql`SELECT ${horizon}::text AS h`));
   return row.h;
 }
@@ -51,8 +50,12 @@ export async function currentHorizon(): Promise<string> {
  * horizon they were read under (one statement, one snapshot). When fewer than `limit` came back,
  * everything below the horizon was read and the reader's next cursor is (horizon, 0).
  */
-export async function tailEvents(cursor: LogCursor, teamIds: number[], limit: number): Promise<{ horizon: string; events: StoredEvent[] }> {
-  const db = await getDb();
+export async function tailEvents(
+  db: DbOrTx,
+  cursor: LogCursor,
+  teamIds: number[],
+  limit: number,
+): Promise<{ horizon: string; events: StoredEvent[] }> {
   const res = await db.execute(sql`
     WITH h AS (SELECT ${horizon} AS x)
     SELECT h.x::text AS horizon, e.id, e.xact_id::text AS xact, e.team_id, e.type, e.wa_number_id, e.contact_id, e.data
@@ -92,8 +95,13 @@ export async function tailEvents(cursor: LogCursor, teamIds: number[], limit: nu
  * A team's events after `cursor` and below the horizon, in (xact_id, id) order, narrowed by the
  * stream's filters: a reconnect's replay reads what the live tail would have delivered next.
  */
-export async function listEventsAfter(teamId: number, cursor: LogCursor, filter: EventFilter, limit: number): Promise<StoredEvent[]> {
-  const db = await getDb();
+export async function listEventsAfter(
+  db: DbOrTx,
+  teamId: number,
+  cursor: LogCursor,
+  filter: EventFilter,
+  limit: number,
+): Promise<StoredEvent[]> {
   return db
     .select(columns)
     .from(events)
@@ -114,8 +122,7 @@ export async function listEventsAfter(teamId: number, cursor: LogCursor, filter:
  * Deletes up to `batch` events older than `before` and returns the highest id deleted (0 if
  * none). Batches keep each delete short; SKIP LOCKED lets several processes prune at once.
  */
-export async function pruneEventsBefore(before: Date, batch: number): Promise<number> {
-  const db = await getDb();
+export async function pruneEventsBefore(db: DbOrTx, before: Date, batch: number): Promise<number> {
   const result = await db.execute(sql`
     WITH doomed AS (
       SELECT id FROM ${events} WHERE ${lt(events.createdAt, before)} ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED
@@ -127,8 +134,7 @@ export async function pruneEventsBefore(before: Date, batch: number): Promise<nu
 }
 
 /** Where the team's event `id` is in the log; undefined when it is not (pruned, or foreign). */
-export async function eventCursor(teamId: number, id: number): Promise<LogCursor | undefined> {
-  const db = await getDb();
+export async function eventCursor(db: DbOrTx, teamId: number, id: number): Promise<LogCursor | undefined> {
   const [row] = await db
     .select({ xact: events.xactId, id: events.id })
     .from(events)
@@ -145,18 +151,20 @@ const PARTITIONS_LOCK = ADVISORY_LOCKS.eventPartitions;
  * `dropBefore` (db/functions/events_partitions.sql). Attaching and dropping lock the log for a
  * moment: with a 2 s lock_timeout the work gives way to a long writer and is tried again at the
  * next run, rather than making every writer queue behind it. Undefined when another process
- * holds the work.
+ * holds the work. Runs in the caller's transaction `tx` (the lock and lock_timeout are the transaction's).
  */
-export async function maintainEventPartitions(daysAhead: number, dropBefore: Date): Promise<{ made: number; dropped: number } | undefined> {
-  return transaction(async (tx) => {
-    const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
-    if (!lock?.ok) return undefined;
-    await tx.execute(sql`SET LOCAL lock_timeout = '2s'`);
-    const [row] = rowsOf<{ made: number; dropped: number }>(
-      await tx.execute(
-        sql`SELECT events_ensure_partitions(${daysAhead}::int) AS made, events_drop_partitions(${dropBefore.toISOString()}::timestamptz) AS dropped`,
-      ),
-    );
-    return { made: Number(row.made), dropped: Number(row.dropped) };
-  });
+export async function maintainEventPartitions(
+  tx: Tx,
+  daysAhead: number,
+  dropBefore: Date,
+): Promise<{ made: number; dropped: number } | undefined> {
+  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
+  if (!lock?.ok) return undefined;
+  await tx.execute(sql`SET LOCAL lock_timeout = '2s'`);
+  const [row] = rowsOf<{ made: number; dropped: number }>(
+    await tx.execute(
+      sql`SELECT events_ensure_partitions(${daysAhead}::int) AS made, events_drop_partitions(${dropBefore.toISOString()}::timestamptz) AS dropped`,
+    ),
+  );
+  return { made: Number(row.made), dropped: Number(row.dropped) };
 }

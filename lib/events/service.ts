@@ -1,4 +1,5 @@
 import "server-only";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { requireNumber } from "@/lib/numbers/service";
 import { subscribe } from "./bus";
@@ -170,7 +171,7 @@ async function openRegisteredStream({
     });
 
   if (from !== undefined && !closed) {
-    const cursor = from > 0 ? await eventCursor(ctx.teamId, from) : undefined;
+    const cursor = from > 0 ? await eventCursor(await getDb(), ctx.teamId, from) : undefined;
     const complete = !!cursor && (await replay(ctx.teamId, cursor, filter, send));
     if (!complete) write(`event: reset\ndata: {}\n\n`);
     const waiting = pending ?? [];
@@ -190,7 +191,7 @@ async function openRegisteredStream({
 async function replay(teamId: number, from: LogCursor, filter: EventFilter, send: (batch: StoredEvent[]) => void): Promise<boolean> {
   let after = from;
   for (let total = 0; total < MAX_REPLAY; total += REPLAY_PAGE) {
-    const page = await listEventsAfter(teamId, after, filter, REPLAY_PAGE);
+    const page = await listEventsAfter(await getDb(), teamId, after, filter, REPLAY_PAGE);
     send(page);
     if (page.length < REPLAY_PAGE) return true;
     const last = page[page.length - 1];

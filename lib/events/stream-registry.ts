@@ -1,4 +1,5 @@
 import "server-only";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { stillActiveTokenIds, stillLiveSessionIds } from "@/lib/auth/repo";
 import { watchTokenChanges } from "@/lib/auth/token-cache";
@@ -116,7 +117,8 @@ async function checkOnce() {
     if (first) (first.credential.kind === "token" ? tokens : sessions).push(first.credential);
   }
   if (!tokens.length && !sessions.length) return;
-  const [liveTokens, liveSessions] = await Promise.all([stillActiveTokenIds(tokens), stillLiveSessionIds(sessions)]);
+  const db = await getDb();
+  const [liveTokens, liveSessions] = await Promise.all([stillActiveTokenIds(db, tokens), stillLiveSessionIds(db, sessions)]);
   const dead = [...tokens.filter((t) => !liveTokens.has(t.id)), ...sessions.filter((s) => !liveSessions.has(s.id))];
   for (const credential of dead) {
     for (const entry of [...(registry.byKey.get(keyOf(credential)) ?? [])]) entry.end();

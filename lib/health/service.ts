@@ -1,5 +1,6 @@
 import "server-only";
-import { pingPrimary, replicaStatus } from "./repo";
+import { getHandle, replicaStatus } from "@/db/client";
+import { selectOne } from "./repo";
 import type { HealthDto } from "./schemas";
 
 /**
@@ -17,4 +18,17 @@ export async function checkHealth({ probe = false } = {}): Promise<{ status: num
     status: primary.up ? 200 : 503,
     body: { status, database: primary.kind, primary: primary.up ? "up" : "down", replica },
   };
+}
+
+/** Which database this process uses and whether its primary answers a trivial query. */
+async function pingPrimary(): Promise<{ kind: "postgres" | "pglite"; up: boolean }> {
+  let kind: "postgres" | "pglite" = "postgres";
+  try {
+    const h = await getHandle();
+    kind = h.kind;
+    await selectOne(h.db);
+    return { kind, up: true };
+  } catch {
+    return { kind, up: false };
+  }
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { idempotencyKeys } from "@/db/schema";
 
 export type StoredKey = { requestHash: string; statusCode: number | null; response: unknown };
@@ -8,9 +8,8 @@ export type StoredKey = { requestHash: string; statusCode: number | null; respon
 const liveSince = (ttlHours: number) => sql`now() - ${ttlHours} * interval '1 hour'`;
 
 /** The team's key if it is still live (younger than `ttlHours`). */
-export async function findKey(teamId: number, key: string, ttlHours: number, db?: DbOrTx): Promise<StoredKey | undefined> {
-  const conn = db ?? (await getDb());
-  const [row] = await conn
+export async function findKey(db: DbOrTx, teamId: number, key: string, ttlHours: number): Promise<StoredKey | undefined> {
+  const [row] = await db
     .select({ requestHash: idempotencyKeys.requestHash, statusCode: idempotencyKeys.statusCode, response: idempotencyKeys.response })
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.teamId, teamId), eq(idempotencyKeys.key, key), gt(idempotencyKeys.createdAt, liveSince(ttlHours))))
@@ -41,8 +40,7 @@ export async function insertKeyIfAbsent(
 }
 
 /** Deletes expired keys (served by `idempotency_keys_created_idx`); returns how many. */
-export async function deleteKeysOlderThan(ttlHours: number): Promise<number> {
-  const db = await getDb();
+export async function deleteKeysOlderThan(db: DbOrTx, ttlHours: number): Promise<number> {
   const rows = await db
     .delete(idempotencyKeys)
     .where(lt(idempotencyKeys.createdAt, liveSince(ttlHours)))

@@ -49,7 +49,7 @@ function replayOf(stored: StoredKey, idem: Idempotency): StoredResponse {
 export async function findReplay(teamId: number, idem: Idempotency | null): Promise<StoredResponse | undefined> {
   if (!idem) return undefined;
   void sweepExpiredKeys();
-  const stored = await findKey(teamId, idem.key, config.idempotencyTtlHours);
+  const stored = await findKey(await getDb(), teamId, idem.key, config.idempotencyTtlHours);
   return stored && replayOf(stored, idem);
 }
 
@@ -71,7 +71,7 @@ export async function claimOrReplay(
     ttl,
   );
   if (claimed) return undefined;
-  const stored = await findKey(teamId, idem.key, ttl, tx);
+  const stored = await findKey(tx, teamId, idem.key, ttl);
   if (!stored) throw new Error("idempotency key vanished after a conflict");
   return replayOf(stored, idem);
 }
@@ -114,5 +114,7 @@ export function sweepExpiredKeys(force = false): Promise<number> {
   const now = Date.now();
   if (!force && now - lastSweep < SWEEP_EVERY_MS) return Promise.resolve(0);
   lastSweep = now;
-  return deleteKeysOlderThan(config.idempotencyTtlHours).catch(() => 0);
+  return getDb()
+    .then((db) => deleteKeysOlderThan(db, config.idempotencyTtlHours))
+    .catch(() => 0);
 }

@@ -1,12 +1,11 @@
 import "server-only";
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { contactLabels, labels } from "@/db/schema";
 
 export type LabelRow = typeof labels.$inferSelect;
 
-export async function listLabelRows(teamId: number, limit: number, offset: number) {
-  const db = await getDb();
+export async function listLabelRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
   const where = eq(labels.teamId, teamId);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(labels).where(where).orderBy(asc(labels.id)).limit(limit).offset(offset),
@@ -16,9 +15,8 @@ export async function listLabelRows(teamId: number, limit: number, offset: numbe
 }
 
 /** How many contacts hold each of `labelIds`: one grouped query over the page's labels (not one per label). */
-export async function contactCountsOfLabels(teamId: number, labelIds: number[]): Promise<Map<number, number>> {
+export async function contactCountsOfLabels(db: DbOrTx, teamId: number, labelIds: number[]): Promise<Map<number, number>> {
   if (!labelIds.length) return new Map();
-  const db = await getDb();
   const rows = await db
     .select({ labelId: contactLabels.labelId, n: count() })
     .from(contactLabels)
@@ -28,11 +26,10 @@ export async function contactCountsOfLabels(teamId: number, labelIds: number[]):
 }
 
 /** The ids among `ids` that are labels of the team. */
-export async function teamLabelIds(teamId: number, ids: number[]): Promise<Set<number>> {
+export async function teamLabelIds(db: DbOrTx, teamId: number, ids: number[]): Promise<Set<number>> {
   // Ids beyond Postgres' integer range name no label (and would make the query fail).
   ids = ids.filter((id) => id <= 2147483647);
   if (!ids.length) return new Set();
-  const db = await getDb();
   const rows = await db
     .select({ id: labels.id })
     .from(labels)
@@ -40,7 +37,7 @@ export async function teamLabelIds(teamId: number, ids: number[]): Promise<Set<n
   return new Set(rows.map((r) => r.id));
 }
 
-export async function findLabelRow(teamId: number, id: number, db: DbOrTx) {
+export async function findLabelRow(db: DbOrTx, teamId: number, id: number) {
   const [row] = await db
     .select()
     .from(labels)
@@ -99,8 +96,7 @@ export async function updateLabelRow(db: DbOrTx, teamId: number, id: number, val
 }
 
 /** Assignments go with the label (contact_labels cascades on label_id). */
-export async function deleteLabelRow(teamId: number, id: number) {
-  const db = await getDb();
+export async function deleteLabelRow(db: DbOrTx, teamId: number, id: number) {
   const rows = await db
     .delete(labels)
     .where(and(eq(labels.teamId, teamId), eq(labels.id, id)))

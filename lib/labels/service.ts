@@ -1,5 +1,5 @@
 import "server-only";
-import { transaction } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import type { z } from "zod";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
@@ -40,8 +40,10 @@ export function toLabelDto(row: Pick<LabelRow, "id" | "title" | "description" | 
 }
 
 export async function listLabels({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
-  const { rows, total } = await listLabelRows(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const db = await getDb();
+  const { rows, total } = await listLabelRows(db, ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
   const counts = await contactCountsOfLabels(
+    db,
     ctx.teamId,
     rows.map((r) => r.id),
   );
@@ -110,7 +112,7 @@ export async function updateLabel({
   return transaction(async (tx) => {
     if (changes.title !== undefined) {
       await lockTeamLabels(tx, ctx.teamId);
-      if (!(await findLabelRow(ctx.teamId, id, tx))) throw ApiError.notFound(LABEL_NOT_FOUND);
+      if (!(await findLabelRow(tx, ctx.teamId, id))) throw ApiError.notFound(LABEL_NOT_FOUND);
       if (await titleTaken(tx, ctx.teamId, changes.title, id)) throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
     }
     const row = await updateLabelRow(tx, ctx.teamId, id, {
@@ -125,7 +127,7 @@ export async function updateLabel({
 }
 
 export async function deleteLabel({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<void> {
-  if (!(await deleteLabelRow(ctx.teamId, input.id))) throw ApiError.notFound(LABEL_NOT_FOUND);
+  if (!(await deleteLabelRow(await getDb(), ctx.teamId, input.id))) throw ApiError.notFound(LABEL_NOT_FOUND);
 }
 
 /**
@@ -135,7 +137,7 @@ export async function deleteLabel({ ctx, input }: { ctx: AuthContext; input: { i
 export async function requireTeamLabels(teamId: number, ids: number[] | undefined): Promise<number[] | undefined> {
   const labelIds = ids ? [...new Set(ids)] : undefined;
   if (labelIds?.length) {
-    const known = await teamLabelIds(teamId, labelIds);
+    const known = await teamLabelIds(await getDb(), teamId, labelIds);
     if (labelIds.some((id) => !known.has(id))) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
   }
   return labelIds;

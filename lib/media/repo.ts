@@ -1,10 +1,9 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { media } from "@/db/schema";
 
-export async function insertMedia(values: typeof media.$inferInsert) {
-  const db = await getDb();
+export async function insertMedia(db: DbOrTx, values: typeof media.$inferInsert) {
   const [row] = await db
     .insert(media)
     .values(values)
@@ -13,8 +12,7 @@ export async function insertMedia(values: typeof media.$inferInsert) {
 }
 
 /** The file with its bytes, only if it belongs to the team. */
-export async function findMediaFile(teamId: number, path: string) {
-  const db = await getDb();
+export async function findMediaFile(db: DbOrTx, teamId: number, path: string) {
   const [row] = await db
     .select({
       contentType: media.contentType,
@@ -30,9 +28,8 @@ export async function findMediaFile(teamId: number, path: string) {
 }
 
 /** Metadata only (no bytes): whether the team uploaded this path. */
-export async function findMediaMeta(teamId: number, path: string, db?: DbOrTx) {
-  const conn = db ?? (await getDb());
-  const [row] = await conn
+export async function findMediaMeta(db: DbOrTx, teamId: number, path: string) {
+  const [row] = await db
     .select({ id: media.id, contentType: media.contentType, sha256: media.sha256 })
     .from(media)
     .where(and(eq(media.teamId, teamId), eq(media.path, path)))

@@ -1,4 +1,5 @@
 import "server-only";
+import { getDb } from "@/db/client";
 import { randomUUID } from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
 import type { AuthContext } from "@/lib/auth/context";
@@ -42,7 +43,7 @@ export async function storeMedia({
     throw ApiError.invalid("file", extensionMismatch(declared, type.mime));
   }
   const ext = declared || type.extensions[0];
-  const row = await insertMedia({
+  const row = await insertMedia(await getDb(), {
     teamId: ctx.teamId,
     path: `${teamFolder(ctx.teamId)}${randomUUID()}.${ext}`,
     originalName: filename.slice(0, 255),
@@ -57,7 +58,7 @@ export async function storeMedia({
 /** A file of the caller's team; anything else (another team's, traversal, missing) is a 404. */
 export async function getMediaFile({ ctx, input }: { ctx: AuthContext; input: { path: string } }) {
   if (!isOwnMediaPath(ctx.teamId, input.path)) throw ApiError.notFound(MEDIA_NOT_FOUND);
-  const file = await findMediaFile(ctx.teamId, input.path);
+  const file = await findMediaFile(await getDb(), ctx.teamId, input.path);
   if (!file) throw ApiError.notFound(MEDIA_NOT_FOUND);
   return file;
 }

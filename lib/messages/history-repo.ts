@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
-import { withReadDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { contacts, conversationDays, messages, waNumbers } from "@/db/schema";
 import type { HistoryWindow } from "./history-range";
@@ -183,27 +183,25 @@ export function batchQuery(db: Db, c: Conversation, order: "ASC" | "DESC", after
   return db.select(recordColumns).from(messages).where(amongIds(ids)).orderBy(byId(order));
 }
 
-export async function historyPage(c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
-  return withReadDb(c.teamId, async (db) => {
-    const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
-    const rows = await page.execute({
-      teamId: c.teamId,
-      waNumberId: c.waNumberId,
-      contactId: c.contactId,
-      from: c.window.from,
-      to: c.window.toExclusive,
-      tz: c.timeZone,
-      limit,
-      offset,
-    });
-    if (rows.length) return { rows, total: rows[0].total };
-    const [{ total }] = await countQuery(db, c);
-    return { rows, total };
+export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
+  const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
+  const rows = await page.execute({
+    teamId: c.teamId,
+    waNumberId: c.waNumberId,
+    contactId: c.contactId,
+    from: c.window.from,
+    to: c.window.toExclusive,
+    tz: c.timeZone,
+    limit,
+    offset,
   });
+  if (rows.length) return { rows, total: rows[0].total };
+  const [{ total }] = await countQuery(db, c);
+  return { rows, total };
 }
 
-export async function historyBatch(c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
-  return withReadDb(c.teamId, (db) => batchQuery(db, c, order, afterId));
+export async function historyBatch(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
+  return batchQuery(db, c, order, afterId);
 }
 
 /**
@@ -213,11 +211,9 @@ export async function historyBatch(c: Conversation, order: "ASC" | "DESC", after
  * callers mostly send. Undefined when the number is not the team's; `contactId` null when no
  * contact matches.
  */
-export async function findConversation(teamId: number, number: string, digits: string | null, customerId: string) {
-  return withReadDb(teamId, async (db) => {
-    const [row] = await preparedConversation(db).execute({ teamId, number, digits, customerId });
-    return row;
-  });
+export async function findConversation(db: Db, teamId: number, number: string, digits: string | null, customerId: string) {
+  const [row] = await preparedConversation(db).execute({ teamId, number, digits, customerId });
+  return row;
 }
 
 /** The number and contact lookup with placeholders (teamId, number, digits, customerId). */

@@ -1,3 +1,4 @@
+import { withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
@@ -28,11 +29,9 @@ export type HistoryResult =
 export async function messageHistory({ ctx, input }: { ctx: AuthContext; input: HistoryQuery }): Promise<HistoryResult> {
   const window = resolveWindow(input.from_date, input.to_date);
   const digits = sanitizeNumber(input.customer_source);
-  const found = await findConversation(
-    ctx.teamId,
-    sanitizeNumber(input.wa_number),
-    /^\d+$/.test(digits) ? digits : null,
-    input.customer_source,
+  // Every read of the history may be a moment behind: it goes to the replica when there is one.
+  const found = await withReadDb(ctx.teamId, (db) =>
+    findConversation(db, ctx.teamId, sanitizeNumber(input.wa_number), /^\d+$/.test(digits) ? digits : null, input.customer_source),
   );
   if (!found) throw ApiError.invalid("wa_number", WA_NUMBER_NOT_REGISTERED);
   const paging = (total: number) => (input.with_pagination ? paginationMeta(total, input.per_page, input.page) : null);
@@ -48,10 +47,12 @@ export async function messageHistory({ ctx, input }: { ctx: AuthContext; input: 
   };
   const toRecord = toHistoryRecordWith(input.include);
   if (input.with_pagination) {
-    const { rows, total } = await historyPage(conversation, input.order, input.per_page, offsetOf(input.page, input.per_page));
+    const offset = offsetOf(input.page, input.per_page);
+    const { rows, total } = await withReadDb(ctx.teamId, (db) => historyPage(db, conversation, input.order, input.per_page, offset));
     return { message: HISTORY_OK, data: rows.map(toRecord), pagination: paging(total) };
   }
-  const batch = async (afterId: number | null) => (await historyBatch(conversation, input.order, afterId)).map(toRecord);
+  const batch = async (afterId: number | null) =>
+    (await withReadDb(ctx.teamId, (db) => historyBatch(db, conversation, input.order, afterId))).map(toRecord);
   const first = await batch(null);
   return { message: HISTORY_OK, stream: streamHistory(HISTORY_OK, first, HISTORY_BATCH, batch) };
 }

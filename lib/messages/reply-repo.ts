@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, or, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { contacts, conversations, messages, REPLY_WINDOW_HOURS } from "@/db/schema";
 
 /** WhatsApp's customer-service window, in hours (DESIGN section 14). */
@@ -12,8 +12,7 @@ import { contacts, conversations, messages, REPLY_WINDOW_HOURS } from "@/db/sche
  * (conversations_key_uq). The window is judged by the database clock, the one that stamped the
  * customer's message. Undefined when no contact matches (a customer who never wrote).
  */
-export async function findReplyContact(teamId: number, waNumberId: number, digits: string | null, customerId: string) {
-  const db = await getDb();
+export async function findReplyContact(db: DbOrTx, teamId: number, waNumberId: number, digits: string | null, customerId: string) {
   const [row] = await db
     .select({
       id: contacts.id,
@@ -38,8 +37,7 @@ export async function findReplyContact(teamId: number, waNumberId: number, digit
 }
 
 /** The id of a message of this very conversation, by its update_id. */
-export async function findConversationMessageId(teamId: number, waNumberId: number, contactId: number, updateId: string) {
-  const db = await getDb();
+export async function findConversationMessageId(db: DbOrTx, teamId: number, waNumberId: number, contactId: number, updateId: string) {
   const [row] = await db
     .select({ id: messages.id })
     .from(messages)

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { DbOrTx } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
@@ -88,12 +88,12 @@ export async function sendReply({
 
   const number = await requireNumber(ctx, input.wa_number);
   const digits = sanitizeNumber(input.customer_source);
-  const contact = await findReplyContact(ctx.teamId, number.id, /^\d+$/.test(digits) ? digits : null, input.customer_source);
+  const contact = await findReplyContact(await getDb(), ctx.teamId, number.id, /^\d+$/.test(digits) ? digits : null, input.customer_source);
   // A customer who never wrote on this number has no window at all.
   if (!contact?.windowOpen) throw ApiError.invalid("customer_source", WINDOW_CLOSED);
   let replyTo: number | null = null;
   if (input.context_update_id) {
-    replyTo = (await findConversationMessageId(ctx.teamId, number.id, contact.id, input.context_update_id)) ?? null;
+    replyTo = (await findConversationMessageId(await getDb(), ctx.teamId, number.id, contact.id, input.context_update_id)) ?? null;
     if (replyTo === null) throw ApiError.invalid("context_update_id", CONTEXT_NOT_FOUND);
   }
   const { payload, mediaPath, params } = await storedPayload(ctx.teamId, input);

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { bots, campaigns } from "@/db/schema";
 
 const INT4_MAX = 2147483647;
@@ -10,9 +10,8 @@ function inRange(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 1 && id <= INT4_MAX;
 }
 
-export async function botExists(teamId: number, id: number): Promise<boolean> {
+export async function botExists(db: DbOrTx, teamId: number, id: number): Promise<boolean> {
   if (!inRange(id)) return false;
-  const db = await getDb();
   const rows = await db
     .select({ id: bots.id })
     .from(bots)
@@ -21,9 +20,8 @@ export async function botExists(teamId: number, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function campaignExists(teamId: number, id: number): Promise<boolean> {
+export async function campaignExists(db: DbOrTx, teamId: number, id: number): Promise<boolean> {
   if (!inRange(id)) return false;
-  const db = await getDb();
   const rows = await db
     .select({ id: campaigns.id })
     .from(campaigns)

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { DbOrTx } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { findReplay, writeOnce, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
@@ -31,11 +31,12 @@ type Target = { number: { id: number }; template: TemplateRow; media: ResolvedMe
  */
 export async function resolveSendTarget(ctx: AuthContext, input: SendShared) {
   const number = await requireNumber(ctx, input.wa_number);
+  const db = await getDb();
   // Independent lookups run together; their errors are still reported in a fixed order.
   const [found, botOk, campaignOk] = await Promise.all([
     findTemplateForSend(ctx.teamId, number.id, input.template_name),
-    input.bot_id == null || botExists(ctx.teamId, input.bot_id),
-    input.campaign_id == null || campaignExists(ctx.teamId, input.campaign_id),
+    input.bot_id == null || botExists(db, ctx.teamId, input.bot_id),
+    input.campaign_id == null || campaignExists(db, ctx.teamId, input.campaign_id),
   ]);
   const template = assertSendable(found, input.template_name);
   if (!botOk) throw ApiError.invalid("bot_id", botNotFound(input.bot_id!));

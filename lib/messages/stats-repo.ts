@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { rowsOf, transaction, withReadDb } from "@/db/client";
+import { rowsOf, type DbOrTx, type Tx } from "@/db/client";
 import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 
 export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: string; from?: string; to?: string };
@@ -14,22 +14,20 @@ export type StatsRow = { status: string; error_code: number; error_title: string
  * left. One statement, so a fold committing meanwhile is seen whole or not at all. Days are UTC
  * dates, both ends included.
  */
-export async function sumMessageStats(teamId: number, f: StatsFilter): Promise<StatsRow[]> {
-  return withReadDb(teamId, async (db) => {
-    const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
-      await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
+export async function sumMessageStats(db: DbOrTx, teamId: number, f: StatsFilter): Promise<StatsRow[]> {
+  const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
+    await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
       FROM (SELECT * FROM message_stats WHERE ${where(teamId, f)}
             UNION ALL SELECT * FROM message_stats_deltas WHERE ${where(teamId, f)}) s
       GROUP BY status, error_code, error_title
       HAVING sum(messages) <> 0`),
-    );
-    return rows.map((r) => ({
-      status: r.status,
-      error_code: Number(r.error_code),
-      error_title: r.error_title,
-      messages: Number(r.messages),
-    }));
-  });
+  );
+  return rows.map((r) => ({
+    status: r.status,
+    error_code: Number(r.error_code),
+    error_title: r.error_title,
+    messages: Number(r.messages),
+  }));
 }
 
 function where(teamId: number, f: StatsFilter) {
@@ -50,29 +48,27 @@ const FOLD_LOCK = ADVISORY_LOCKS.statsFold;
  * how many it moved (-1 when another process was folding). Only one process folds at a time (a
  * transaction-scoped advisory lock, skipped if taken): the writers it serves never wait for it,
  * and the upserts it makes in key order are the only writes to message_stats. A key that nets to
- * 0 is kept at 0, as the rollup always kept counted-out keys.
+ * 0 is kept at 0, as the rollup always kept counted-out keys. Runs in the caller's transaction `tx`.
  */
-export async function foldMessageStatsDeltas(): Promise<number> {
-  return transaction(async (tx) => {
-    const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
-    if (!lock?.ok) return -1;
-    const res = await tx.execute(sql`
-      WITH gone AS (
-        DELETE FROM message_stats_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM message_stats_deltas LIMIT ${FOLD_BATCH}))
-        RETURNING *
-      ), summed AS (
-        SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title,
-          sum(messages) AS messages, count(*) AS n
-        FROM gone GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
-      ), folded AS (
-        INSERT INTO message_stats AS s (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
-        SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages
-        FROM summed ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
-        ON CONFLICT (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title)
-        DO UPDATE SET messages = s.messages + EXCLUDED.messages
-        RETURNING 1
-      )
-      SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
-    return Number(rowsOf<{ moved: number }>(res)[0]?.moved ?? 0);
-  });
+export async function foldMessageStatsDeltas(tx: Tx): Promise<number> {
+  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
+  if (!lock?.ok) return -1;
+  const res = await tx.execute(sql`
+    WITH gone AS (
+      DELETE FROM message_stats_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM message_stats_deltas LIMIT ${FOLD_BATCH}))
+      RETURNING *
+    ), summed AS (
+      SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title,
+        sum(messages) AS messages, count(*) AS n
+      FROM gone GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+    ), folded AS (
+      INSERT INTO message_stats AS s (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
+      SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages
+      FROM summed ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+      ON CONFLICT (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title)
+      DO UPDATE SET messages = s.messages + EXCLUDED.messages
+      RETURNING 1
+    )
+    SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
+  return Number(rowsOf<{ moved: number }>(res)[0]?.moved ?? 0);
 }

@@ -1,7 +1,8 @@
 import "server-only";
+import { transaction, withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { requireNumber } from "@/lib/numbers/service";
-import { sumMessageStats } from "./stats-repo";
+import { foldMessageStatsDeltas, sumMessageStats } from "./stats-repo";
 import { OUTBOUND_STATUSES, type FailureByCode, type MessageStats, type MessageStatsQuery } from "./stats-schemas";
 
 /**
@@ -11,13 +12,8 @@ import { OUTBOUND_STATUSES, type FailureByCode, type MessageStats, type MessageS
  */
 export async function messageStats({ ctx, input }: { ctx: AuthContext; input: MessageStatsQuery }): Promise<MessageStats> {
   const waNumberId = input.wa_number ? (await requireNumber(ctx, input.wa_number)).id : undefined;
-  const rows = await sumMessageStats(ctx.teamId, {
-    waNumberId,
-    template: input.template,
-    sentGroup: input.sent_group,
-    from: input.from,
-    to: input.to,
-  });
+  const filter = { waNumberId, template: input.template, sentGroup: input.sent_group, from: input.from, to: input.to };
+  const rows = await withReadDb(ctx.teamId, (db) => sumMessageStats(db, ctx.teamId, filter));
   const byStatus = Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, 0])) as MessageStats["by_status"];
   const failures = new Map<number, FailureByCode & { best: number }>();
   let total = 0;
@@ -38,4 +34,12 @@ export async function messageStats({ ctx, input }: { ctx: AuthContext; input: Me
     .map(({ code, title, count }) => ({ code, title, count }))
     .sort((a, b) => b.count - a.count || (a.code ?? 0) - (b.code ?? 0));
   return { total, by_status: byStatus, failures_by_code };
+}
+
+/**
+ * One run of the message_stats fold (stats-repo.ts foldMessageStatsDeltas) in its own transaction:
+ * the moved count, or -1 when another process was folding. The "message_stats fold" chore.
+ */
+export function foldMessageStats(): Promise<number> {
+  return transaction((tx) => foldMessageStatsDeltas(tx));
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, eq, lt } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { webhookDeadLetters } from "@/db/schema";
 
 export type DeadLetterInput = {
@@ -11,15 +11,13 @@ export type DeadLetterInput = {
   raw: string;
 };
 
-export async function insertDeadLetters(rows: DeadLetterInput[]) {
+export async function insertDeadLetters(db: DbOrTx, rows: DeadLetterInput[]) {
   if (!rows.length) return;
-  const db = await getDb();
   await db.insert(webhookDeadLetters).values(rows);
 }
 
 /** The newest dead letters first, of one team or of every team (`teamId` undefined: operators only). */
-export async function listDeadLetters(opts: { teamId?: number; limit: number; beforeId?: number }) {
-  const db = await getDb();
+export async function listDeadLetters(db: DbOrTx, opts: { teamId?: number; limit: number; beforeId?: number }) {
   const where = and(
     opts.teamId === undefined ? undefined : eq(webhookDeadLetters.teamId, opts.teamId),
     opts.beforeId === undefined ? undefined : lt(webhookDeadLetters.id, opts.beforeId),

@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { rawJsonText, storableText } from "@/lib/http/storable";
 import { insertDeadLetters, type DeadLetterInput } from "./dead-letters-repo";
 
@@ -23,7 +24,7 @@ export function reasonOfError(where: string, err: unknown): string {
 
 /** Keeps the items set aside from a webhook batch (one insert). */
 export async function keepDeadLetters(rows: DeadLetterInput[]) {
-  await insertDeadLetters(rows);
+  if (rows.length) await insertDeadLetters(await getDb(), rows);
 }
 
 /**

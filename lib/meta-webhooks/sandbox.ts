@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { randomUUID } from "node:crypto";
 import type { AuthContext } from "@/lib/auth/context";
 import { withSecrets } from "@/lib/channels/credentials";
@@ -20,7 +21,7 @@ export async function injectSandboxInbound({ ctx, input }: { ctx: AuthContext; i
   if (row.provider !== "sandbox") throw ApiError.invalid("wa_number", SANDBOX_ONLY);
   let contextId: string | null = null;
   if (input.context_update_id) {
-    const quoted = await providerIdByUpdateId(ctx.teamId, row.id, input.context_update_id);
+    const quoted = await providerIdByUpdateId(await getDb(), ctx.teamId, row.id, input.context_update_id);
     if (!quoted) throw ApiError.invalid("context_update_id", CONTEXT_NOT_FOUND);
     contextId = quoted.providerMessageId;
   }

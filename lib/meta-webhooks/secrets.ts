@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { credentialsGeneration, withSecrets } from "@/lib/channels/credentials";
 import { config } from "@/lib/config";
 import type { ChannelNumber, WaNumberRow } from "@/lib/channels/types";
@@ -41,13 +42,13 @@ export async function cloudSecrets(fresh = false): Promise<ChannelNumber[]> {
 
 async function refresh(generation: number): Promise<ChannelNumber[]> {
   // The version is read before the numbers: a change committed in between makes the next check reload again.
-  const version = await secretsVersion();
+  const version = await secretsVersion(await getDb());
   const c = cache;
   if (c && c.version === version && c.generation === generation) {
     c.checkedAt = Date.now();
     return c.numbers;
   }
-  const numbers = (await cloudNumbers()).map(withSecrets);
+  const numbers = (await cloudNumbers(await getDb())).map(withSecrets);
   loads++;
   cache = { version, generation, checkedAt: Date.now(), numbers };
   return numbers;

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { agents, conversationNotes, conversations, messages, waNumbers } from "@/db/schema";
 
 /** The conversation's key (number and contact) and its number's digits, or undefined for another team's id. */
@@ -26,8 +26,7 @@ const noteColumns = {
 };
 
 /** A conversation's notes, oldest first (a thread reads them in order among its messages). */
-export async function listNoteRows(teamId: number, key: ConversationKey, limit: number) {
-  const db = await getDb();
+export async function listNoteRows(db: DbOrTx, teamId: number, key: ConversationKey, limit: number) {
   return db
     .select(noteColumns)
     .from(conversationNotes)

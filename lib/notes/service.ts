@@ -3,7 +3,7 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { insertEvents } from "@/lib/events/repo";
 import { CONVERSATION_NOT_FOUND } from "@/lib/conversations/schemas";
-import { getDb, transaction } from "@/db/client";
+import { getDb, transaction, type DbOrTx } from "@/db/client";
 import { findConversationKey, insertNote, listNoteRows, type ConversationKey } from "./repo";
 import type { CreateNoteInput, NoteDto } from "./schemas";
 
@@ -27,15 +27,16 @@ function toDto(
   };
 }
 
-async function requireConversation(ctx: AuthContext, id: number, db?: Parameters<typeof findConversationKey>[0]) {
-  const key = await findConversationKey(db ?? (await getDb()), ctx.teamId, id);
+async function requireConversation(db: DbOrTx, ctx: AuthContext, id: number) {
+  const key = await findConversationKey(db, ctx.teamId, id);
   if (!key) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   return key;
 }
 
 export async function listNotes({ ctx, input }: { ctx: AuthContext; input: { conversationId: number } }): Promise<NoteDto[]> {
-  const key = await requireConversation(ctx, input.conversationId);
-  return (await listNoteRows(ctx.teamId, key, MAX_NOTES)).map((r) => toDto(key, r));
+  const db = await getDb();
+  const key = await requireConversation(db, ctx, input.conversationId);
+  return (await listNoteRows(db, ctx.teamId, key, MAX_NOTES)).map((r) => toDto(key, r));
 }
 
 /**
@@ -52,7 +53,7 @@ export async function createNote({
 }): Promise<NoteDto> {
   const agent = ctx.actor.kind === "agent" ? ctx.actor : null;
   return transaction(async (tx) => {
-    const key = await requireConversation(ctx, input.conversationId, tx);
+    const key = await requireConversation(tx, ctx, input.conversationId);
     const row = await insertNote(tx, {
       teamId: ctx.teamId,
       waNumberId: key.waNumberId,

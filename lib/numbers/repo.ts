@@ -1,10 +1,9 @@
 import "server-only";
 import { and, asc, count, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { waNumbers } from "@/db/schema";
 
-export async function listNumbers(teamId: number, limit: number, offset: number) {
-  const db = await getDb();
+export async function listNumbers(db: DbOrTx, teamId: number, limit: number, offset: number) {
   const where = eq(waNumbers.teamId, teamId);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(waNumbers).where(where).orderBy(asc(waNumbers.id)).limit(limit).offset(offset),
@@ -14,8 +13,7 @@ export async function listNumbers(teamId: number, limit: number, offset: number)
 }
 
 /** A team's number by its digits; another team's number answers like a missing one. */
-export async function findNumber(teamId: number, number: string) {
-  const db = await getDb();
+export async function findNumber(db: DbOrTx, teamId: number, number: string) {
   const [row] = await db
     .select()
     .from(waNumbers)
@@ -24,8 +22,7 @@ export async function findNumber(teamId: number, number: string) {
   return row;
 }
 
-export async function insertNumber(values: typeof waNumbers.$inferInsert) {
-  const db = await getDb();
+export async function insertNumber(db: DbOrTx, values: typeof waNumbers.$inferInsert) {
   const [row] = await db.insert(waNumbers).values(values).returning();
   return row;
 }

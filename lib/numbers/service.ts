@@ -1,4 +1,5 @@
 import "server-only";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
@@ -21,7 +22,7 @@ export function toWaNumberDto(row: Row): WaNumberDto {
 }
 
 export async function listWaNumbers({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
-  const { rows, total } = await listNumbers(ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const { rows, total } = await listNumbers(await getDb(), ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
   return { data: rows.map(toWaNumberDto), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
@@ -29,7 +30,7 @@ export const WA_NUMBER_NOT_REGISTERED = "El número de WhatsApp no está registr
 
 /** The caller's registered number, or 422 on `field` (spec 4.1: unregistered wa_number → 422). */
 export async function requireNumber(ctx: AuthContext, raw: string, field = "wa_number") {
-  const row = await findNumber(ctx.teamId, sanitizeNumber(raw));
+  const row = await findNumber(await getDb(), ctx.teamId, sanitizeNumber(raw));
   if (!row) throw ApiError.invalid(field, WA_NUMBER_NOT_REGISTERED);
   return row;
 }
@@ -54,7 +55,7 @@ export async function addNumber({
     messagesPerSecond?: number;
   };
 }) {
-  const row = await insertNumber({
+  const row = await insertNumber(await getDb(), {
     teamId: input.teamId,
     number: sanitizeNumber(input.number),
     displayName: input.displayName ?? "",

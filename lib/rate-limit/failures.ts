@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { config } from "@/lib/config";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { clientAddress } from "@/lib/http/client-address";
@@ -45,7 +46,7 @@ function retryAfterSeconds(current: number, limit: number, now: number): number 
 
 async function retryAfter(key: string, limit: number, now: number): Promise<number> {
   const w = windowsAt(now);
-  const [, current] = await countsInWindows(key, [w.previous, w.start]);
+  const [, current] = await countsInWindows(await getDb(), key, [w.previous, w.start]);
   return retryAfterSeconds(current, limit, now);
 }
 
@@ -57,18 +58,18 @@ async function retryAfter(key: string, limit: number, now: number): Promise<numb
 export async function reserveFailure(key: string, limit: number, now = Date.now()): Promise<Reservation> {
   if (limit <= 0) return { ok: true, slot: null };
   const w = windowsAt(now);
-  const count = await reserveInWindow(key, w.start, w.previous, limit);
+  const count = await reserveInWindow(await getDb(), key, w.start, w.previous, limit);
   sweep(WINDOW_MS);
   if (count === null) return { ok: false, retryAfter: await retryAfter(key, limit, now) };
   return { ok: true, slot: { key, windowStart: w.start } };
 }
 
 export async function releaseFailure(slot: FailureSlot): Promise<void> {
-  if (slot) await releaseInWindow(slot.key, slot.windowStart);
+  if (slot) await releaseInWindow(await getDb(), slot.key, slot.windowStart);
 }
 
 export async function clearFailures(key: string): Promise<void> {
-  await deleteKey(key);
+  await deleteKey(await getDb(), key);
 }
 
 /**
@@ -83,13 +84,13 @@ export async function withAddressFailureBudget<T>(req: Request, run: () => Promi
   const key = addressKey(clientAddress(req));
   const now = Date.now();
   const w = windowsAt(now);
-  const [previous, current] = await countsInWindows(key, [w.previous, w.start]);
+  const [previous, current] = await countsInWindows(await getDb(), key, [w.previous, w.start]);
   if (previous + current >= limit) throw failureLimitError(retryAfterSeconds(current, limit, now));
   try {
     return await run();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      await bumpWindow(key, w.start);
+      await bumpWindow(await getDb(), key, w.start);
       sweep(WINDOW_MS);
     }
     throw err;

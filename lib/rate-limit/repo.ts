@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
-import { getDb, rowsOf, type Db } from "@/db/client";
+import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { preparedOnce } from "@/db/prepared";
 import { rateLimits } from "@/db/schema";
 
@@ -18,8 +18,8 @@ const bump = preparedOnce((db) =>
  * One statement per request: the first hit of a window inserts its row, every later one bumps it
  * under the row lock, so concurrent requests on any replica each see a distinct count.
  */
-export async function bumpWindow(key: string, windowStart: Date, db?: Db): Promise<number> {
-  const [row] = await bump(db ?? (await getDb())).execute({ key, windowStart });
+export async function bumpWindow(db: Db, key: string, windowStart: Date): Promise<number> {
+  const [row] = await bump(db).execute({ key, windowStart });
   return Number(row.count);
 }
 
@@ -27,8 +27,7 @@ export async function bumpWindow(key: string, windowStart: Date, db?: Db): Promi
  * Deletes past windows: keys starting with `longPrefix` (the failure budgets, which look back
  * further) before `longCutoff`, every other key before `cutoff`.
  */
-export async function deleteWindowsBefore(cutoff: Date, longPrefix: string, longCutoff: Date): Promise<void> {
-  const db = await getDb();
+export async function deleteWindowsBefore(db: DbOrTx, cutoff: Date, longPrefix: string, longCutoff: Date): Promise<void> {
   await db
     .delete(rateLimits)
     .where(
@@ -45,8 +44,13 @@ export async function deleteWindowsBefore(cutoff: Date, longPrefix: string, long
  * only while that sum is below `limit`. Concurrent callers serialize on the row lock, so no burst
  * gets past the limit. Returns the new count of the current window, or null when the budget is spent.
  */
-export async function reserveInWindow(key: string, windowStart: Date, previousStart: Date, limit: number): Promise<number | null> {
-  const db = await getDb();
+export async function reserveInWindow(
+  db: DbOrTx,
+  key: string,
+  windowStart: Date,
+  previousStart: Date,
+  limit: number,
+): Promise<number | null> {
   const res = await db.execute(sql`
     WITH prev AS (
       SELECT coalesce(sum(count), 0)::int AS n FROM rate_limits
@@ -62,8 +66,7 @@ export async function reserveInWindow(key: string, windowStart: Date, previousSt
 }
 
 /** Gives back one slot taken by `reserveInWindow` (the attempt turned out not to be a failure). */
-export async function releaseInWindow(key: string, windowStart: Date): Promise<void> {
-  const db = await getDb();
+export async function releaseInWindow(db: DbOrTx, key: string, windowStart: Date): Promise<void> {
   await db
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
@@ -71,8 +74,7 @@ export async function releaseInWindow(key: string, windowStart: Date): Promise<v
 }
 
 /** Counts of a key in the given windows (missing windows count 0). */
-export async function countsInWindows(key: string, starts: Date[]): Promise<number[]> {
-  const db = await getDb();
+export async function countsInWindows(db: DbOrTx, key: string, starts: Date[]): Promise<number[]> {
   const rows = await db
     .select({ windowStart: rateLimits.windowStart, count: rateLimits.count })
     .from(rateLimits)
@@ -81,7 +83,6 @@ export async function countsInWindows(key: string, starts: Date[]): Promise<numb
 }
 
 /** Forgets every window of a key. */
-export async function deleteKey(key: string): Promise<void> {
-  const db = await getDb();
+export async function deleteKey(db: DbOrTx, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

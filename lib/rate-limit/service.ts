@@ -1,6 +1,6 @@
 import "server-only";
 import type { AuthContext } from "@/lib/auth/context";
-import type { Db } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { bumpWindow, deleteWindowsBefore } from "./repo";
@@ -51,7 +51,9 @@ export function sweep(windowMs: number) {
   lastSweep = now;
   const cutoff = new Date(now - 2 * Math.max(windowMs, SWEEP_MS));
   const longCutoff = new Date(now - Math.max(LONG_KEEP_MS, 2 * windowMs));
-  deleteWindowsBefore(cutoff, LONG_KEY_PREFIX, longCutoff).catch(() => {});
+  getDb()
+    .then((db) => deleteWindowsBefore(db, cutoff, LONG_KEY_PREFIX, longCutoff))
+    .catch(() => {});
 }
 
 /**
@@ -65,7 +67,7 @@ export async function checkRateLimit(key: string, opts: RateLimitOptions = {}): 
   const windowMs = (opts.windowSeconds ?? 60) * 1000;
   const now = opts.now ?? Date.now();
   const start = Math.floor(now / windowMs) * windowMs;
-  const count = await bumpWindow(key, new Date(start), opts.db);
+  const count = await bumpWindow(opts.db ?? (await getDb()), key, new Date(start));
   sweep(windowMs);
   return {
     ok: count <= limit,

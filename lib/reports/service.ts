@@ -38,7 +38,7 @@ async function resolveFilter(ctx: AuthContext, q: ReportQuery): Promise<ReportFi
   const f: ReportFilter = { from, to };
   if (q.wa_number) f.waNumberId = (await requireNumber(ctx, q.wa_number)).id;
   if (q.label_id !== undefined) {
-    if (!(await teamLabelIds(ctx.teamId, [q.label_id])).has(q.label_id)) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
+    if (!(await teamLabelIds(await getDb(), ctx.teamId, [q.label_id])).has(q.label_id)) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
     f.labelId = q.label_id;
   }
   if (q.agent_id !== undefined) {

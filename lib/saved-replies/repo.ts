@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, eq, ilike, ne, or, sql } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { savedReplies } from "@/db/schema";
 
 export type SavedReplyRow = typeof savedReplies.$inferSelect;
@@ -12,8 +12,7 @@ const PLAIN = "aaaaaeeeeiiiiooooouuuuncAAAAAEEEEIIIIOOOOOUUUUNC";
 const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 
 /** The team's saved replies by shortcut, optionally narrowed by a search over shortcut, title and content. */
-export async function listSavedReplyRows(teamId: number, search: string | undefined, limit: number, offset: number) {
-  const db = await getDb();
+export async function listSavedReplyRows(db: DbOrTx, teamId: number, search: string | undefined, limit: number, offset: number) {
   const pattern = search ? `%${escapeLike(fold(search))}%` : undefined;
   const where = and(
     eq(savedReplies.teamId, teamId),
@@ -32,8 +31,7 @@ export async function listSavedReplyRows(teamId: number, search: string | undefi
   return { rows, total: Number(total) };
 }
 
-export async function findSavedReplyRow(teamId: number, id: number) {
-  const db = await getDb();
+export async function findSavedReplyRow(db: DbOrTx, teamId: number, id: number) {
   const [row] = await db
     .select()
     .from(savedReplies)
@@ -81,8 +79,7 @@ export async function updateSavedReplyRow(
   return row;
 }
 
-export async function deleteSavedReplyRow(teamId: number, id: number) {
-  const db = await getDb();
+export async function deleteSavedReplyRow(db: DbOrTx, teamId: number, id: number) {
   const rows = await db
     .delete(savedReplies)
     .where(and(eq(savedReplies.teamId, teamId), eq(savedReplies.id, id)))

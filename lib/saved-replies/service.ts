@@ -1,5 +1,5 @@
 import "server-only";
-import { transaction } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
@@ -35,6 +35,7 @@ function toDto(row: SavedReplyRow): SavedReplyDto {
 
 export async function listSavedReplies({ ctx, input }: { ctx: AuthContext; input: ListSavedRepliesQuery }) {
   const { rows, total } = await listSavedReplyRows(
+    await getDb(),
     ctx.teamId,
     input.search || undefined,
     input.per_page,
@@ -44,7 +45,7 @@ export async function listSavedReplies({ ctx, input }: { ctx: AuthContext; input
 }
 
 export async function getSavedReply({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<SavedReplyDto> {
-  const row = await findSavedReplyRow(ctx.teamId, input.id);
+  const row = await findSavedReplyRow(await getDb(), ctx.teamId, input.id);
   if (!row) throw ApiError.notFound(SAVED_REPLY_NOT_FOUND);
   return toDto(row);
 }
@@ -77,5 +78,5 @@ export async function updateSavedReply({
 }
 
 export async function deleteSavedReply({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<void> {
-  if (!(await deleteSavedReplyRow(ctx.teamId, input.id))) throw ApiError.notFound(SAVED_REPLY_NOT_FOUND);
+  if (!(await deleteSavedReplyRow(await getDb(), ctx.teamId, input.id))) throw ApiError.notFound(SAVED_REPLY_NOT_FOUND);
 }

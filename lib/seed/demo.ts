@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@/db/client";
+import { getDb, transaction, type Tx } from "@/db/client";
 import { hashPassword } from "@/lib/auth/password";
 import { hashToken, newToken } from "@/lib/auth/tokens";
 import { sha256Hex } from "@/lib/crypto/hash";
@@ -31,7 +31,7 @@ import {
   insertTeam,
   insertTemplate,
   insertTokenOnce,
-  seedTransaction,
+  lockSeed,
   teamOfNumber,
 } from "./repo";
 
@@ -46,9 +46,11 @@ export type SeedDemoResult = { team_id: number; token: string; created: boolean 
 export async function seedDemo(opts: { token?: string } = {}): Promise<SeedDemoResult> {
   // scrypt is slow on purpose: hash only when the demo is missing, and outside the transaction
   // (PGlite runs one transaction at a time).
-  const passwordHash = (await teamOfNumber(DEMO_NUMBER)) === undefined ? await hashPassword(DEMO_AGENT.password) : undefined;
-  return seedTransaction(async (tx) => {
-    const existing = await teamOfNumber(DEMO_NUMBER, tx);
+  const passwordHash = (await teamOfNumber(await getDb(), DEMO_NUMBER)) === undefined ? await hashPassword(DEMO_AGENT.password) : undefined;
+  // One transaction holding the seed's lock: two processes starting at once seed once.
+  return transaction(async (tx) => {
+    await lockSeed(tx);
+    const existing = await teamOfNumber(tx, DEMO_NUMBER);
     if (existing !== undefined) return { team_id: existing, token: await issueToken(tx, existing, opts.token), created: false };
     const teamId = await createDemo(tx, passwordHash ?? (await hashPassword(DEMO_AGENT.password)));
     return { team_id: teamId, token: await issueToken(tx, teamId, opts.token), created: true };

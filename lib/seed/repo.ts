@@ -1,6 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { getDb, type DbOrTx, type Tx, transaction } from "@/db/client";
+import type { DbOrTx, Tx } from "@/db/client";
 import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 import {
   agents,
@@ -20,17 +20,13 @@ import {
 // Serializes concurrent seeds (two replicas starting at once) on both drivers.
 const SEED_LOCK = ADVISORY_LOCKS.seed;
 
-/** Runs `fn` in one transaction holding the seed's advisory lock. */
-export async function seedTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
-    return fn(tx);
-  });
+/** Takes the seed's advisory lock for the rest of the caller's transaction. */
+export async function lockSeed(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
 }
 
 /** The team owning `number` (numbers are unique across the service). */
-export async function teamOfNumber(number: string, tx?: DbOrTx): Promise<number | undefined> {
-  const db = tx ?? (await getDb());
+export async function teamOfNumber(db: DbOrTx, number: string): Promise<number | undefined> {
   const [row] = await db.select({ teamId: waNumbers.teamId }).from(waNumbers).where(eq(waNumbers.number, number)).limit(1);
   return row?.teamId;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/client";
 import { templates } from "@/db/schema";
 
 export type TemplateRow = typeof templates.$inferSelect;
@@ -15,8 +15,13 @@ function availableTo(waNumberId: number): SQL {
   return or(eq(templates.waNumberId, waNumberId), isNull(templates.waNumberId))!;
 }
 
-export async function listTemplateRows(teamId: number, filter: { search?: string; waNumberId?: number }, limit: number, offset: number) {
-  const db = await getDb();
+export async function listTemplateRows(
+  db: DbOrTx,
+  teamId: number,
+  filter: { search?: string; waNumberId?: number },
+  limit: number,
+  offset: number,
+) {
   const conditions: SQL[] = [eq(templates.teamId, teamId)];
   if (filter.search) conditions.push(ilike(templates.name, likePattern(filter.search)));
   if (filter.waNumberId !== undefined) conditions.push(availableTo(filter.waNumberId));
@@ -32,8 +37,7 @@ export async function listTemplateRows(teamId: number, filter: { search?: string
  * The template a send names. A name may exist per language and per number; the number's own
  * template wins over a team-wide one, then the oldest.
  */
-export async function findTemplateForNumber(teamId: number, waNumberId: number, name: string) {
-  const db = await getDb();
+export async function findTemplateForNumber(db: DbOrTx, teamId: number, waNumberId: number, name: string) {
   const [row] = await db
     .select()
     .from(templates)
@@ -44,8 +48,7 @@ export async function findTemplateForNumber(teamId: number, waNumberId: number, 
 }
 
 /** Insert, or refresh the same (team, name, language): re-running a template sync is harmless. */
-export async function upsertTemplate(values: typeof templates.$inferInsert): Promise<TemplateRow> {
-  const db = await getDb();
+export async function upsertTemplate(db: DbOrTx, values: typeof templates.$inferInsert): Promise<TemplateRow> {
   const [row] = await db
     .insert(templates)
     .values(values)

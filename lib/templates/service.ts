@@ -1,4 +1,5 @@
 import "server-only";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
@@ -43,6 +44,7 @@ export function toTemplateListItem(row: TemplateRow): TemplateListItem {
 export async function listTemplates({ ctx, input }: { ctx: AuthContext; input: ListTemplatesQuery }) {
   const waNumberId = input.wa_number ? (await requireNumber(ctx, input.wa_number)).id : undefined;
   const { rows, total } = await listTemplateRows(
+    await getDb(),
     ctx.teamId,
     { search: input.search || undefined, waNumberId },
     input.per_page,
@@ -52,8 +54,8 @@ export async function listTemplates({ ctx, input }: { ctx: AuthContext; input: L
 }
 
 /** The template `name` usable from the number (its own first, then team-wide), if any. */
-export function findTemplateForSend(teamId: number, waNumberId: number, name: string) {
-  return findTemplateForNumber(teamId, waNumberId, name);
+export async function findTemplateForSend(teamId: number, waNumberId: number, name: string) {
+  return findTemplateForNumber(await getDb(), teamId, waNumberId, name);
 }
 
 /** 422 on `template_name` unless the template exists and is approved. */
@@ -106,7 +108,7 @@ export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: Tem
     throw ApiError.invalid("default_media_path", `El archivo por defecto debe estar en uploads/team${ctx.teamId}/ o ser una URL http(s).`);
   }
   const waNumberId = t.wa_number ? (await requireNumber(ctx, t.wa_number)).id : null;
-  const row = await upsertTemplate({
+  const row = await upsertTemplate(await getDb(), {
     teamId: ctx.teamId,
     waNumberId,
     externalId: t.id ?? null,

@@ -6,7 +6,7 @@ import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createContact, createNumber, createTeam } from "../helpers/factories";
 import { messageStatsResponse } from "@/lib/messages/stats-schemas";
-import { foldMessageStatsDeltas } from "@/lib/messages/stats-repo";
+import { foldMessageStats } from "@/lib/messages/stats-service";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -200,7 +200,7 @@ describe("the message_stats rollup", () => {
    */
   async function rollupOf(teamId: number): Promise<RollupRow[]> {
     const db = await getDb();
-    while ((await foldMessageStatsDeltas()) > 0);
+    while ((await foldMessageStats()) > 0);
     return rowsOf<RollupRow>(
       await db.execute(sql`SELECT day::text AS day, template_name, sent_group, status, error_code::text AS error_code, error_title,
           messages::text AS messages
@@ -282,7 +282,7 @@ describe("the message_stats rollup", () => {
     const before = await rollupVersions(team.id);
     await db.execute(sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id}`);
     expect(await pendingDeltas(team.id)).toBe(0);
-    expect(await foldMessageStatsDeltas()).toBe(0);
+    expect(await foldMessageStats()).toBe(0);
     expect(await rollupVersions(team.id)).toEqual(before);
     expect(await rollupOf(team.id)).toEqual(afterBulk);
 
@@ -323,7 +323,7 @@ describe("the message_stats rollup", () => {
     const moves = rows.map((r, i) =>
       db.execute(sql`UPDATE messages SET status = ${i % 3 === 0 ? "READED" : "DELIVERED"} WHERE id = ${r.id}`),
     );
-    await Promise.all([...moves, foldMessageStatsDeltas(), foldMessageStatsDeltas()]);
+    await Promise.all([...moves, foldMessageStats(), foldMessageStats()]);
     const api = apiClient(server.url, team.token);
     const expected = {
       total: 60,
@@ -332,7 +332,7 @@ describe("the message_stats rollup", () => {
     };
     // Whatever was folded or not, the answer is the same.
     expect((await api.get("/api/v1/messages/stats?sent_group=g")).body.data).toEqual(expected);
-    while ((await foldMessageStatsDeltas()) > 0);
+    while ((await foldMessageStats()) > 0);
     expect(await pendingDeltas(team.id)).toBe(0);
     expect((await api.get("/api/v1/messages/stats?sent_group=g")).body.data).toEqual(expected);
   });

@@ -58,7 +58,7 @@ describe("an enqueue interrupted by a crash", () => {
     await db.delete(messages).where(and(eq(messages.teamId, w.team.id), eq(messages.broadcastId, w.id)));
     await db.update(broadcasts).set({ enqueuedAt: null, enqueueCursor: 0, recipients: 0 }).where(eq(broadcasts.id, w.id));
     const row = (await findBroadcast(db, w.team.id, w.id))!;
-    const target = { number: { id: row.waNumberId }, template: (await templateOfBroadcast(row))!, media: null };
+    const target = { number: { id: row.waNumberId }, template: (await templateOfBroadcast(db, row))!, media: null };
     await Promise.all([enqueueAudience(tokenCtx(w.team.id), row, target, 2), enqueueAudience(tokenCtx(w.team.id), row, target, 3)]);
     const rows = await broadcastMessages(w.team.id, w.id);
     expect([...perContact(rows).entries()].sort()).toEqual(w.contacts.map((c) => [c.id, 1]).sort());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { rowsOf, transaction, type Tx } from "@/db/client";
+import { getDb, rowsOf, transaction, type Tx } from "@/db/client";
 import { events } from "@/db/schema";
 import { insertEvents, pruneEventsBefore } from "@/lib/events/repo";
 import { PARTITIONS_AHEAD_DAYS, pruneEvents } from "@/lib/events/prune";
@@ -122,7 +122,7 @@ describe("event log partitions", () => {
     expect(old.part).not.toMatch(/^events_p\d{8}$/);
     let deletedUpTo = 0;
     for (let i = 0; i < 50; i++) {
-      const max = await pruneEventsBefore(new Date(Date.now() - 399 * DAY), 100);
+      const max = await pruneEventsBefore(await getDb(), new Date(Date.now() - 399 * DAY), 100);
       if (!max) break;
       deletedUpTo = Math.max(deletedUpTo, max);
     }

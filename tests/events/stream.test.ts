@@ -186,7 +186,7 @@ describe("GET /api/v1/events", () => {
 
     let deletedUpTo = 0;
     for (let i = 0; i < 50; i++) {
-      const max = await pruneEventsBefore(new Date(Date.now() - 48 * 3600_000), 100);
+      const max = await pruneEventsBefore(db, new Date(Date.now() - 48 * 3600_000), 100);
       if (!max) break;
       deletedUpTo = Math.max(deletedUpTo, max);
     }

@@ -51,6 +51,7 @@ describe("the event log's tail", () => {
     const { createTeam } = await import("../helpers/factories");
     const { subscribe } = await import("@/lib/events/bus");
     const { eventCursor, listEventsAfter } = await import("@/lib/events/repo");
+    const db = await (await import("@/db/client")).getDb();
     const team = await createTeam();
     const got: StoredEvent[] = [];
     const unsubscribe = await subscribe({ teamId: team.id, deliver: (events) => got.push(...events) });
@@ -82,11 +83,11 @@ describe("the event log's tail", () => {
 
       // A client that saw only A1 is replayed A2 then B1 (ids after A1 alone would give the same
       // here; a client that saw B1 first is the case ids get wrong, shown by the live order above).
-      const cursor = await eventCursor(team.id, firstId);
-      const replayed = await listEventsAfter(team.id, cursor!, {}, 10);
+      const cursor = await eventCursor(db, team.id, firstId);
+      const replayed = await listEventsAfter(db, team.id, cursor!, {}, 10);
       expect(replayed.map((e) => (e.data as { n: string }).n)).toEqual(["A2", "B1"]);
       // And one that saw A2 last is replayed B1, whose id is lower than A2's.
-      const afterA2 = await listEventsAfter(team.id, (await eventCursor(team.id, thirdId))!, {}, 10);
+      const afterA2 = await listEventsAfter(db, team.id, (await eventCursor(db, team.id, thirdId))!, {}, 10);
       expect(afterA2.map((e) => e.id)).toEqual([Number(secondId)]);
     } finally {
       unsubscribe();

@@ -1,3 +1,4 @@
+import { getDb } from "@/db/client";
 import { z } from "@/lib/http/zod-es";
 import { listDeadLetters } from "@/lib/meta-webhooks/dead-letters-repo";
 import { listParked } from "@/lib/delivery/parked-statuses-repo";
@@ -20,7 +21,7 @@ export const deadLettersList: AdminCommand = {
     const f = z
       .object({ team: intFlag("team").optional(), limit: intFlag("limit").optional(), before: intFlag("before").optional() })
       .parse(flags);
-    const rows = await listDeadLetters({ teamId: f.team, limit: Math.min(f.limit ?? 50, 500), beforeId: f.before });
+    const rows = await listDeadLetters(await getDb(), { teamId: f.team, limit: Math.min(f.limit ?? 50, 500), beforeId: f.before });
     const parked = await listParked({ teamId: f.team, limit: Math.min(f.limit ?? 50, 500) });
     return {
       parked_statuses: parked.map((p) => ({
