@@ -46,8 +46,6 @@ export default tseslint.config(
     // transaction is a `db`), and the service obtains it (getDb, withReadDb for replica reads,
     // transaction), so a repo never picks its connection nor opens a transaction itself.
     files: ["lib/**/repo.ts", "lib/**/*-repo.ts", "lib/**/repo-*.ts"],
-    // These folders follow once their current work is merged (issue 20).
-    ignores: ["lib/reports/**", "lib/conversations/**"],
     rules: {
       "no-restricted-imports": [
         "error",

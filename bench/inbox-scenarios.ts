@@ -2,6 +2,7 @@ import http from "node:http";
 import { load, mb, unavailable, type Measure } from "./load";
 import { cpuMs, memorySampler } from "./processes";
 import type { ScenarioCtx } from "./scenarios";
+import { databaseMeter } from "./status-scenarios";
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -28,9 +29,15 @@ export function reportsLoad(ctx: ScenarioCtx, connections: number, which: "summa
   return getLoad(ctx, connections, `reports ${which}`, `/api/v1/reports/${which}`);
 }
 
-function getLoad(ctx: ScenarioCtx, connections: number, scenario: string, path: string): Promise<Measure> {
+/**
+ * A GET load of team A. On Postgres the note adds the database's side: its client backends' CPU per
+ * answer (bench/status-scenarios.ts databaseMeter), so that a request's whole price, web process
+ * plus Postgres, is on the row (the two share the machine's cores).
+ */
+async function getLoad(ctx: ScenarioCtx, connections: number, scenario: string, path: string): Promise<Measure> {
   const headers = auth(ctx.data.teamA.token);
-  return load({
+  const meter = ctx.query ? databaseMeter(ctx.query) : undefined;
+  const m = await load({
     scenario,
     target: "app",
     url: ctx.app.url,
@@ -44,7 +51,15 @@ function getLoad(ctx: ScenarioCtx, connections: number, scenario: string, path: 
       await res.arrayBuffer();
       return res.status;
     },
+    onMeasureStart: () => meter?.start(),
   });
+  const answers = m.reqPerSec * m.durationSeconds;
+  if (!meter || !m.available || !answers) return m;
+  const db = await meter.stop();
+  if (db.cpuMs === null) return m;
+  const pg = db.cpuMs / answers;
+  const total = m.cpuMsPerReq === null ? "" : `, web + Postgres ${(m.cpuMsPerReq + pg).toFixed(2)}`;
+  return { ...m, note: [m.note, `Postgres CPU ${pg.toFixed(2)} ms/req${total}`].filter(Boolean).join("; ") };
 }
 
 const percentile = (sorted: number[], p: number) =>

@@ -249,7 +249,7 @@ function pidsCpuMs(pids: number[]): Map<number, number> {
  * The database's side of a load: CPU of this database's client backends (read from /proc, so only
  * when Postgres runs on this machine) and transactions committed, between start() and stop().
  */
-function databaseMeter(q: Query) {
+export function databaseMeter(q: Query) {
   let cpu0 = new Map<number, number>();
   let commits0 = 0;
   const backends = async () =>

@@ -1,7 +1,7 @@
 import { pruneEvents } from "@/lib/events/prune";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { foldMessageStats } from "@/lib/messages/stats-service";
-import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/repo";
+import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/fold";
 import { sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
 import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
 import { resumeInterrupted } from "@/lib/broadcasts/enqueue";

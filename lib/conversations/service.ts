@@ -1,5 +1,5 @@
 import "server-only";
-import { transaction } from "@/db/client";
+import { readFrom, transaction, withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { requireNumber } from "@/lib/numbers/service";
@@ -102,7 +102,7 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
   } else if (typeof input.assignee === "number") filter.assigneeAgentId = input.assignee;
   if (input.cursor) filter.before = decodeCursor(input.cursor);
 
-  const rows = await listConversationRows(ctx.teamId, filter, input.per_page + 1);
+  const rows = await withReadDb(ctx.teamId, (db) => listConversationRows(db, ctx.teamId, filter, input.per_page + 1));
   const page = rows.slice(0, input.per_page);
   return {
     data: page.map(toDto),
@@ -112,7 +112,7 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
 
 /** `from`: "replica" for a plain read; the primary (default) right after this request's own write. */
 async function loadDto(ctx: AuthContext, id: number, from?: "replica"): Promise<ConversationDto> {
-  const row = await findConversationRow(ctx.teamId, id, from);
+  const row = await readFrom(ctx.teamId, from, (db) => findConversationRow(db, ctx.teamId, id));
   if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   return toDto(row);
 }
@@ -157,7 +157,7 @@ export async function updateConversation({
   await transaction(async (tx) => {
     const row = await lockConversation(tx, ctx.teamId, input.id);
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
-    if (input.assignee_agent_id != null && !(await teamAgentExists(ctx.teamId, input.assignee_agent_id, tx))) {
+    if (input.assignee_agent_id != null && !(await teamAgentExists(tx, ctx.teamId, input.assignee_agent_id))) {
       throw ApiError.invalid("assignee_agent_id", ASSIGNEE_INVALID);
     }
     const set: Parameters<typeof updateConversationRow>[3] = {};

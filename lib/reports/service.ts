@@ -1,12 +1,12 @@
 import "server-only";
-import { getDb } from "@/db/client";
+import { getDb, withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { requireNumber } from "@/lib/numbers/service";
 import { teamLabelIds } from "@/lib/labels/repo";
 import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
 import { teamAgentExists } from "@/lib/conversations/repo";
-import { agentNames, messageFigures, timeFigures, type CountRow, type ReportFilter, type ReportGroup, type TimeRow } from "./repo";
+import { reportFigures, type FigureRow, type ReportFilter, type ReportGroup } from "./repo";
 import { interpolate } from "./buckets";
 import {
   REPORT_AGENT_NOT_FOUND,
@@ -42,7 +42,8 @@ async function resolveFilter(ctx: AuthContext, q: ReportQuery): Promise<ReportFi
     f.labelId = q.label_id;
   }
   if (q.agent_id !== undefined) {
-    if (q.agent_id !== 0 && !(await teamAgentExists(ctx.teamId, q.agent_id))) throw ApiError.invalid("agent_id", REPORT_AGENT_NOT_FOUND);
+    if (q.agent_id !== 0 && !(await teamAgentExists(await getDb(), ctx.teamId, q.agent_id)))
+      throw ApiError.invalid("agent_id", REPORT_AGENT_NOT_FOUND);
     f.agentId = q.agent_id;
   }
   return f;
@@ -54,65 +55,66 @@ const secs = (v: number | null) => (v == null ? null : Math.round(v * 10) / 10);
 const value = (v: number | string | null) => (v == null ? null : Number(v));
 
 /** A metric's percentile from the values at its two ranks (their buckets' means, lib/reports/buckets.ts). */
-function pct(t: TimeRow | undefined, p: 0.5 | 0.9): number | null {
-  if (!t) return null;
-  const [lo, hi] = p === 0.5 ? [t.p50_lo, t.p50_hi] : [t.p90_lo, t.p90_hi];
-  return secs(interpolate(p, num(t.n), value(lo), value(hi)));
+function pct(n: FigureRow["fr_n"], lo: FigureRow["fr_n"], hi: FigureRow["fr_n"], p: 0.5 | 0.9): number | null {
+  return secs(interpolate(p, num(n), value(lo), value(hi)));
 }
 
-type Times = Partial<Record<TimeRow["metric"], TimeRow>>;
-
-function figures(t: Times = {}, c?: CountRow): ReportFigures {
+function figures(r: FigureRow | undefined): ReportFigures {
+  if (!r) return EMPTY;
   return {
-    first_responses: num(t.first_response?.n),
-    first_response_median: pct(t.first_response, 0.5),
-    first_response_p90: pct(t.first_response, 0.9),
-    conversations_opened: num(t.opened?.n),
-    conversations_resolved: num(t.resolution?.n),
-    resolution_median: pct(t.resolution, 0.5),
-    resolution_p90: pct(t.resolution, 0.9),
-    messages_in: num(c?.messages_in),
-    messages_out: num(c?.messages_out),
+    first_responses: num(r.fr_n),
+    first_response_median: pct(r.fr_n, r.fr_p50_lo, r.fr_p50_hi, 0.5),
+    first_response_p90: pct(r.fr_n, r.fr_p90_lo, r.fr_p90_hi, 0.9),
+    conversations_opened: num(r.opened_n),
+    conversations_resolved: num(r.res_n),
+    resolution_median: pct(r.res_n, r.res_p50_lo, r.res_p50_hi, 0.5),
+    resolution_p90: pct(r.res_n, r.res_p90_lo, r.res_p90_hi, 0.9),
+    messages_in: num(r.messages_in),
+    messages_out: num(r.messages_out),
   };
 }
 
+/** The figures of a day, agent or range with nothing in it. */
+const EMPTY: ReportFigures = {
+  first_responses: 0,
+  first_response_median: null,
+  first_response_p90: null,
+  conversations_opened: 0,
+  conversations_resolved: 0,
+  resolution_median: null,
+  resolution_p90: null,
+  messages_in: 0,
+  messages_out: 0,
+};
+
 const keyOf = (k: number | string | null) => (k == null ? null : String(k));
 
-async function load(ctx: AuthContext, f: ReportFilter, g: ReportGroup) {
-  const [t, c] = await Promise.all([timeFigures(ctx.teamId, f, g), messageFigures(ctx.teamId, f, g)]);
-  const times = new Map<string | null, Times>();
-  for (const row of t) {
-    const k = keyOf(row.key);
-    times.set(k, { ...times.get(k), [row.metric]: row });
-  }
-  return { t: times, c: new Map(c.map((x) => [keyOf(x.key), x])) };
+/** Every figure of the report, by key (a day or an agent id; null: the range's total), in one statement. */
+async function load(ctx: AuthContext, f: ReportFilter, g: ReportGroup): Promise<Map<string | null, FigureRow>> {
+  const rows = await withReadDb(ctx.teamId, (db) => reportFigures(db, ctx.teamId, f, g));
+  return new Map(rows.map((r) => [keyOf(r.key), r]));
 }
 
 /** GET /api/v1/reports/summary: every day of the range (empty days included) and the totals. */
 export async function reportSummary({ ctx, input }: { ctx: AuthContext; input: ReportQuery }): Promise<ReportSummary> {
   const f = await resolveFilter(ctx, input);
-  const { t, c } = await load(ctx, f, "day");
+  const rows = await load(ctx, f, "day");
   const days = [];
-  for (let at = Date.parse(f.from); isoDay(at) <= f.to; at += 86_400_000) {
-    const day = isoDay(at);
-    days.push({ day, ...figures(t.get(day), c.get(day)) });
+  // One date formatting per day (this loop was a twentieth of the request's own CPU with two).
+  for (let at = Date.parse(f.from), day = isoDay(at); day <= f.to; at += 86_400_000, day = isoDay(at)) {
+    days.push({ day, ...figures(rows.get(day)) });
   }
-  return { from: f.from, to: f.to, totals: figures(t.get(null), c.get(null)), days };
+  return { from: f.from, to: f.to, totals: figures(rows.get(null)), days };
 }
 
 /** GET /api/v1/reports/agents: the range's figures per agent (0: the API or unassigned), busiest first. */
 export async function reportAgents({ ctx, input }: { ctx: AuthContext; input: ReportQuery }) {
   const f = await resolveFilter(ctx, input);
-  const { t, c } = await load(ctx, f, "agent");
-  const ids = [...new Set([...t.keys(), ...c.keys()])].filter((k): k is string => k != null).map(Number);
-  const names = await agentNames(
-    ctx.teamId,
-    ids.filter((i) => i > 0),
-  );
-  const agents: ReportAgent[] = ids.map((id) => ({
-    agent_id: id,
-    agent_name: names.get(id) ?? null,
-    ...figures(t.get(String(id)), c.get(String(id))),
+  const rows = await load(ctx, f, "agent");
+  const agents: ReportAgent[] = [...rows.values()].map((r) => ({
+    agent_id: Number(r.key),
+    agent_name: r.agent_name ?? null,
+    ...figures(r),
   }));
   agents.sort((a, b) => b.messages_out - a.messages_out || b.first_responses - a.first_responses || a.agent_id - b.agent_id);
   return { from: f.from, to: f.to, agents };

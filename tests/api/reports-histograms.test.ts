@@ -6,7 +6,8 @@ import { apiClient } from "../helpers/client";
 import { waitFor } from "../helpers/wait";
 import { createAgent, createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { reportAgentsResponse, reportSummaryResponse, type ReportFigures } from "@/lib/reports/schemas";
-import { foldReportHistogramDeltas, HISTOGRAM_FOLD_LOCK } from "@/lib/reports/repo";
+import { HISTOGRAM_FOLD_LOCK } from "@/lib/reports/repo";
+import { foldReportHistogramDeltas } from "@/lib/reports/fold";
 import { BOUNDS, EXACT_BELOW, MAX_RELATIVE_ERROR, bucketOf, bucketRange } from "@/lib/reports/buckets";
 
 /**

@@ -7,7 +7,7 @@ import { replicaCaughtUp } from "../helpers/replica";
 import { apiClient } from "../helpers/client";
 import { createAgent, createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { reportAgentsResponse, reportSummaryResponse } from "@/lib/reports/schemas";
-import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/repo";
+import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/fold";
 
 let server: TestServer;
 beforeAll(async () => {
