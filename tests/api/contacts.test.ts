@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
+import { replicaCaughtUp } from "../helpers/replica";
 import { apiClient } from "../helpers/client";
 import { createContact, createLabel, createTeam } from "../helpers/factories";
 import { createContact as createContactService } from "@/lib/contacts/service";
@@ -187,6 +188,8 @@ describe("GET /api/v1/contacts", () => {
         .where(and(eq(conversations.teamId, team.id), eq(conversations.waNumberId, numberId), eq(conversations.contactId, busy.id)));
     await setAt(n1.id, "2026-03-01T10:00:00Z");
     await setAt(n2.id, "2026-05-02T08:30:15.250Z");
+    // Written beside the API: the scale pass's replica serves the list once it has replayed them.
+    await replicaCaughtUp();
     const api = apiClient(server.url, team.token);
     const list = (await api.get(PATH)).body.data;
     expect(list.map((c: any) => [c.id, c.last_activity_at])).toEqual([
@@ -194,16 +197,19 @@ describe("GET /api/v1/contacts", () => {
       [quiet.id, null],
     ]);
     await setAt(n1.id, "2026-06-01T00:00:00Z");
+    await replicaCaughtUp();
     expect((await api.get(`${PATH}?search=${busy.customerId}`)).body.data[0].last_activity_at).toBe("2026-06-01T00:00:00.000Z");
     // A new message moves it on (the message trigger keeps the conversation row).
     const before = Date.now();
     await insertMessages({ team, number: n2, contact: busy }, [{}]);
+    await replicaCaughtUp();
     const moved = (await api.get(`${PATH}?search=${busy.customerId}`)).body.data[0].last_activity_at;
     expect(new Date(moved).getTime()).toBeGreaterThanOrEqual(before - 1000);
     // Another team's conversation with the same number never shows.
     const other = await createTeam();
     const theirs = await createContact(other.id, { customerNumber: quiet.customerNumber, customerId: quiet.customerId });
     await insertMessages({ team: other, number: await createNumber(other.id), contact: theirs }, [{}]);
+    await replicaCaughtUp();
     expect((await api.get(`${PATH}?search=${quiet.customerId}`)).body.data[0].last_activity_at).toBeNull();
   });
 
