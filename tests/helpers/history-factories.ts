@@ -1,4 +1,4 @@
-import { getDb } from "@/db/client";
+import { getDb, noteTeamWrite } from "@/db/client";
 import { messages } from "@/db/schema";
 import { createContact, createNumber, createTeam } from "./factories";
 
@@ -41,6 +41,9 @@ export async function insertMessages(
         .returning()),
     );
   }
+  // The test runs the app in this process: its writes count as this process's (db/replica.ts), so
+  // the team's next reads stay on the primary until the scale pass's replica has replayed them.
+  noteTeamWrite(conv.team.id);
   return out;
 }
 
