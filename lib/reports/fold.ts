@@ -1,7 +1,6 @@
 import "server-only";
-import { sql } from "drizzle-orm";
-import { getDb, transaction } from "@/db/client";
-import { foldHistogramDeltas, foldMessageDeltas, vacuumDeltas } from "./repo";
+import { getDb, transaction, type Tx } from "@/db/client";
+import { foldHistogramDeltas, foldMessageDeltas, vacuumDeltas, type ReportDeltas } from "./repo";
 
 /**
  * The reports' folds (lib/chores/schedule.ts runs them about once a second in every process): each
@@ -14,23 +13,17 @@ import { foldHistogramDeltas, foldMessageDeltas, vacuumDeltas } from "./repo";
  * vacuum (a process stopped in between, or a bulk load's own fold) would stay until autovacuum.
  * Returns how many deltas were moved, -1 when another process was folding.
  */
-export async function foldReportMessageDeltas(): Promise<number> {
-  const moved = await transaction(foldMessageDeltas);
-  if (moved > 0 || !vacuumed.has("messages")) {
-    await vacuumDeltas(await getDb(), sql`report_message_deltas`);
-    vacuumed.add("messages");
-  }
-  return moved;
-}
+export const foldReportMessageDeltas = () => foldThenVacuum("messages", foldMessageDeltas);
+export const foldReportHistogramDeltas = () => foldThenVacuum("histograms", foldHistogramDeltas);
 
-export async function foldReportHistogramDeltas(): Promise<number> {
-  const moved = await transaction(foldHistogramDeltas);
-  if (moved > 0 || !vacuumed.has("histograms")) {
-    await vacuumDeltas(await getDb(), sql`report_histogram_deltas`);
-    vacuumed.add("histograms");
+async function foldThenVacuum(deltas: ReportDeltas, fold: (tx: Tx) => Promise<number>): Promise<number> {
+  const moved = await transaction(fold);
+  if (moved > 0 || !vacuumed.has(deltas)) {
+    await vacuumDeltas(await getDb(), deltas);
+    vacuumed.add(deltas);
   }
   return moved;
 }
 
 /** Which deltas tables this process has vacuumed at least once. */
-const vacuumed = new Set<"messages" | "histograms">();
+const vacuumed = new Set<ReportDeltas>();

@@ -212,6 +212,13 @@ export async function foldHistogramDeltas(tx: Tx): Promise<number> {
  * the emptied pages back would take a lock that writers of deltas wait for, and the next deltas
  * reuse them anyway; INDEX_CLEANUP on: the index entries of the dead rows are the point.
  */
-export async function vacuumDeltas(db: Db, table: SQL): Promise<void> {
-  await db.execute(sql`VACUUM (SKIP_LOCKED, INDEX_CLEANUP ON, TRUNCATE false) ${table}`);
+export async function vacuumDeltas(db: Db, deltas: ReportDeltas): Promise<void> {
+  await db.execute(sql`VACUUM (SKIP_LOCKED, INDEX_CLEANUP ON, TRUNCATE false) ${DELTAS_TABLES[deltas]}`);
 }
+
+/** The reports' two deltas tables, by the rollup they feed. */
+export type ReportDeltas = "messages" | "histograms";
+const DELTAS_TABLES: Record<ReportDeltas, SQL> = {
+  messages: sql`report_message_deltas`,
+  histograms: sql`report_histogram_deltas`,
+};
