@@ -115,6 +115,22 @@ describe("event log partitions", () => {
     });
   });
 
+  it("only the default partition is indexed by age: a day's partition pays one index fewer per event (migration 0035)", async () => {
+    await pruneEvents();
+    const rows = rowsOf<{ part: string; def: string }>(
+      await (await getDb()).execute(sql`
+        SELECT c.relname AS part, pg_get_indexdef(x.indexrelid) AS def
+        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_index x ON x.indrelid = c.oid
+        WHERE i.inhparent = 'events'::regclass`),
+    );
+    const byAge = (part: string) => rows.filter((r) => r.part === part && /\(created_at\)$/.test(r.def));
+    expect(byAge("events_default")).toHaveLength(1);
+    // A day the chore made (today's may still be the pre-partitioning partition's).
+    const day = partName(utcMidnight(3));
+    expect(rows.some((r) => r.part === day)).toBe(true);
+    expect(byAge(day)).toHaveLength(0);
+  });
+
   it("rows no day's drop can take (the pre-partitioning partition's) are deleted in batches once past the retention", async () => {
     const team = await createTeam();
     // Older than anything another test writes, so the delete below takes this row only.
