@@ -153,7 +153,7 @@ describe("conversation list plans", () => {
     expect(plans.waitingNextPage).toMatch(/Index Cond: \(.*last_message_at >= /);
     for (const [name, text] of Object.entries(plans)) {
       // The page is the index's first rows, stopped at the page's size, before anything is joined.
-      expect(text, name).toMatch(/->  Limit\n\s+->  Index Scan (Backward )?using conversations_\w+ on conversations/);
+      expect(text, name).toMatch(/-> {2}Limit\n\s+-> {2}Index Scan (Backward )?using conversations_\w+ on conversations/);
       // The rows come out of the index already in order: the page is never sorted (the only
       // Sort is inside the labels subplan, of one contact's labels).
       expect(text, name).not.toMatch(/Sort Key: conversations/);
