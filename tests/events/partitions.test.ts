@@ -118,7 +118,9 @@ describe("event log partitions", () => {
   it("only the default partition is indexed by age: a day's partition pays one index fewer per event (migration 0035)", async () => {
     await pruneEvents();
     const rows = rowsOf<{ part: string; def: string }>(
-      await (await getDb()).execute(sql`
+      await (
+        await getDb()
+      ).execute(sql`
         SELECT c.relname AS part, pg_get_indexdef(x.indexrelid) AS def
         FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_index x ON x.indrelid = c.oid
         WHERE i.inhparent = 'events'::regclass`),
