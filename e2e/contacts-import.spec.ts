@@ -152,3 +152,21 @@ test("in English the rejected rows' reasons and the download are in English; a h
   await expectAccessible(page);
   await shot(page, "contacts-import-capped-en-390");
 });
+
+test("in English the warnings are in English too, grouped by reason", async ({ page }) => {
+  await signIn(page);
+  await page.evaluate(() => window.localStorage.setItem("wa_locale", "en"));
+  await page.goto("/contacts/import");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  const [a, b] = phones(2);
+  await chooseFile(page, ["phone,name,marketing_opt_out", `${a},Ana,quizás`, `${b},Beto,tal vez`].join("\n"), "warned.csv");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("import-count-created")).toHaveText("2");
+  const warnings = page.getByTestId("import-warnings");
+  await expect(warnings.locator("tbody tr")).toHaveCount(1);
+  await expect(warnings.locator("tbody tr td").last()).toHaveText(
+    "The marketing_opt_out value is not recognized (use yes or no); it was ignored.",
+  );
+  await expect(warnings).not.toContainText("se ignoró");
+  await expectAccessible(page);
+});

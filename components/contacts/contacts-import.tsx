@@ -6,6 +6,7 @@ import { countCsvRows, previewImportCsv, useImportContacts } from "@/lib/api-cli
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import type { ImportIssue, ImportPreview, ImportReport } from "@/lib/api-client/types";
 import { rejectedRowsCsv } from "@/lib/contacts/rejected-csv";
+import { IMPORT_MAX_NEW_LABELS } from "@/lib/contacts/import-schemas";
 import { useI18n, useT, type Translate } from "@/lib/i18n";
 import { formatNumber } from "@/components/broadcasts/format";
 import { Button, Card, ErrorBox, Field, inputClass, PageTitle } from "@/components/ui";
@@ -210,6 +211,11 @@ function reasonText(t: Translate, r: ImportIssue): string {
   return r.code ? t(`import.code.${r.code}`, { line: r.first_line ?? "" }) : r.reason;
 }
 
+/** A warning in the UI's language, from its code and the labels it names. */
+function warningText(t: Translate, w: ImportReport["warnings"][number]): string {
+  return t(`import.warn.${w.code}`, { labels: (w.labels ?? []).join(", "), max: IMPORT_MAX_NEW_LABELS });
+}
+
 function downloadRejected(report: ImportReport, t: Translate) {
   const csv = rejectedRowsCsv(report.columns ?? [], report.rejected, t("import.csvReason"), (i) => reasonText(t, report.rejected[i]));
   const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
@@ -277,7 +283,7 @@ function ImportReportView({ report }: { report: ImportReport }) {
       {report.warnings.length > 0 && (
         <RowTable
           title={t("import.warnings")}
-          rows={groupIssues(report.warnings)}
+          rows={groupIssues(report.warnings.map((w) => ({ line: w.line, reason: warningText(t, w) })))}
           total={report.warnings.length}
           testId="import-warnings"
         />

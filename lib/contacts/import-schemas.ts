@@ -51,6 +51,19 @@ export const ROW_BAD_CHARACTERS = "La fila contiene caracteres no válidos.";
 export const ROW_OPT_OUT_UNKNOWN = "El valor de marketing_opt_out no se reconoce (use sí o no); se ignoró.";
 export const rowLabelUnknown = (title: string) => `La etiqueta «${title}» no existe; se omitió.`;
 export const rowLabelCap = (titles: string[]) => `El contacto no puede tener más de 5 etiquetas; se omitieron: ${titles.join(", ")}.`;
+/**
+ * A warning's kind, for clients that show it in their own language (the dashboard's English):
+ * `labels` names the labels it concerns. The Spanish `reason` stays the contract's text.
+ */
+export const IMPORT_WARNING_CODES = [
+  "marketing_opt_out_unknown",
+  "label_unknown",
+  "label_title_invalid",
+  "label_too_many_new",
+  "label_cap",
+] as const;
+export type ImportWarningCode = (typeof IMPORT_WARNING_CODES)[number];
+export type ImportWarning = { line: number; reason: string; code: ImportWarningCode; labels?: string[] };
 /** `create_missing_labels=1`: a title the labels API would refuse (its own text as the reason). */
 export const rowLabelNotCreated = (title: string, reason: string) =>
   `La etiqueta «${title}» no se pudo crear (${reason.replace(/\.$/, "")}); se omitió.`;
@@ -107,13 +120,25 @@ export const importIssueSchema = z
   .meta({ id: "ContactImportIssue" });
 export type ImportIssue = z.infer<typeof importIssueSchema>;
 
+export const importWarningSchema = z
+  .object({
+    line: z.number().int(),
+    reason: z.string(),
+    code: z.enum(IMPORT_WARNING_CODES).meta({ description: "El aviso como código (el texto de `reason` en otro idioma)" }),
+    labels: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Con los códigos de etiquetas: los títulos de las etiquetas que el aviso nombra" }),
+  })
+  .meta({ id: "ContactImportWarning" });
+
 export const importResultSchema = z
   .object({
     processed: z.number().int().meta({ description: "Filas de datos leídas (sin el encabezado)" }),
     created: z.number().int(),
     updated: z.number().int(),
     rejected: z.array(importIssueSchema),
-    warnings: z.array(importIssueSchema),
+    warnings: z.array(importWarningSchema),
     labels_created: z
       .array(labelSchema)
       .optional()

@@ -29,6 +29,7 @@ import {
   rowLabelNotCreated,
   rowLabelTooManyNew,
   rowLabelUnknown,
+  type ImportWarning,
   type ImportIssue,
   type ImportMissingLabel,
   type ImportPreviewResponse,
@@ -147,7 +148,7 @@ function rowChecker(
   columns: Partial<Record<Column, number>>,
   labels: Map<string, number>,
   missingLabel: (key: string, title: string, line: number) => "create" | "skip",
-  warn: (line: number, reason: string) => void,
+  warn: (w: ImportWarning) => void,
 ) {
   const seenNumbers = new Map<string, number>();
   const seenCustomerIds = new Map<string, number>();
@@ -186,7 +187,7 @@ function rowChecker(
     }
     // Only ever opts out: an import never re-subscribes a customer who asked to stop.
     const optOut = parseOptOutCell(get("marketing_opt_out"));
-    if (optOut === null) warn(line, ROW_OPT_OUT_UNKNOWN);
+    if (optOut === null) warn({ line, reason: ROW_OPT_OUT_UNKNOWN, code: "marketing_opt_out_unknown" });
     return { ok: { line, number, customerId, name, labels: rowLabels, optOut: optOut === true, fields } };
   };
 }
@@ -249,7 +250,7 @@ async function* importRows(
   let rejectedTotal = 0;
   const titleOf = new Map([...labels].map(([t, id]) => [id, t]));
   /** create_missing_labels: folded title → the title to create (first spelling in the file), or why not. */
-  const newLabels = new Map<string, { title: string } | { refused: string }>();
+  const newLabels = new Map<string, { title: string } | { refused: ImportWarning }>();
   let creatable = 0;
   let batch: CheckedRow[] = [];
 
@@ -267,24 +268,33 @@ async function* importRows(
     // Memory stays bounded: the report keeps the first rows by line, the rest are counted.
     if (result.rejected.length >= 2 * IMPORT_REPORT_MAX_REJECTED) keepFirst(result.rejected);
   };
-  const warn = (line: number, reason: string) => result.warnings.push({ line, reason });
+  const warn = (w: ImportWarning) => result.warnings.push(w);
   const check = rowChecker(
     columns,
     labels,
     (key, title, line) => {
       if (!opts.createMissingLabels) {
-        warn(line, rowLabelUnknown(title.slice(0, 100)));
+        warn({ line, reason: rowLabelUnknown(title.slice(0, 100)), code: "label_unknown", labels: [shortTitle(title)] });
         return "skip";
       }
       let entry = newLabels.get(key);
       if (!entry) {
         const problem = labelProblem(title, creatable);
-        entry = problem ? { refused: problem.reason } : { title };
+        entry = problem
+          ? {
+              refused: {
+                line: 0,
+                reason: problem.reason,
+                code: problem.problem === "title_invalid" ? "label_title_invalid" : "label_too_many_new",
+                labels: [shortTitle(title)],
+              },
+            }
+          : { title };
         if (!problem) creatable++;
         newLabels.set(key, entry);
       }
       if ("refused" in entry) {
-        warn(line, entry.refused);
+        warn({ ...entry.refused, line });
         return "skip";
       }
       return "create";
@@ -321,7 +331,10 @@ async function* importRows(
     result.updated += written.updated;
     const fieldsOf = new Map(rows.map((r) => [r.line, r.fields]));
     for (const r of written.rejected) reject({ line: r.line, code: "customer_id_taken", fields: fieldsOf.get(r.line) ?? null });
-    for (const c of written.capped) warn(c.line, rowLabelCap(c.labelIds.map((id) => titleOf.get(id) ?? String(id))));
+    for (const c of written.capped) {
+      const titles = c.labelIds.map((id) => titleOf.get(id) ?? String(id));
+      warn({ line: c.line, reason: rowLabelCap(titles), code: "label_cap", labels: titles });
+    }
     return processed;
   };
   // One batch is written while the next is parsed (the parse is CPU here, the write waits on
@@ -358,7 +371,7 @@ async function* importRows(
   return { message: importDoneMessage(result.created + result.updated, rejectedTotal), data: result };
 }
 
-const byLine = (a: ImportIssue, b: ImportIssue) => a.line - b.line;
+const byLine = (a: { line: number }, b: { line: number }) => a.line - b.line;
 
 /** Keeps the IMPORT_REPORT_MAX_REJECTED rows of lowest line. */
 function keepFirst(list: ImportIssue[]) {

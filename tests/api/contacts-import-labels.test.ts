@@ -125,10 +125,17 @@ describe("POST /api/v1/contacts/import: missing labels", () => {
     expect(mine.get("Feria Bogotá")).not.toBe(otherFeria.id);
     expect(res.body.data).toMatchObject({ processed: 23, created: 22, updated: 1, rejected: [] });
     expect(res.body.data.warnings).toEqual([
-      { line: 23, reason: "El contacto no puede tener más de 5 etiquetas; se omitieron: Mayorista." },
+      {
+        line: 23,
+        reason: "El contacto no puede tener más de 5 etiquetas; se omitieron: Mayorista.",
+        code: "label_cap",
+        labels: ["Mayorista"],
+      },
       {
         line: 24,
         reason: `La etiqueta «${"x".repeat(100)}…» no se pudo crear (El campo title no puede tener más de 100 caracteres); se omitió.`,
+        code: "label_title_invalid",
+        labels: [`${"x".repeat(100)}…`],
       },
     ]);
     for (const n of numbers.slice(0, 3)) expect(await labelsOfContact(team.token, n)).toEqual(["Feria Bogotá"]);
@@ -161,7 +168,7 @@ describe("POST /api/v1/contacts/import: missing labels", () => {
       created: 1,
       updated: 0,
       rejected: [],
-      warnings: [{ line: 2, reason: "La etiqueta «Nueva» no existe; se omitió." }],
+      warnings: [{ line: 2, reason: "La etiqueta «Nueva» no existe; se omitió.", code: "label_unknown", labels: ["Nueva"] }],
     });
     expect((await labelsOf(team.id)).size).toBe(0);
     const bad = await postCsv(team.token, `number\n${uniqueNumber()}\n`, "?create_missing_labels=maybe");
@@ -201,8 +208,18 @@ describe("POST /api/v1/contacts/import: missing labels", () => {
     expect(done.type).toBe("done");
     expect(done.data.labels_created.map((l: any) => l.title)).toEqual(titles.slice(0, 50));
     expect(done.data.warnings).toEqual([
-      { line: 14, reason: "La etiqueta «Nueva 51» no se creó: una importación crea como máximo 50 etiquetas; se omitió." },
-      { line: 14, reason: "La etiqueta «Nueva 52» no se creó: una importación crea como máximo 50 etiquetas; se omitió." },
+      {
+        line: 14,
+        reason: "La etiqueta «Nueva 51» no se creó: una importación crea como máximo 50 etiquetas; se omitió.",
+        code: "label_too_many_new",
+        labels: ["Nueva 51"],
+      },
+      {
+        line: 14,
+        reason: "La etiqueta «Nueva 52» no se creó: una importación crea como máximo 50 etiquetas; se omitió.",
+        code: "label_too_many_new",
+        labels: ["Nueva 52"],
+      },
     ]);
     expect((await labelsOf(team.id)).size).toBe(50);
     expect(await labelsOfContact(team.token, late)).toEqual(["Nueva 01"]);

@@ -70,7 +70,7 @@ describe("POST /api/v1/contacts/import", () => {
           { line: 6, reason: "El número ya aparece en la línea 2 del archivo." },
           { line: 7, reason: "El customer_id ya aparece en la línea 2 del archivo." },
         ],
-        warnings: [{ line: 3, reason: "La etiqueta «Inexistente» no existe; se omitió." }],
+        warnings: [{ line: 3, reason: "La etiqueta «Inexistente» no existe; se omitió.", code: "label_unknown", labels: ["Inexistente"] }],
       },
     });
     expect(importResponse.parse(res.body)).toEqual(res.body);
@@ -118,8 +118,8 @@ describe("POST /api/v1/contacts/import", () => {
     const csv = `number,labels\n${existing.customerNumber},L1|L5|L6|L7\n${fresh},L1|L2|L3|L4|L5|L6|L7\n`;
     const res = await postCsv(team.token, csv);
     expect(res.body.data.warnings).toEqual([
-      { line: 2, reason: "El contacto no puede tener más de 5 etiquetas; se omitieron: l6, l7." },
-      { line: 3, reason: "El contacto no puede tener más de 5 etiquetas; se omitieron: l6, l7." },
+      { line: 2, reason: "El contacto no puede tener más de 5 etiquetas; se omitieron: l6, l7.", code: "label_cap", labels: ["l6", "l7"] },
+      { line: 3, reason: "El contacto no puede tener más de 5 etiquetas; se omitieron: l6, l7.", code: "label_cap", labels: ["l6", "l7"] },
     ]);
     const stored = await contactsOf(team.token);
     expect(stored.get(existing.customerNumber!)?.labels).toEqual(["L1", "L2", "L3", "L4", "L5"]);
@@ -134,7 +134,9 @@ describe("POST /api/v1/contacts/import", () => {
     const n = uniqueNumber();
     const res = await postCsv(team.token, `number,customer_id,labels\n${n},cid-x,\n${uniqueNumber()},,Ajena\n`);
     expect(res.body.data.rejected).toEqual([{ line: 2, reason: "El customer_id ya pertenece a otro contacto." }]);
-    expect(res.body.data.warnings).toEqual([{ line: 3, reason: "La etiqueta «Ajena» no existe; se omitió." }]);
+    expect(res.body.data.warnings).toEqual([
+      { line: 3, reason: "La etiqueta «Ajena» no existe; se omitió.", code: "label_unknown", labels: ["Ajena"] },
+    ]);
     const stored = await contactsOf(team.token);
     expect(stored.has(n)).toBe(false);
     expect(stored.get(holder.customerNumber!)?.customer_id).toBe("cid-x");

@@ -340,7 +340,7 @@ describe("contacts CSV export and import", () => {
     });
     const body = await res.json();
     expect(res.status).toBe(200);
-    expect(body.data.warnings).toEqual([{ line: 4, reason: ROW_OPT_OUT_UNKNOWN }]);
+    expect(body.data.warnings).toEqual([{ line: 4, reason: ROW_OPT_OUT_UNKNOWN, code: "marketing_opt_out_unknown" }]);
     const db = await getDb();
     const rows = await db.select().from(contacts).where(eq(contacts.teamId, team.id));
     const by = new Map(rows.map((r) => [r.customerNumber, r]));
