@@ -3,7 +3,17 @@ import { getDb, transaction, type DbOrTx } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { PROGRESS_EVERY_MS, announce } from "./announce";
 import { statsOf } from "./dtos";
-import { claimMaySend, failQueued, giveBackClaim, hasQueued, parkQueued, unparkQueued } from "./messages-repo";
+import {
+  claimMaySend,
+  failQueued,
+  giveBackClaim,
+  hasQueued,
+  parkQueued,
+  queuedRoutings,
+  unparkQueued,
+  type CancelWebhook,
+} from "./messages-repo";
+import { resolveRoute } from "@/lib/routing/service";
 import { NOW, dueForProgress, lockBroadcast, lockForSweep, updateBroadcast, type BroadcastRow } from "./repo";
 import { BROADCAST_NOT_FOUND, cannotCancel, cannotPause, cannotResume, type BroadcastStatus } from "./schemas";
 
@@ -76,7 +86,7 @@ const REQUESTED: Record<RequestedTransition, (tx: DbOrTx, row: BroadcastRow, now
   },
   /** What is not sent yet is never sent (FAILED "Difusión cancelada"). */
   async cancel(tx, row) {
-    await failQueued(tx, row.teamId, row.id);
+    await failQueued(tx, row.teamId, row.id, await cancelWebhooks(tx, row));
     return updateBroadcast(tx, row.teamId, row.id, { status: "CANCELLED", finishedAt: NOW });
   },
 };
@@ -130,9 +140,24 @@ export async function advance(tx: DbOrTx, row: BroadcastRow, now = Date.now()): 
     if (next) [current, changed] = [next, true];
   }
   if (current.status === "CANCELLED" && (await hasQueued(tx, row.teamId, row.id))) {
-    changed = (await failQueued(tx, row.teamId, row.id)) > 0 || changed;
+    changed = (await failQueued(tx, row.teamId, row.id, await cancelWebhooks(tx, row))) > 0 || changed;
   }
   return { row: current, changed };
+}
+
+/**
+ * Where the cancelled messages' `message.status` deliveries go: each routing of the broadcast's
+ * queued messages resolved by the one routing rule (resolveRoute), kept when its bot or campaign
+ * has a webhook URL. The rows themselves are failed and reported in SQL (failQueued), so a
+ * cancelled broadcast of 100,000 recipients never passes through this process.
+ */
+async function cancelWebhooks(tx: DbOrTx, row: BroadcastRow): Promise<CancelWebhook[]> {
+  const out: CancelWebhook[] = [];
+  for (const key of await queuedRoutings(tx, row.teamId, row.id)) {
+    const { target } = await resolveRoute(tx, row.teamId, key, "outbound");
+    if (target?.webhookUrl) out.push({ ...key, targetKind: target.kind, targetId: target.id, url: target.webhookUrl });
+  }
+  return out;
 }
 
 /** Whether a row may have something due (a cheap test before advance's queries). */

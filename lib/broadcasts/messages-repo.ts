@@ -31,23 +31,73 @@ export async function unparkQueued(tx: DbOrTx, teamId: number, id: number, at: D
     WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND next_attempt_at IS NULL`);
 }
 
+/** How a broadcast's messages are routed (lib/routing/service.ts resolveRoute reads these three). */
+export type RoutingKey = { responseHandler: "CAMPAIGN" | "CHATBOT" | null; botId: number | null; campaignId: number | null };
+
+/** The routings of the broadcast's messages still QUEUED (one, unless its rows were edited by hand). */
+export async function queuedRoutings(tx: DbOrTx, teamId: number, id: number): Promise<RoutingKey[]> {
+  const res = await tx.execute(sql`
+    SELECT DISTINCT response_handler, bot_id, campaign_id FROM messages
+    WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED'`);
+  return rowsOf<{ response_handler: RoutingKey["responseHandler"]; bot_id: number | null; campaign_id: number | null }>(res).map((r) => ({
+    responseHandler: r.response_handler,
+    botId: r.bot_id,
+    campaignId: r.campaign_id,
+  }));
+}
+
+/** A routing whose target has a webhook URL: its cancelled messages are reported there. */
+export type CancelWebhook = RoutingKey & { targetKind: "bot" | "campaign"; targetId: number; url: string };
+
 /**
- * Cancel: QUEUED → FAILED "Difusión cancelada", with their audit events. A message a worker holds
- * (live lease) is only parked here: the worker checks the broadcast just before its send and gives
- * it back (claimMaySend / giveBackClaim below), and the next sweep fails it; failing it under the
- * worker could record as cancelled a send that has just left. Returns how many were failed now.
+ * Cancel: QUEUED → FAILED "Difusión cancelada", with their audit events, and for messages routed
+ * to a bot or campaign with a webhook URL (`webhooks`, resolved by the caller) a `message.status`
+ * delivery each, as a send that failed gets (lib/delivery/status.ts queueStatusWebhook): the
+ * payload is lib/outgoing-webhooks/queue.ts messageStatusPayload's, built here for every row at
+ * once. A message a worker holds (live lease) is only parked here: the worker checks the
+ * broadcast just before its send and gives it back (claimMaySend / giveBackClaim below), and the
+ * next sweep fails it; failing it under the worker could record as cancelled a send that has just
+ * left. Returns how many were failed now.
  */
-export async function failQueued(tx: DbOrTx, teamId: number, id: number): Promise<number> {
+export async function failQueued(tx: DbOrTx, teamId: number, id: number, webhooks: CancelWebhook[] = []): Promise<number> {
   await parkQueued(tx, teamId, id);
   const error = JSON.stringify({ code: null, title: CANCELLED_TITLE });
+  const targets = JSON.stringify(
+    webhooks.map((w) => ({
+      rh: w.responseHandler,
+      bot: w.botId,
+      campaign: w.campaignId,
+      kind: w.targetKind,
+      target: w.targetId,
+      url: w.url,
+    })),
+  );
   const res = await tx.execute(sql`
     WITH failed AS (
       UPDATE messages SET status = 'FAILED', error = ${error}::jsonb, status_updated_at = now(), locked_until = NULL
       WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND (locked_until IS NULL OR locked_until < now())
-      RETURNING id, team_id
+      RETURNING id, team_id, wa_number_id, update_id, customer_number, error, provider_message_id, status_updated_at,
+        response_handler, bot_id, campaign_id
     ), logged AS (
       INSERT INTO message_status_history (team_id, message_id, status, raw)
       SELECT team_id, id, 'FAILED', jsonb_build_object('error', ${error}::jsonb, 'cancelled_broadcast', ${id}::int) FROM failed
+    ), targets AS (
+      SELECT * FROM jsonb_to_recordset(${targets}::jsonb)
+        AS t(rh text, bot integer, campaign integer, kind text, target integer, url text)
+    ), reported AS (
+      INSERT INTO webhook_deliveries (team_id, target_kind, target_id, url, event, message_id, payload)
+      SELECT f.team_id, t.kind, t.target, t.url, 'message.status', f.id, jsonb_build_object(
+        'event', 'message.status',
+        'occurred_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'data', jsonb_build_object(
+          'update_id', f.update_id, 'wa_number', n.number, 'customer_number', f.customer_number,
+          'status', 'FAILED', 'previous_status', 'QUEUED', 'error', f.error,
+          'provider_message_id', f.provider_message_id,
+          'timestamp', floor(extract(epoch FROM f.status_updated_at))::bigint))
+      FROM failed f
+      JOIN targets t ON t.rh IS NOT DISTINCT FROM f.response_handler
+        AND t.bot IS NOT DISTINCT FROM f.bot_id AND t.campaign IS NOT DISTINCT FROM f.campaign_id
+      JOIN wa_numbers n ON n.team_id = f.team_id AND n.id = f.wa_number_id
     )
     SELECT count(*)::int AS n FROM failed`);
   return Number(rowsOf<{ n: number }>(res)[0]?.n ?? 0);

@@ -12,7 +12,12 @@ export type Route = { routedTo: RoutedTo; target: RouteTarget | null };
  * CAMPAIGN with campaign_id → that campaign; CAMPAIGN without → the team's default bot.
  * `attribution` says how the outbound message was found, so the stored reason explains itself.
  */
-export async function resolveRoute(tx: DbOrTx, teamId: number, sent: MessageRow | undefined, attribution: string): Promise<Route> {
+export async function resolveRoute(
+  tx: DbOrTx,
+  teamId: number,
+  sent: Pick<MessageRow, "responseHandler" | "botId" | "campaignId"> | undefined,
+  attribution: string,
+): Promise<Route> {
   if (sent?.responseHandler === "CHATBOT" && sent.botId) {
     const bot = await findBot(tx, teamId, sent.botId);
     return {

@@ -7,6 +7,11 @@ import { createCloudNumber, waitFor } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { workerPool } from "../helpers/workers";
 import { broadcastMessages, broadcastTeam, body, createContact } from "./helpers";
+import { createCampaign } from "../helpers/factories";
+import { getDb } from "@/db/client";
+import { webhookDeliveries } from "@/db/schema";
+import { inArray } from "drizzle-orm";
+import { messageStatusPayload } from "@/lib/outgoing-webhooks/queue";
 
 let server: TestServer;
 let graph: FakeGraph;
@@ -166,6 +171,46 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
     expect(cancelled.body.data.counts).toMatchObject({ queued: 0, cancelled: 3 });
     await sleep(at + 2000 - Date.now());
     expect(w.received()).toHaveLength(0);
+  });
+});
+
+describe("a cancelled broadcast's messages reach the integrator's webhook", () => {
+  it("each cancelled message is a message.status FAILED delivery to its campaign's webhook, as a failed send is", async () => {
+    const w = await world(3, 20);
+    const campaign = await createCampaign(w.team.id, { webhookUrl: "https://hooks.example.com/campana" });
+    const other = await world(2, 20);
+    const created = await w.create({ scheduled_at: new Date(Date.now() + 60_000).toISOString(), campaign_id: campaign.id });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    // Another team's broadcast without a webhook: cancelled too, and nothing of it is reported.
+    const quiet = await other.create({ scheduled_at: new Date(Date.now() + 60_000).toISOString() });
+    expect((await other.api.post(`${B}/${quiet.body.data.id}/cancel`)).status).toBe(200);
+    expect((await w.api.post(`${B}/${id}/cancel`)).status).toBe(200);
+
+    const rows = await broadcastMessages(w.team.id, id);
+    expect(rows).toHaveLength(3);
+    const db = await getDb();
+    const deliveries = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.teamId, [w.team.id, other.team.id]));
+    expect(deliveries).toHaveLength(3);
+    for (const row of rows) {
+      const d = deliveries.find((x) => x.messageId === row.id)!;
+      expect(d).toMatchObject({
+        teamId: w.team.id,
+        targetKind: "campaign",
+        targetId: campaign.id,
+        url: campaign.webhookUrl,
+        event: "message.status",
+      });
+      const payload = d.payload as { event: string; occurred_at: string; data: unknown };
+      expect(payload.event).toBe("message.status");
+      expect(Number.isNaN(Date.parse(payload.occurred_at))).toBe(false);
+      // The very payload a failed send's delivery carries (lib/outgoing-webhooks/queue.ts).
+      expect(payload.data).toEqual(messageStatusPayload(row, w.number.number, "QUEUED"));
+      expect(payload.data).toMatchObject({ status: "FAILED", error: { code: null, title: CANCELLED_TITLE } });
+    }
   });
 });
 
