@@ -26,6 +26,18 @@ export type Measure = {
   peakTreeRssMb: number | null;
   /** The server's CPU (ms) over the measured load, for scenarios that divide it by their own unit. */
   serverCpuMs?: number;
+  /**
+   * `--replica` (bench/replica-mode.ts): what the database servers spent per answer of a load run
+   * alone (CPU ms of the primary and replica clusters and of PgBouncer; transactions committed on
+   * each database), or, for two loads run at once, each server's busy cores.
+   */
+  servers?: {
+    perRequest?: { primaryCpuMs: number; replicaCpuMs: number; poolerCpuMs: number; primaryTx: number; replicaTx: number };
+    busyCores?: { primary: number; replica: number; pooler: number };
+    maxReplayLagMs: number;
+  };
+  /** `--replica`: a load run beside another, against the same load alone. */
+  together?: { throughputAlone: number; p99Alone: number | null; lostPct: number; p99GrowthPct: number };
   note?: string;
   available: boolean;
 };

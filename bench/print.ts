@@ -21,3 +21,5 @@ if (report.dataset) {
   );
 }
 console.log(tableLines(report.results as Row[]).join("\n"));
+// A --replica run's reading of its table (bench/replica-mode.ts replicaSummary).
+if (report.summary) console.log("\n" + (report.summary as string[]).join("\n"));

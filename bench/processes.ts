@@ -143,3 +143,22 @@ export function memorySampler(rootPid: number) {
     },
   };
 }
+
+/**
+ * CPU time (ms) of a whole server that forks a process per connection (a PostgreSQL postmaster):
+ * its own, its live children's, and that of the children it has already reaped (cutime/cstime of
+ * the root), so backends that came and went during a load are counted too.
+ */
+export function serverCpuMs(rootPid: number): number {
+  let ticks = 0;
+  for (const pid of processTree(rootPid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Fields 14–17: utime, stime, cutime, cstime (clock ticks, 100 per second).
+      ticks += Number(fields[11]) + Number(fields[12]);
+      if (pid === rootPid) ticks += Number(fields[13]) + Number(fields[14]);
+    } catch {}
+  }
+  return ticks * 10;
+}

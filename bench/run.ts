@@ -22,11 +22,13 @@ import { conversationsLoad, eventsScenario, LIST_VARIANT_NAMES, reportsLoad } fr
 import { importScenario, statsLoad } from "./audience-scenarios";
 import { broadcastScenario } from "./broadcast-scenario";
 import { statusIngestScenario, statusWritesScenario } from "./status-scenarios";
+import { replicaMode, replicaSummary } from "./replica-mode";
 
 const args = new Set(process.argv.slice(2));
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const quick = args.has("--quick");
 const pglite = args.has("--pglite");
+const replica = args.has("--replica");
 const duration = Number(argValue("duration") ?? (quick ? 5 : 10));
 const only = argValue("only")?.split(",");
 const want = (name: string) => !only || only.includes(name);
@@ -37,16 +39,53 @@ process.env.APP_ENCRYPTION_KEY ||= "bench-encryption-key";
 process.env.SEED_DEMO = "0";
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
+/** Every `next start` of the bench: its database settings are added per server. */
+const SERVER_ENV = {
+  APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY!,
+  SEED_DEMO: "0",
+  WORKER_IN_PROCESS: "0",
+  BENCH_ROUTES: "1",
+  // The limiter is priced on its own below; a 600/min budget would cap every scenario at 10/s.
+  RATE_LIMIT_PER_MINUTE: "0",
+  NODE_ENV: "production",
+};
+
+const recordInto = (results: Measure[]) => (m: Measure) => {
+  results.push(m);
+  const shown = !m.available
+    ? m.note
+    : m.p99 === null
+      ? `${m.throughput} ${m.unit}`
+      : `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}`;
+  console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
+};
+
 async function main() {
   const started = new Date();
   const load0 = os.loadavg();
-  console.log(`npm run bench — ${quick ? "quick" : "full"} data set on ${pglite ? "PGlite" : "Postgres"}, ${duration} s per load`);
+  const on = replica ? "a primary, a streaming replica and PgBouncer of its own" : pglite ? "PGlite" : "Postgres";
+  console.log(`npm run bench — ${quick ? "quick" : "full"} data set on ${on}, ${duration} s per load`);
+  if (replica && pglite) throw new Error("--replica needs PostgreSQL: it cannot run with --pglite");
   // --reuse-snapshot serves the copy a previous `--build-only` made, whatever happened to .next since.
   const reuse = args.has("--reuse-snapshot") && fs.existsSync(path.join(SNAPSHOT_DIR, ".next", "BUILD_ID"));
   const build = reuse ? "snapshot reused" : args.has("--no-build") ? "skipped" : ensureBuild(args.has("--build"));
   const appDir = reuse ? SNAPSHOT_DIR : snapshotBuild();
   if (args.has("--build-only")) {
     console.log(`Build ${fs.readFileSync(path.join(appDir, ".next", "BUILD_ID"), "utf8")} copied to ${appDir}`);
+    return;
+  }
+  if (replica) {
+    const results: Measure[] = [];
+    const data = await replicaMode({ appDir, quick, duration, serverEnv: SERVER_ENV, record: recordInto(results) });
+    writeReport({
+      started,
+      load0,
+      build,
+      data,
+      results,
+      database: "postgres: primary + streaming replica + PgBouncer (--replica)",
+      summary: replicaSummary(results, os.availableParallelism()),
+    });
     return;
   }
 
@@ -81,16 +120,7 @@ async function main() {
     // PGlite is one process: the server takes the folder from here on.
     await closeDb();
 
-    const env = {
-      ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }),
-      APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY!,
-      SEED_DEMO: "0",
-      WORKER_IN_PROCESS: "0",
-      BENCH_ROUTES: "1",
-      // The limiter is priced on its own below; a 600/min budget would cap every scenario at 10/s.
-      RATE_LIMIT_PER_MINUTE: "0",
-      NODE_ENV: "production",
-    };
+    const env = { ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }), ...SERVER_ENV };
     const appPort = await freePort();
     // --profile: a V8 CPU profile of the single server, written when it stops (see README).
     const profileDir = path.join(ROOT, ".data", "bench-profiles");
@@ -121,15 +151,7 @@ async function main() {
       query: admin ? async (q) => [...(await admin!.unsafe(q))] as Record<string, unknown>[] : undefined,
       databaseUrl: db?.url,
     };
-    const record = (m: Measure) => {
-      results.push(m);
-      const shown = !m.available
-        ? m.note
-        : m.p99 === null
-          ? `${m.throughput} ${m.unit}`
-          : `${m.throughput} ${m.unit}, p99 ${m.p99} ms, non-2xx ${m.non2xx}`;
-      console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
-    };
+    const record = recordInto(results);
 
     console.log("Scenarios:");
     for (const c of [1, 16, 64]) {
@@ -190,12 +212,28 @@ async function main() {
     if (pglite && !args.has("--keep")) fs.rmSync(pgliteDir, { recursive: true, force: true });
   }
 
+  writeReport({ started, load0, build, data, results, database: pglite ? "pglite" : "postgres" });
+}
+
+/** Prints the table and writes bench/results/<timestamp>.json and latest.json. */
+function writeReport(r: {
+  started: Date;
+  load0: number[];
+  build: string;
+  data?: BenchData;
+  results: Measure[];
+  database: string;
+  /** Lines that read the table (printed under it and kept in the JSON). */
+  summary?: string[];
+}) {
+  const { started, load0, build, data, results, summary } = r;
   const rows = withRatios(results);
   printTable(rows);
+  if (summary) console.log("\n" + summary.join("\n"));
   const report = {
     date: started.toISOString(),
     finished: new Date().toISOString(),
-    mode: { quick, database: pglite ? "pglite" : "postgres", durationSeconds: duration, build },
+    mode: { quick, database: r.database, durationSeconds: duration, build },
     machine: {
       cpus: os.availableParallelism(),
       node: process.version,
@@ -205,6 +243,7 @@ async function main() {
     },
     dataset: data && { sizes: data.sizes, timingsMs: data.timings },
     results: rows,
+    summary,
   };
   const dir = path.join(ROOT, "bench", "results");
   fs.mkdirSync(dir, { recursive: true });

@@ -100,7 +100,7 @@ export function rateLimitLoad(ctx: ScenarioCtx, connections: number) {
   });
 }
 
-function sendBody(data: BenchData, destination: string, numberIndex = 0) {
+export function sendBody(data: BenchData, destination: string, numberIndex = 0) {
   return JSON.stringify({
     wa_number: data.numbers[numberIndex].number,
     destination,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The scale pass (issue 22, docs/deployment.md): a throwaway PostgreSQL 15 primary, a streaming
 # replica of it (pg_basebackup -R) and PgBouncer in transaction pooling in front of the primary,
-# all in a temporary folder on their own ports; then the API suite and the scale tests
+# all in a temporary folder on their own ports (scripts/pg-cluster.sh, shared with the bench's
+# replica mode); then the API suite and the scale tests
 # (vitest.scale.config.ts) run with DATABASE_URL = the pooler, DATABASE_DIRECT_URL = the primary,
 # DATABASE_READ_URL = the replica. Installs nothing; everything it started is stopped on exit.
 #
@@ -17,92 +18,17 @@ PRIMARY_PORT="${SCALE_PRIMARY_PORT:-25432}"
 REPLICA_PORT="${SCALE_REPLICA_PORT:-25433}"
 POOLER_PORT="${SCALE_POOLER_PORT:-26432}"
 
-if ! command -v pgbouncer >/dev/null; then
-  echo "test-scale: pgbouncer is not installed (Debian: apt-get install -y pgbouncer)" >&2
-  exit 1
-fi
-for bin in initdb pg_ctl pg_basebackup; do
-  if [ ! -x "$PG_BIN/$bin" ]; then
-    echo "test-scale: $PG_BIN/$bin not found (PostgreSQL 15 server binaries; set PG_BIN)" >&2
-    exit 1
-  fi
-done
-
-# PostgreSQL and PgBouncer refuse to run as root: as root, the clusters run as the postgres user.
-if [ "$(id -u)" = 0 ]; then
-  as_db() { runuser -u postgres -- "$@"; }
-else
-  as_db() { "$@"; }
-fi
-
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/wa-scale.XXXXXX")"
-[ "$(id -u)" = 0 ] && chown postgres: "$WORK"
-chmod 700 "$WORK"
-
-teardown() {
-  set +e
-  if [ -f "$WORK/pgbouncer.pid" ]; then kill "$(cat "$WORK/pgbouncer.pid")" 2>/dev/null; fi
-  for dir in replica primary; do
-    [ -f "$WORK/$dir/postmaster.pid" ] && as_db "$PG_BIN/pg_ctl" -D "$WORK/$dir" -m immediate -w stop >/dev/null 2>&1
-  done
-  rm -rf "$WORK"
-}
+# scripts/pg-cluster.sh stops what it started and removes the folder.
+teardown() { bash scripts/pg-cluster.sh stop "$WORK"; }
 trap teardown EXIT
 # A signal ends the script through its EXIT trap too (bash skips it when killed outright).
 trap 'exit 130' INT TERM
 
 started=$(date +%s)
 echo "== scale pass: primary :$PRIMARY_PORT, replica :$REPLICA_PORT, PgBouncer :$POOLER_PORT in $WORK =="
-
-as_db "$PG_BIN/initdb" -D "$WORK/primary" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-cat >>"$WORK/primary/postgresql.conf" <<EOF
-port = $PRIMARY_PORT
-listen_addresses = '127.0.0.1'
-unix_socket_directories = '$WORK'
-max_connections = 200
-wal_level = replica
-max_wal_senders = 4
-# A throwaway cluster: durability buys nothing here.
-fsync = off
-full_page_writes = off
-# As the machine's cluster the PostgreSQL pass runs on: the suite's plan tests (history-plan)
-# assert shapes for tables without statistics, which autovacuum would gather mid-run.
-autovacuum = off
-EOF
-as_db "$PG_BIN/pg_ctl" -D "$WORK/primary" -l "$WORK/primary.log" -w start >/dev/null
-
-# The replica: a base backup with standby.signal and primary_conninfo (-R), on its own port.
-as_db "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$PRIMARY_PORT" -U postgres -D "$WORK/replica" -R -X stream --no-sync
-cat >>"$WORK/replica/postgresql.conf" <<EOF
-port = $REPLICA_PORT
-# Queries on the replica are not cancelled by the vacuum of rows they still read.
-hot_standby_feedback = on
-EOF
-as_db "$PG_BIN/pg_ctl" -D "$WORK/replica" -l "$WORK/replica.log" -w start >/dev/null
-
-# PgBouncer in transaction pooling; the wildcard lets it reach databases made after it started.
-cat >"$WORK/userlist.txt" <<EOF
-"postgres" ""
-EOF
-cat >"$WORK/pgbouncer.ini" <<EOF
-[databases]
-* = host=127.0.0.1 port=$PRIMARY_PORT
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = $POOLER_PORT
-unix_socket_dir =
-auth_type = trust
-auth_file = $WORK/userlist.txt
-pool_mode = transaction
-max_client_conn = 1000
-default_pool_size = ${SCALE_POOL_SIZE:-20}
-# A client waiting this long for a server connection gets an error instead of hanging a test.
-query_wait_timeout = 60
-logfile = $WORK/pgbouncer.log
-pidfile = $WORK/pgbouncer.pid
-EOF
-[ "$(id -u)" = 0 ] && chown postgres: "$WORK/userlist.txt" "$WORK/pgbouncer.ini"
-as_db pgbouncer -d "$WORK/pgbouncer.ini"
+PG_BIN="$PG_BIN" PG_CLUSTER_POOL_SIZE="${SCALE_POOL_SIZE:-20}" \
+  bash scripts/pg-cluster.sh start "$WORK" "$PRIMARY_PORT" "$REPLICA_PORT" "$POOLER_PORT"
 
 DB="wa_scale"
 psql "postgres://postgres@127.0.0.1:$PRIMARY_PORT/postgres" -v ON_ERROR_STOP=1 -qc "CREATE DATABASE \"$DB\""
