@@ -329,7 +329,7 @@ export async function replicaMode(opts: {
   record: (m: Measure) => void;
 }): Promise<BenchData> {
   if (process.env.DATABASE_URL) console.log("--replica: DATABASE_URL is ignored; the mode runs on servers of its own");
-  for (const name of ["DATABASE_DIRECT_URL", "DATABASE_READ_URL"]) delete process.env[name];
+  for (const name of ["DATABASE_DIRECT_URL", "DATABASE_READ_URL", "DATABASE_READ_POOLED"]) delete process.env[name];
   const procs: Proc[] = [];
   const cluster = await startCluster(() => {
     // Ctrl-C: the servers get SIGINT from the terminal too, but not when the bench alone is signalled.
@@ -399,7 +399,13 @@ export async function replicaMode(opts: {
       { label: "pooler", env: { DATABASE_URL: cluster.poolerUrl, DATABASE_DIRECT_URL: cluster.primaryUrl } },
       {
         label: "pooler + replica",
-        env: { DATABASE_URL: cluster.poolerUrl, DATABASE_DIRECT_URL: cluster.primaryUrl, DATABASE_READ_URL: cluster.replicaUrl },
+        // The replica is reached directly, as docs/deployment.md advises: its statements stay named.
+        env: {
+          DATABASE_URL: cluster.poolerUrl,
+          DATABASE_DIRECT_URL: cluster.primaryUrl,
+          DATABASE_READ_URL: cluster.replicaUrl,
+          DATABASE_READ_POOLED: "0",
+        },
       },
     ];
     console.log("Scenarios (history: team A; sends: team B; list: team A):");

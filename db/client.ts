@@ -128,10 +128,10 @@ async function open(): Promise<Handle> {
     // Behind a transaction pooler (PgBouncer pool_mode=transaction, implied by DATABASE_DIRECT_URL)
     // consecutive statements may run on different server connections, so a statement prepared on
     // one is unknown on the next: every query goes unnamed (Parse/Bind/Execute in one round trip
-    // group), which PgBouncer 1.18 passes through. The replica is read the same way, since an
-    // operator who pools the primary pools its replica too.
+    // group), which PgBouncer 1.18 passes through. The replica is read the same way unless
+    // DATABASE_READ_POOLED=0 says it is connected directly.
     const pooled = config.databaseBehindPooler;
-    const connect = (target: string, max: number) =>
+    const connect = (target: string, max: number, pooled: boolean) =>
       postgres(target, {
         max,
         // A database that cannot be reached answers 503 within this (lib/http), not after the
@@ -140,7 +140,7 @@ async function open(): Promise<Handle> {
         onnotice: () => {},
         prepare: !pooled,
       });
-    const client = connect(url, config.databasePoolSize);
+    const client = connect(url, config.databasePoolSize, pooled);
     if (pooled) oneQueryPerConnection(client, config.databasePoolSize);
     else namedStatements(client);
     const db = drizzle(client, { schema }) as unknown as Db;
@@ -155,9 +155,10 @@ async function open(): Promise<Handle> {
     };
     const readUrl = config.databaseReadUrl;
     let replica: Handle["replica"];
-    const readClient = readUrl ? connect(readUrl, config.databasePoolSize) : undefined;
+    const readPooled = config.databaseReadPooled;
+    const readClient = readUrl ? connect(readUrl, config.databasePoolSize, readPooled) : undefined;
     if (readClient) {
-      if (pooled) oneQueryPerConnection(readClient, config.databasePoolSize);
+      if (readPooled) oneQueryPerConnection(readClient, config.databasePoolSize);
       else namedStatements(readClient);
       const monitor = new ReplicaMonitor(readClient, client, () => config.readReplicaMaxLagS);
       monitor.start();

@@ -41,6 +41,8 @@ const schema = {
   DATABASE_DIRECT_URL: z.preprocess(unset, z.string().refine(isPostgresUrl, { message: "debe ser una URL postgres://…" }).optional()),
   // A streaming replica for the read-heavy pages (db/replica.ts).
   DATABASE_READ_URL: z.preprocess(unset, z.string().refine(isPostgresUrl, { message: "debe ser una URL postgres://…" }).optional()),
+  // Whether DATABASE_READ_URL goes through a transaction pooler too (default: as DATABASE_URL does).
+  DATABASE_READ_POOLED: z.preprocess(unset, z.enum(["0", "1"]).optional()),
   READ_REPLICA_MAX_LAG_S: positive(5),
   PGLITE_DIR: optionalText,
   DATA_DIR: optionalText,
@@ -149,6 +151,16 @@ export const config = {
   /** A streaming replica of the primary for the read-heavy pages (db/replica.ts); PostgreSQL only. */
   get databaseReadUrl(): string | undefined {
     return read("DATABASE_URL") ? read("DATABASE_READ_URL") : undefined;
+  },
+  /**
+   * Whether the replica is reached through a transaction pooler (DATABASE_READ_POOLED; by default
+   * whatever DATABASE_URL is). A replica connected directly keeps named statements, which a
+   * pooled one cannot: through the pooler a history page cost the replica about three times the
+   * CPU (every statement parsed and planned afresh; bench/README.md, the --replica runs).
+   */
+  get databaseReadPooled(): boolean {
+    const v = read("DATABASE_READ_POOLED");
+    return v === undefined ? this.databaseBehindPooler : v === "1";
   },
   /** Replica lag past which its reads go to the primary until it catches up (default 5 s). */
   get readReplicaMaxLagS(): number {

@@ -41,6 +41,8 @@ done
 export DATABASE_URL="postgres://postgres@127.0.0.1:$POOLER_PORT/$DB"
 export DATABASE_DIRECT_URL="postgres://postgres@127.0.0.1:$PRIMARY_PORT/$DB"
 export DATABASE_READ_URL="postgres://postgres@127.0.0.1:$REPLICA_PORT/$DB"
+# The replica is reached directly (not through PgBouncer): its statements stay named.
+export DATABASE_READ_POOLED=0
 # For tests/scale/replica-failover: how to stop and start the replica.
 export SCALE_REPLICA_DIR="$WORK/replica"
 export SCALE_PG_CTL="$PG_BIN/pg_ctl"

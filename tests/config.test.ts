@@ -92,6 +92,17 @@ describe("settings are validated at start-up", () => {
     expect(config.databaseBehindPooler).toBe(true);
     expect(config.databaseDirectUrl).toBe("postgres://u:pw@db:5432/wa");
     expect(config.readReplicaMaxLagS).toBe(5);
+    // The replica is pooled as the primary is, unless DATABASE_READ_POOLED says otherwise.
+    expect(config.databaseReadPooled).toBe(true);
+    setEnv({ DATABASE_READ_POOLED: "0" });
+    expect(config.databaseReadPooled).toBe(false);
+    setEnv({ DATABASE_DIRECT_URL: undefined, DATABASE_READ_POOLED: "1" });
+    expect(config.databaseReadPooled).toBe(true);
+    setEnv({ DATABASE_READ_POOLED: undefined });
+    expect(config.databaseReadPooled).toBe(false);
+    setEnv({ DATABASE_READ_POOLED: "sí" });
+    expect(() => checkSettings()).toThrow(/DATABASE_READ_POOLED/);
+    setEnv({ DATABASE_READ_POOLED: undefined });
   });
 });
 
