@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, noteTeamWrite } from "@/db/client";
 import { media, messageStatusHistory, messages, webhookDeliveries } from "@/db/schema";
 import { createNumber, uniqueNumber } from "./factories";
 
@@ -68,6 +68,7 @@ export async function createQueuedMessage(input: {
       nextAttemptAt: sql`now()`,
     })
     .returning();
+  noteTeamWrite(input.teamId);
   return row;
 }
 
@@ -86,6 +87,7 @@ export async function createMediaFile(teamId: number, ext = "jpg", contentType =
       content,
     })
     .returning();
+  noteTeamWrite(teamId);
   return row;
 }
 

@@ -1,12 +1,17 @@
 import { randomInt } from "node:crypto";
-import { getDb } from "@/db/client";
+import { getDb, noteTeamWrite } from "@/db/client";
 import { agents, bots, campaigns, contactLabels, contacts, labels, teams, templates } from "@/db/schema";
 import { createToken } from "@/lib/auth/tokens";
 import { addNumber } from "@/lib/numbers/service";
 import { hashPassword } from "@/lib/auth/password";
 import type { TemplateComponent } from "@/lib/templates/schemas";
 
-/** Test factories (openstatus style): each builds one valid row with overridable defaults. */
+/**
+ * Test factories (openstatus style): each builds one valid row with overridable defaults. Each
+ * counts as a write of this process for its team (noteTeamWrite), as an API write does: with a
+ * read replica (the scale pass), the team's next reads then wait for the replica to replay the
+ * row instead of reading a replica that has not seen it yet.
+ */
 let seq = 0;
 const uniq = () => `${process.pid}${Date.now() % 100000}${++seq}`;
 
@@ -14,6 +19,7 @@ export async function createTeam(name = `Team ${uniq()}`) {
   const db = await getDb();
   const [team] = await db.insert(teams).values({ name }).returning();
   const { token } = await createToken({ input: { teamId: team.id, name: "test" } });
+  noteTeamWrite(team.id);
   return { ...team, token };
 }
 
@@ -35,7 +41,9 @@ export function uniqueNumber(prefix = "57") {
 }
 
 export async function createNumber(teamId: number, overrides: Partial<Parameters<typeof addNumber>[0]["input"]> = {}) {
-  return addNumber({ input: { teamId, number: uniqueNumber(), displayName: "Ventas", ...overrides } });
+  const row = await addNumber({ input: { teamId, number: uniqueNumber(), displayName: "Ventas", ...overrides } });
+  noteTeamWrite(teamId);
+  return row;
 }
 
 export const textTemplateComponents: TemplateComponent[] = [
@@ -71,6 +79,7 @@ export async function createTemplate(teamId: number, overrides: Partial<typeof t
       ...overrides,
     })
     .returning();
+  noteTeamWrite(teamId);
   return row;
 }
 
@@ -80,6 +89,7 @@ export async function createLabel(teamId: number, overrides: Partial<typeof labe
     .insert(labels)
     .values({ teamId, title: `Etiqueta ${uniq()}`, bgColor: "#25d366", textColor: "#ffffff", ...overrides })
     .returning();
+  noteTeamWrite(teamId);
   return row;
 }
 
@@ -94,6 +104,7 @@ export async function createContact(teamId: number, overrides: Partial<typeof co
   if (labelIds.length) {
     await db.insert(contactLabels).values(labelIds.map((labelId) => ({ teamId, contactId: row.id, labelId })));
   }
+  noteTeamWrite(teamId);
   return row;
 }
 
@@ -103,6 +114,7 @@ export async function createBot(teamId: number, overrides: Partial<typeof bots.$
     .insert(bots)
     .values({ teamId, name: `Bot ${uniq()}`, ...overrides })
     .returning();
+  noteTeamWrite(teamId);
   return row;
 }
 
@@ -112,6 +124,7 @@ export async function createCampaign(teamId: number, overrides: Partial<typeof c
     .insert(campaigns)
     .values({ teamId, name: `Campaña ${uniq()}`, ...overrides })
     .returning();
+  noteTeamWrite(teamId);
   return row;
 }
 
@@ -127,5 +140,6 @@ export async function createAgent(teamId: number, password = "secreto-123", over
       ...overrides,
     })
     .returning();
+  noteTeamWrite(teamId);
   return { ...row, password };
 }
