@@ -65,7 +65,7 @@ function percentileValues(source: SQL, group: SQL): SQL {
     c AS (SELECT k, metric, seconds / n AS mean, sum(n) OVER (PARTITION BY k, metric ORDER BY bucket) AS upto,
             sum(n) OVER (PARTITION BY k, metric) AS total
           FROM h),
-    t AS (SELECT k, metric, max(total) AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
+    t AS (SELECT k, metric, max(total)::int4 AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
             ${at(0.9, "floor")} AS p90_lo, ${at(0.9, "ceil")} AS p90_hi
           FROM c GROUP BY k, metric)`;
 }
@@ -174,12 +174,14 @@ export async function reportFigures(db: DbOrTx, teamId: number, f: ReportFilter,
 async function summaryFigures(db: DbOrTx, teamId: number, f: ReportFilter): Promise<FigureRow[]> {
   const hw = histogramWhere(teamId, f, "day");
   const cols = sql`day, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
+  // nd: the unfolded deltas, read once (for dd, the days they fall on, and for the buckets).
   // The total (k null) and each day with unfolded deltas (k: the day), from the same bucket rows.
   const samples = sql`(SELECT NULL::date AS k, metric, bucket, samples, seconds FROM s
     UNION ALL SELECT day, metric, bucket, samples, seconds FROM s WHERE day IN (SELECT day FROM dd)) x`;
   return rowsOf<FigureRow>(
-    await db.execute(sql`WITH dd AS (SELECT DISTINCT day FROM report_histogram_deltas WHERE ${hw}),
-      s AS (SELECT ${cols} FROM report_histograms WHERE ${hw} UNION ALL SELECT ${cols} FROM report_histogram_deltas WHERE ${hw}),
+    await db.execute(sql`WITH nd AS MATERIALIZED (SELECT ${cols} FROM report_histogram_deltas WHERE ${hw}),
+      dd AS (SELECT DISTINCT day FROM nd),
+      s AS (SELECT ${cols} FROM report_histograms WHERE ${hw} UNION ALL SELECT * FROM nd),
       ${percentileValues(samples, sql`GROUP BY k, metric, bucket`)},
       ${messageCounts(sql`day`, teamId, f, sql`GROUP BY ROLLUP (day)`)},
       u AS (SELECT k, ${metricColumns("fr", "first_response")}, ${metricColumns("res", "resolution")},
