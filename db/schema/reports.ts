@@ -1,4 +1,4 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, date, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 /**
  * The reports' rollups (issue 21, README "Reports"), written only by the triggers of
@@ -147,4 +147,38 @@ export const reportHistogramDeltas = pgTable(
     seconds: bigint("seconds", { mode: "number" }).notNull(),
   },
   (t) => [index("report_histogram_deltas_team_idx").on(t.teamId)],
+);
+
+/**
+ * Each day of report_histograms pre-folded, per level (team, number level, agent level, day, as
+ * report_histograms): per time metric (`fr_` first responses, `res_` resolutions) the sample
+ * count and the values (their buckets' means) at the two ranks of the median and of the p90 that
+ * percentile_cont interpolates between, and the openings: a summary's row of a day, read as one row
+ * instead of that day's buckets (lib/reports/repo.ts). Computed from the day's buckets with the
+ * same arithmetic as a read of them, so equal to it; kept by the triggers of
+ * db/functions/report_day_figures.sql on report_histograms (the fold's statement refreshes the days
+ * it touched). A day with histogram deltas not folded yet is read from its buckets instead.
+ */
+export const reportDayFigures = pgTable(
+  "report_day_figures",
+  {
+    teamId: integer("team_id").notNull(),
+    /** 0: every number. */
+    waNumberId: integer("wa_number_id").notNull(),
+    /** -1: every agent. */
+    agentId: integer("agent_id").notNull(),
+    day: date("day").notNull(),
+    frN: integer("fr_n").notNull(),
+    frP50Lo: doublePrecision("fr_p50_lo"),
+    frP50Hi: doublePrecision("fr_p50_hi"),
+    frP90Lo: doublePrecision("fr_p90_lo"),
+    frP90Hi: doublePrecision("fr_p90_hi"),
+    resN: integer("res_n").notNull(),
+    resP50Lo: doublePrecision("res_p50_lo"),
+    resP50Hi: doublePrecision("res_p50_hi"),
+    resP90Lo: doublePrecision("res_p90_lo"),
+    resP90Hi: doublePrecision("res_p90_hi"),
+    openedN: integer("opened_n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.waNumberId, t.agentId, t.day] })],
 );

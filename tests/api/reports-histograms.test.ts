@@ -225,16 +225,50 @@ describe("report time histograms", () => {
       );
       expect(Number(folded.n)).toBe(0);
       expect(await deltasOf(team.id)).toBeGreaterThan(0);
-      return reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${range}`)).body).data.totals;
+      return reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${range}`)).body).data;
     });
-    expect(before).toMatchObject({ first_responses: 4, conversations_opened: 4 });
+    expect(before.totals).toMatchObject({ first_responses: 4, conversations_opened: 4 });
     // One sample per bucket: each bucket's mean is its sample, so the figures are exact.
     const tenth = (v: number | null) => Math.round(v! * 10) / 10;
-    expect(before.first_response_median).toBe(tenth(exactPercentile(seconds, 0.5)));
-    expect(before.first_response_p90).toBe(tenth(exactPercentile(seconds, 0.9)));
+    expect(before.totals.first_response_median).toBe(tenth(exactPercentile(seconds, 0.5)));
+    expect(before.totals.first_response_p90).toBe(tenth(exactPercentile(seconds, 0.9)));
     await foldAll(team.id);
-    const after = reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${range}`)).body).data.totals;
+    // Every day and the total the same once folded, the days now read from report_day_figures
+    // (one row per day at each level the fold touched).
+    const after = reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${range}`)).body).data;
     expect(after).toEqual(before);
+    const db = await getDb();
+    const figureLevels = async () =>
+      rowsOf<{ wa_number_id: number; agent_id: number }>(
+        await db.execute(sql`SELECT DISTINCT wa_number_id, agent_id FROM report_day_figures WHERE team_id = ${team.id} ORDER BY 1, 2`),
+      ).map((r) => [Number(r.wa_number_id), Number(r.agent_id)]);
+    // (agent 0: the openings, unassigned)
+    expect(await figureLevels()).toEqual([
+      [0, -1],
+      [0, 0],
+      [0, agent.id],
+      [n.id, -1],
+      [n.id, 0],
+      [n.id, agent.id],
+    ]);
+    // A folded day with new deltas is read from its buckets plus them, beside days read from
+    // their figures, and equals itself once folded again; by agent and number too.
+    const more = await Promise.all([1, 2].map(() => createContact(team.id)));
+    const qs = [range, `${range}&agent_id=${agent.id}`, `${range}&wa_number=${n.number}`];
+    const mixed = await withFoldsHeld(async () => {
+      await writeExchanges(team, n.id, [
+        { contactId: more[0].id, agentId: agent.id, seconds: 40, answeredAt: answeredAt + 3_600_000 },
+        { contactId: more[1].id, agentId: agent.id, seconds: 7_000, answeredAt: answeredAt + 3_600_000 },
+      ]);
+      expect(await deltasOf(team.id)).toBeGreaterThan(0);
+      return Promise.all(qs.map(async (q) => reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${q}`)).body).data));
+    });
+    expect(mixed[0].totals.first_responses).toBe(6);
+    expect(mixed[0].days.find((d) => d.day === isoDay(answeredAt))?.first_responses).toBe(6);
+    await foldAll(team.id);
+    for (const [i, q] of qs.entries()) {
+      expect(reportSummaryResponse.parse((await api.get(`/api/v1/reports/summary?${q}`)).body).data, q).toEqual(mixed[i]);
+    }
   });
 
   it("counts every sample of concurrent writers once the deltas are folded, folds running meanwhile", async () => {
