@@ -98,18 +98,27 @@ export function processTree(root: number): number[] {
   return out;
 }
 
+/**
+ * CPU time (ms) one process has used: utime + stime (fields 14 and 15 of /proc/<pid>/stat, clock
+ * ticks of 10 ms), plus with `reaped` cutime + cstime (16 and 17: its children already reaped).
+ * 0 for a process that ended meanwhile.
+ */
+export function processCpuMs(pid: number, reaped = false): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
+    return (f[11] + f[12] + (reaped ? f[13] + f[14] : 0)) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU time (user + system, ms) used so far by a process tree: the server's own cost of a load. */
 export function cpuMs(rootPid: number): number {
-  let ticks = 0;
-  for (const pid of processTree(rootPid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second).
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {}
-  }
-  return ticks * 10;
+  return processTree(rootPid).reduce((ms, pid) => ms + processCpuMs(pid), 0);
 }
 
 /**
@@ -150,15 +159,5 @@ export function memorySampler(rootPid: number) {
  * the root), so backends that came and went during a load are counted too.
  */
 export function serverCpuMs(rootPid: number): number {
-  let ticks = 0;
-  for (const pid of processTree(rootPid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // Fields 14–17: utime, stime, cutime, cstime (clock ticks, 100 per second).
-      ticks += Number(fields[11]) + Number(fields[12]);
-      if (pid === rootPid) ticks += Number(fields[13]) + Number(fields[14]);
-    } catch {}
-  }
-  return ticks * 10;
+  return processTree(rootPid).reduce((ms, pid) => ms + processCpuMs(pid, pid === rootPid), 0);
 }

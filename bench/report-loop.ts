@@ -7,15 +7,14 @@
  *
  *   DATABASE_URL=postgres://… npx tsx --conditions=react-server bench/report-loop.ts [calls] [warm-up]
  */
-import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { reportAgents, reportSummary } from "@/lib/reports/service";
 import type { AuthContext } from "@/lib/auth/context";
+import { processCpuMs } from "./processes";
 
 const calls = Number(process.argv[2] ?? 400);
 const warmUp = Number(process.argv[3] ?? 30);
-const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 /** utime + stime of the database's client backends, in ms. */
 async function backendsCpuMs(): Promise<number> {
@@ -23,17 +22,7 @@ async function backendsCpuMs(): Promise<number> {
   const pids = rowsOf<{ pid: number }>(
     await db.execute(sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`),
   );
-  let ticks = 0;
-  for (const { pid } of pids) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(f[11]) + Number(f[12]); // fields 14 and 15 of stat(5)
-    } catch {
-      // a backend that ended meanwhile
-    }
-  }
-  return ticks * TICK_MS;
+  return pids.reduce((ms, { pid }) => ms + processCpuMs(pid), 0);
 }
 
 async function main() {
