@@ -95,9 +95,7 @@ const activityOrder = [sql`${conversations.lastMessageAt} DESC NULLS LAST`, sql`
 const waitingOrder = [sql`${conversations.lastMessageAt} ASC NULLS FIRST`, sql`${conversations.id} ASC NULLS FIRST`];
 const orderOf = (f: ConversationFilter) => (f.order === "waiting" ? waitingOrder : activityOrder);
 
-// Typed from the single-row read: drizzle cannot see the table behind the list's page (a
-// subquery under the table's name), so it would type those columns as never; the columns and
-// their decoding are the same listColumns in both.
+// A listed row: the list and the single-row read select the same listColumns.
 export type ConversationRow = NonNullable<Awaited<ReturnType<typeof findConversationRow>>>;
 
 /**
@@ -253,13 +251,12 @@ export function listValues(teamId: number, filter: ConversationFilter) {
  */
 export async function listConversationRows(db: Db, teamId: number, filter: ConversationFilter, limit: number): Promise<ConversationRow[]> {
   const values = listValues(teamId, filter);
-  if (filter.labelIds?.length || filter.search)
-    return (await listStatement(db, filter, limit, "conversations_list_adhoc").execute(values)) as unknown as ConversationRow[];
+  if (filter.labelIds?.length || filter.search) return listStatement(db, filter, limit, "conversations_list_adhoc").execute(values);
   const shape = `${shapeOf(filter)}_${limit}`;
   let statement = preparedLists.get(shape);
   if (!statement)
     preparedLists.set(shape, (statement = preparedOnce((db) => listStatement(db, filter, limit, `conversations_list_${shape}`))));
-  return (await statement(db).execute(values)) as unknown as ConversationRow[];
+  return statement(db).execute(values);
 }
 
 /** One conversation of the team, as listed (null when it is not the team's). */
