@@ -219,14 +219,14 @@ async function withQueuedCheck(ctx: ScenarioCtx, m: Measure, before: number | nu
  * Each round trip borrows a contact no other connection holds, so the two calls never race
  * another connection's; it is returned after the remove.
  */
-export function labelLoad(ctx: ScenarioCtx, connections: number) {
+export function labelLoad(ctx: ScenarioCtx, connections: number, target: "app" | "cluster" = "app") {
   const { data } = ctx;
   const free = [...data.labelContacts];
   const headers = { ...auth(data.teamA.token), "content-type": "application/json" };
   const labelBody = (label: number) => JSON.stringify({ label_ids: [label] });
   return load({
     scenario: "label add+remove",
-    target: "app",
+    target,
     url: ctx.app.url,
     connections,
     duration: ctx.duration,

@@ -6,9 +6,10 @@ import path from "node:path";
 /**
  * What writing a row sets off inside the database, in one place (DESIGN section 13, "side effects
  * you can find"): db/functions/*.sql holds the CURRENT definition of every trigger function and
- * its trigger, one file per function. Migrations create tables; these files are re-applied after
- * them on every start and `npm run db:migrate` (CREATE OR REPLACE, so applying them again changes
- * nothing). All files run in one transaction, in name order: 00_retired.sql first drops what is
+ * its trigger, one file per function, and of the one function a hot path calls instead of a
+ * transaction of several round trips (contact_labels_change.sql). Migrations create tables; these
+ * files are re-applied after them on every start and `npm run db:migrate` (CREATE OR REPLACE, so
+ * applying them again changes nothing). All files run in one transaction, in name order: 00_retired.sql first drops what is
  * gone, so a writer never sees half of the old set and half of the new one. To change what a
  * trigger does, edit its file; to retire one, move its drop into 00_retired.sql.
  */

@@ -33,7 +33,7 @@ export async function teamLabelTitles(db: DbOrTx, teamId: number): Promise<{ id:
  * statements, whatever the batch size:
  * 1. the team's contacts already holding the batch's numbers, row-locked in id order (so the
  *    label cap below is checked against assignments nobody else is changing, as the labels
- *    endpoints do with lockContact);
+ *    endpoints do in db/functions/contact_labels_change.sql);
  * 2. the contacts holding the batch's customer_ids: a customer_id held by a contact with another
  *    number rejects the row (it is that other customer's id);
  * 3. one INSERT of the new contacts (ON CONFLICT DO NOTHING; a number inserted meanwhile by a

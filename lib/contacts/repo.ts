@@ -113,15 +113,6 @@ export async function lastActivityOfContacts(db: DbOrTx, teamId: number, contact
  * Locks the team's contact row for the rest of the transaction: every change to its labels goes
  * through this lock, so concurrent requests take turns and the 5-label cap holds.
  */
-export async function lockContact(tx: DbOrTx, teamId: number, contactId: number) {
-  const [row] = await tx
-    .select({ id: contacts.id })
-    .from(contacts)
-    .where(and(eq(contacts.teamId, teamId), eq(contacts.id, contactId)))
-    .for("update");
-  return row;
-}
-
 /** What changeLabelsOfContact found and, when everything held, did. */
 export type LabelChangeResult = {
   contactFound: boolean;
@@ -136,63 +127,23 @@ export type LabelChangeResult = {
 };
 
 /**
- * A contact's label change in ONE statement, after lockContact took the contact's row in the
- * same transaction (so this statement's snapshot sees every change committed before the lock,
- * and parallel changes of one contact are checked one after another against the cap): checks
- * that every id is the team's label, counts what the contact would hold (`add`: ids not yet
- * assigned, counted as given) or that every id is assigned (`remove`), and only when `allowed`
- * says so for those figures writes the change and its `contact.labels` event with the labels
- * the contact holds afterwards. Five statements of the label hot path (issue 18) folded into one.
+ * A contact's label change in ONE statement and one round trip, committed on its own:
+ * db/functions/contact_labels_change.sql locks the contact's row, then checks every id is the
+ * team's label and the cap (`add`) or that every id is assigned (`remove`), and only when that
+ * holds writes the change and its `contact.labels` event. The lock makes parallel changes of one
+ * contact be checked one after another against the cap (the function says why it needs to be a
+ * function for that). Five statements of the label hot path (issue 18), then a transaction of
+ * three round trips, folded into one.
  */
 export async function changeLabelsOfContact(
-  tx: DbOrTx,
+  db: DbOrTx,
   input: { teamId: number; contactId: number; ids: number[]; mode: "add" | "remove"; maxLabels: number },
 ): Promise<LabelChangeResult> {
   const { teamId, contactId, mode, maxLabels } = input;
   const ids = `{${input.ids.map((id) => String(Math.trunc(id))).join(",")}}`;
-  const res = await tx.execute(sql`
-    WITH want AS (
-      SELECT unnest(${ids}::bigint[]) AS label_id
-    ), contact AS (
-      SELECT id FROM contacts WHERE team_id = ${teamId} AND id = ${contactId}
-    ), found AS (
-      SELECT id FROM labels WHERE team_id = ${teamId} AND id IN (SELECT label_id FROM want) FOR KEY SHARE
-    ), assigned AS (
-      SELECT label_id FROM contact_labels WHERE team_id = ${teamId} AND contact_id = ${contactId}
-    ), verdict AS (
-      SELECT EXISTS (SELECT 1 FROM contact) AS contact_found,
-        NOT EXISTS (SELECT 1 FROM want WHERE label_id NOT IN (SELECT id FROM found)) AS labels_found,
-        (SELECT count(*) FROM assigned) + (SELECT count(*) FROM want WHERE label_id NOT IN (SELECT label_id FROM assigned)) AS count_after_add,
-        NOT EXISTS (SELECT 1 FROM want WHERE label_id NOT IN (SELECT label_id FROM assigned)) AS all_assigned
-    ), allowed AS (
-      SELECT 1 FROM verdict WHERE contact_found AND labels_found
-        AND CASE WHEN ${mode} = 'add' THEN count_after_add <= ${maxLabels} ELSE all_assigned END
-    ), added AS (
-      INSERT INTO contact_labels (team_id, contact_id, label_id)
-      SELECT ${teamId}, ${contactId}, f.id FROM found f WHERE ${mode} = 'add' AND EXISTS (SELECT 1 FROM allowed)
-      ON CONFLICT DO NOTHING
-      RETURNING label_id
-    ), removed AS (
-      DELETE FROM contact_labels
-      WHERE ${mode} = 'remove' AND EXISTS (SELECT 1 FROM allowed)
-        AND team_id = ${teamId} AND contact_id = ${contactId} AND label_id IN (SELECT label_id FROM want)
-      RETURNING label_id
-    ), after AS (
-      SELECT l.id, l.title, l.description, l.bg_color, l.text_color FROM labels l
-      WHERE l.team_id = ${teamId}
-        AND l.id IN (SELECT label_id FROM assigned UNION SELECT label_id FROM added EXCEPT SELECT label_id FROM removed)
-    ), event AS (
-      INSERT INTO events (team_id, type, contact_id, data)
-      SELECT ${teamId}, 'contact.labels', ${contactId}, jsonb_build_object('contact_id', ${contactId}::int, 'labels',
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'title', title, 'description', description,
-          'bg_color', bg_color, 'text_color', text_color) ORDER BY id), '[]'::jsonb) FROM after))
-      FROM allowed
-    )
-    SELECT v.contact_found, v.labels_found, v.count_after_add::int AS count_after_add, v.all_assigned,
-      EXISTS (SELECT 1 FROM allowed) AS changed,
-      (SELECT coalesce(json_agg(json_build_object('id', id, 'title', title, 'description', description,
-        'bgColor', bg_color, 'textColor', text_color) ORDER BY id), '[]'::json) FROM after) AS labels
-    FROM verdict v`);
+  const res = await db.execute(
+    sql`SELECT * FROM contact_labels_change(${teamId}::int, ${contactId}::int, ${ids}::bigint[], ${mode}::text, ${maxLabels}::int)`,
+  );
   const [row] = rowsOf<{
     contact_found: boolean;
     labels_found: boolean;

@@ -7,15 +7,7 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { isValidNumber, sanitizeNumber } from "@/lib/phone";
 import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import type { LabelDto } from "@/lib/labels/schemas";
-import {
-  changeLabelsOfContact,
-  labelsOfContacts,
-  lastActivityOfContacts,
-  listContactRows,
-  lockContact,
-  upsertContacts,
-  type ContactRow,
-} from "./repo";
+import { changeLabelsOfContact, labelsOfContacts, lastActivityOfContacts, listContactRows, upsertContacts, type ContactRow } from "./repo";
 import { setOptOut } from "./opt-out-repo";
 import {
   CONTACT_LABEL_CAP,
@@ -119,9 +111,9 @@ export async function removeContactLabels({ ctx, input }: LabelsChange): Promise
 }
 
 /**
- * What adding and removing share, in one transaction of two statements sent at once: lock the
- * contact (404 if not the team's), then changeLabelsOfContact checks every label is the team's and the cap
- * (add) or that every label is assigned (remove), and only then writes the change and the
+ * What adding and removing share, in one statement committed on its own (changeLabelsOfContact):
+ * the contact is locked (404 if not the team's), every label must be the team's, then the cap
+ * (add) or that every label is assigned (remove); only then the change is written with the
  * `contact.labels` event every open screen learns of it by (GET /api/v1/events). Answers the
  * contact's labels afterwards.
  */
@@ -130,20 +122,18 @@ async function changeContactLabels(
   { contactId, label_ids: ids }: LabelsChange["input"],
   mode: "add" | "remove",
 ): Promise<LabelDto[]> {
-  return transaction(async (tx) => {
-    // Sent together (pipelined on the transaction's connection): the server runs them one after
-    // the other, so the change's snapshot is taken once the lock is held. A contact that is not
-    // the team's makes the change find nothing to write.
-    const [locked, r] = await Promise.all([
-      lockContact(tx, ctx.teamId, contactId),
-      changeLabelsOfContact(tx, { teamId: ctx.teamId, contactId, ids, mode, maxLabels: MAX_LABELS_PER_CONTACT }),
-    ]);
-    if (!locked || !r.contactFound) throw ApiError.notFound(CONTACT_NOT_FOUND);
-    if (!r.labelsFound) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
-    if (mode === "add" && r.countAfterAdd > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
-    if (mode === "remove" && !r.allAssigned) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
-    return r.labels.map(toLabelDto);
+  const r = await changeLabelsOfContact(await getDb(), {
+    teamId: ctx.teamId,
+    contactId,
+    ids,
+    mode,
+    maxLabels: MAX_LABELS_PER_CONTACT,
   });
+  if (!r.contactFound) throw ApiError.notFound(CONTACT_NOT_FOUND);
+  if (!r.labelsFound) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
+  if (mode === "add" && r.countAfterAdd > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
+  if (mode === "remove" && !r.allAssigned) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
+  return r.labels.map(toLabelDto);
 }
 
 export const CONTACT_NUMBER_INVALID = "El número de teléfono no es válido.";

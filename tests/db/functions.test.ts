@@ -11,7 +11,8 @@ import { applyFunctions, functionFiles } from "@/db/functions";
  * others have their own files: conversation_days (tests/api/history-count.test.ts), message_stats
  * (tests/api/messages-stats.test.ts), messages_after_insert and messages_status_changed
  * (tests/conversations, tests/events), api_tokens_announce_change (tests/events/two-processes),
- * wa_numbers_bump_secrets_version (tests/meta-webhooks/unsigned-flood), events_partitions (tests/events/partitions).
+ * wa_numbers_bump_secrets_version (tests/meta-webhooks/unsigned-flood), events_partitions (tests/events/partitions),
+ * contact_labels_change (tests/api/contacts-labels, its cap under parallel requests).
  */
 const created = (text: string, kind: "FUNCTION" | "TRIGGER") =>
   [...text.matchAll(new RegExp(`CREATE OR REPLACE ${kind} (\\w+)`, "g"))].map((m) => m[1]);
