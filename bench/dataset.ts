@@ -202,6 +202,9 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
   }
   if (opts.fastLoad) {
     await exec("set session_replication_role = origin").catch(() => []);
+    // The load skipped the trigger that keeps each partition's created_at bounds (a history page's
+    // id range, db/functions/message_partition_bounds.sql): read from the partitions' rows here.
+    await timed(timings, "partition bounds", () => exec("select messages_partition_bounds_sync()"));
     // The load skipped the triggers that keep the conversation_days rollup, so it is built here
     // in one pass, as migration 0007 does for an existing table.
     await timed(timings, "rollup", () =>

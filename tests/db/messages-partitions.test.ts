@@ -350,4 +350,77 @@ describe("messages partitions", () => {
     const read = idScans.filter((l) => !l.includes("never executed")).map((l) => / on (messages_\w+)/.exec(l)?.[1]);
     expect(read, text).toEqual(["messages_tail", newer.name]);
   });
+
+  it("a history window becomes an id range that never leaves out a message whose created_at does not follow its id", async () => {
+    const { messageHistory } = await import("@/lib/messages/history");
+    const { parseLocalDate } = await import("@/lib/messages/history-schemas");
+    const conv = await conversation();
+    const d = await db();
+    // Every partition has its bounds row, with its range (the chore and the drop above kept them).
+    const catalog = await rows<{ name: string; lo: string; hi: string }>(sql`SELECT name, lo, hi FROM messages_partitions_all() ORDER BY lo`);
+    const kept = await rows<{ name: string; lo: string; hi: string }>(
+      sql`SELECT partition AS name, lo, hi FROM message_partition_bounds ORDER BY lo`,
+    );
+    expect(kept).toEqual(catalog);
+    const ask = async (day: string) => {
+      const out = await messageHistory({
+        ctx: { teamId: conv.team.id } as never,
+        input: {
+          wa_number: conv.number.number,
+          customer_source: conv.contact.customerNumber!,
+          from_date: parseLocalDate(day)!,
+          to_date: parseLocalDate(day)!,
+          with_pagination: true,
+          per_page: 50,
+          page: 1,
+          order: "DESC",
+          include: [],
+        } as never,
+      });
+      if (!("data" in out)) throw new Error("paginated history expected");
+      return { ids: out.data.map((r) => r.id), total: out.pagination!.total_items };
+    };
+    const [m1] = await insert(conv, [{ createdAt: new Date("2026-02-10T15:00:00Z") }]);
+    // The first page reads the bounds into the process's cache: the partition the sequence draws from.
+    expect(await ask("2026-02-10")).toEqual({ ids: [m1.id], total: 1 });
+    // Hand-written SQL: free ids of the oldest partition (the tests above dropped messages_legacy),
+    // with a created_at in the same window. Its partition's bounds widen in its own statement; the
+    // cached ones do not know it: the page's check raises, the bounds are read again, and the
+    // page has both.
+    const oldest = (await parts())[0];
+    const free = (
+      await rows<{ id: number }>(sql`SELECT g AS id FROM generate_series(${oldest.lo}::int, ${oldest.hi - 1}::int) g
+        WHERE NOT EXISTS (SELECT 1 FROM messages WHERE id = g) ORDER BY g LIMIT 2`)
+    ).map((r) => Number(r.id));
+    expect(oldest.name).not.toBe(await partOf(m1.id));
+    // …whose bounds did not meet the day: the cached range left it out (what the check must catch).
+    const meets = async (name: string, day: string) =>
+      (
+        await rows<{ ok: boolean }>(sql`SELECT coalesce(min_created_at < ${day}::timestamptz + interval '2 days'
+          AND max_created_at >= ${day}::timestamptz - interval '1 day', false) AS ok FROM message_partition_bounds WHERE partition = ${name}`)
+      )[0].ok;
+    expect(await meets(oldest.name, "2026-02-10")).toBe(false);
+    const hand = (id: number, at: string) =>
+      d.execute(sql`INSERT INTO messages (id, team_id, wa_number_id, contact_id, customer_number, sender, direction, type, status, payload, created_at)
+        VALUES (${id}, ${conv.team.id}, ${conv.number.id}, ${conv.contact.id}, ${conv.contact.customerNumber}, 'CUSTOMER', 'INBOUND', 'text',
+          'RECEIVED', '{"text":"a mano"}', ${at}::timestamptz)`);
+    await hand(free[0], "2026-02-10T16:00:00Z");
+    expect(await partOf(free[0])).toBe(oldest.name);
+    expect(await ask("2026-02-10")).toEqual({ ids: [m1.id, free[0]], total: 2 });
+    // A change of id moves a message to another partition: that partition's bounds widen before the move.
+    const [m2, m3] = await insert(conv, [{ createdAt: new Date("2026-01-20T15:00:00Z") }, { createdAt: new Date("2026-01-20T15:05:00Z") }]);
+    expect(await ask("2026-01-20")).toEqual({ ids: [m3.id, m2.id], total: 2 });
+    expect(await meets(oldest.name, "2026-01-20")).toBe(false);
+    await d.execute(sql`UPDATE messages SET id = ${free[1]} WHERE id = ${m2.id}`);
+    expect(await partOf(free[1])).toBe(oldest.name);
+    expect(await ask("2026-01-20")).toEqual({ ids: [m3.id, free[1]], total: 2 });
+    // The bounds only widen, by whole UTC days, and cover every row of their partition.
+    const [bad] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM messages m JOIN message_partition_bounds b
+      ON m.id >= b.lo AND m.id < b.hi WHERE NOT (m.created_at >= b.min_created_at AND m.created_at <= b.max_created_at)`);
+    expect(bad.n).toBe(0);
+    const [widened] = await rows<{ lo: string }>(
+      sql`SELECT min_created_at::text AS lo FROM message_partition_bounds WHERE partition = ${oldest.name}`,
+    );
+    expect(new Date(widened.lo).toISOString()).toBe("2026-01-20T00:00:00.000Z");
+  });
 });
