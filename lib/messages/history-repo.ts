@@ -137,7 +137,10 @@ function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>
 }
 
 export function countQuery(db: Db, c: ConversationParams) {
-  return db.select({ total: conversationCount(db, c) }).from(sql`(SELECT 1) AS one`).where(rangeChecked(c));
+  return db
+    .select({ total: conversationCount(db, c) })
+    .from(sql`(SELECT 1) AS one`)
+    .where(rangeChecked(c));
 }
 
 /**

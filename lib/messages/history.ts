@@ -53,7 +53,13 @@ export async function messageHistory({ ctx, input }: { ctx: AuthContext; input: 
   });
   // The window as an id range the planner prunes partitions by; checked by the statement itself.
   const read = <T>(fn: (db: Db, c: Conversation) => Promise<T>) =>
-    withReadDb(ctx.teamId, (db) => idRanges.run(() => partitionBounds(db), window, (ids) => fn(db, conversation(ids))));
+    withReadDb(ctx.teamId, (db) =>
+      idRanges.run(
+        () => partitionBounds(db),
+        window,
+        (ids) => fn(db, conversation(ids)),
+      ),
+    );
   const toRecord = toHistoryRecordWith(input.include);
   if (input.with_pagination) {
     const offset = offsetOf(input.page, input.per_page);

@@ -55,7 +55,9 @@ describe("history query plans", () => {
       count: await plan(countQuery(db, c).getSQL()),
       batch: await plan(batchQuery(db, c, "ASC", 12345).getSQL()),
       openEnded: await plan(pageQuery(db, within({ from: "2026-03-10 00:00:00", toExclusive: null }), "DESC", 50, 0).getSQL()),
-      multiDay: await plan(pageQuery(db, within({ from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" }), "DESC", 50, 0).getSQL()),
+      multiDay: await plan(
+        pageQuery(db, within({ from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" }), "DESC", 50, 0).getSQL(),
+      ),
     };
     if (process.env.HISTORY_PLAN_PRINT) console.log(JSON.stringify(plans, null, 2));
     for (const [name, text] of Object.entries(plans)) {

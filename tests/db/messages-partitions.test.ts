@@ -357,7 +357,9 @@ describe("messages partitions", () => {
     const conv = await conversation();
     const d = await db();
     // Every partition has its bounds row, with its range (the chore and the drop above kept them).
-    const catalog = await rows<{ name: string; lo: string; hi: string }>(sql`SELECT name, lo, hi FROM messages_partitions_all() ORDER BY lo`);
+    const catalog = await rows<{ name: string; lo: string; hi: string }>(
+      sql`SELECT name, lo, hi FROM messages_partitions_all() ORDER BY lo`,
+    );
     const kept = await rows<{ name: string; lo: string; hi: string }>(
       sql`SELECT partition AS name, lo, hi FROM message_partition_bounds ORDER BY lo`,
     );
