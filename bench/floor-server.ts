@@ -39,11 +39,12 @@ function statement(query: Built) {
 const builder = drizzle(postgres(process.env.DATABASE_URL!, { max: 1 })) as unknown as Db;
 const tokenByHash = statement(tokenStatement(builder));
 const conversation = statement(conversationStatement(builder));
+// Named statements, as the app's on a direct connection: id bounds that prune when the plan starts.
 const pages = {
-  "DESC:true": statement(pageStatement(builder, "DESC", true)),
-  "ASC:true": statement(pageStatement(builder, "ASC", true)),
-  "DESC:false": statement(pageStatement(builder, "DESC", false)),
-  "ASC:false": statement(pageStatement(builder, "ASC", false)),
+  "DESC:true": statement(pageStatement(builder, "DESC", true, "start")),
+  "ASC:true": statement(pageStatement(builder, "ASC", true, "start")),
+  "DESC:false": statement(pageStatement(builder, "DESC", false, "start")),
+  "ASC:false": statement(pageStatement(builder, "ASC", false, "start")),
 };
 const counts = { true: statement(countStatement(builder, true)), false: statement(countStatement(builder, false)) };
 // The window's id range, as the app turns it (lib/messages/history-bounds.ts): cached bounds, checked by the page.

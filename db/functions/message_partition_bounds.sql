@@ -97,20 +97,3 @@ CREATE OR REPLACE TRIGGER messages_partition_bounds_insert AFTER INSERT ON messa
 CREATE OR REPLACE TRIGGER messages_partition_bounds_update BEFORE UPDATE OF id, created_at ON messages
   FOR EACH ROW WHEN (NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.id IS DISTINCT FROM OLD.id)
   EXECUTE FUNCTION message_partition_bounds_before_update();
-
--- The history page's check that the id range it was given covers its window (lib/messages/
--- history-repo.ts): no partition whose bounds meet [from_at, to_at) (to_at null: no end) holds
--- ids outside [lo, hi]. Read in the page's own statement, so in the snapshot its rows come from:
--- a range computed from bounds a process had cached and that have widened since raises
--- (SQLSTATE MH001), and the page is asked again with fresh bounds. Never a page short of a row.
-CREATE OR REPLACE FUNCTION messages_history_ids_cover(from_at timestamptz, to_at timestamptz, ids_lo integer, ids_hi integer)
-RETURNS boolean LANGUAGE plpgsql STABLE AS $$
-BEGIN
-  IF EXISTS (SELECT 1 FROM message_partition_bounds b
-    WHERE b.min_created_at < coalesce(to_at, 'infinity') AND b.max_created_at >= from_at
-      AND (b.lo < ids_lo OR b.hi - 1 > ids_hi)) THEN
-    RAISE EXCEPTION 'history id range [%, %] does not cover messages from % to %', ids_lo, ids_hi, from_at, to_at
-      USING ERRCODE = 'MH001';
-  END IF;
-  RETURN true;
-END $$;

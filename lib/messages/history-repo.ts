@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { preparesNamed, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { contacts, conversationDays, messagePartitionBounds, messages, waNumbers } from "@/db/schema";
 import type { IdRange, PartitionBounds } from "./history-bounds";
@@ -28,6 +28,13 @@ type ConversationParams = {
   window: { from: Param<string>; toExclusive: Param<string> | null };
   timeZone: Param<string>;
   ids: { lo: Param<number>; hi: Param<number> };
+  /**
+   * When the id bounds prune: "plan" (as constants, when planned: a statement planned at every
+   * execution, unnamed) or "start" (through the STABLE messages_history_id, when the executor
+   * starts: a named statement, so that PostgreSQL keeps its generic plan rather than plan every
+   * page; db/functions/messages_history_ids.sql). Absent: "plan".
+   */
+  pruneAt?: "plan" | "start";
 };
 
 export const HISTORY_BATCH = 500;
@@ -59,7 +66,10 @@ function windowBounds(c: ConversationParams) {
 }
 
 /** The id range as conditions on the partition key: what prunes (when planned, or when a generic plan starts). */
-const inIds = (c: ConversationParams) => and(gte(messages.id, c.ids.lo), lte(messages.id, c.ids.hi))!;
+const inIds = (c: ConversationParams) => {
+  const bound = (v: Param<number>) => (c.pruneAt === "start" ? sql`messages_history_id(${v}::int)` : v);
+  return and(gte(messages.id, bound(c.ids.lo)), lte(messages.id, bound(c.ids.hi)))!;
+};
 
 const sameConversation = (c: ConversationParams) =>
   and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId), inIds(c))!;
@@ -179,8 +189,8 @@ const placeholdersFor = (bounded: boolean): ConversationParams => ({
  * The page statement with every value a placeholder (teamId, waNumberId, contactId, from, to, tz,
  * lo, hi, limit, offset), as the app prepares it; the bench's floor server sends the very same text.
  */
-export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean) {
-  return pageQuery(db, placeholdersFor(bounded), order, placeholder("limit"), placeholder("offset"));
+export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+  return pageQuery(db, { ...placeholdersFor(bounded), pruneAt }, order, placeholder("limit"), placeholder("offset"));
 }
 
 /** The count alone, for a page past the end (same placeholders as `pageStatement`). */
@@ -193,7 +203,9 @@ const preparedPages = Object.fromEntries(
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
       preparedOnce((db) =>
-        pageStatement(db, order, bounded).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
+        pageStatement(db, order, bounded, preparesNamed(db) ? "start" : "plan").prepare(
+          `history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`,
+        ),
       ),
     ]),
   ),
