@@ -121,7 +121,12 @@ export async function closeDb(): Promise<void> {
 }
 
 // Which handles send named prepared statements (a direct connection); the others send unnamed ones.
-const namedOn = new WeakMap<Db, boolean>();
+// On globalThis with the handle itself: a module loaded twice (dev reloads, another bundle of the
+// server) must see the flag of the handle it shares.
+const namedOn = ((globalThis as unknown as { __waNamedStatements?: WeakMap<Db, boolean> }).__waNamedStatements ??= new WeakMap<
+  Db,
+  boolean
+>());
 
 /**
  * Whether `db` sends its prepared queries as named statements, which PostgreSQL may plan once per
