@@ -46,7 +46,7 @@ const pages = {
   "DESC:false": statement(pageStatement(builder, "DESC", false, "start")),
   "ASC:false": statement(pageStatement(builder, "ASC", false, "start")),
 };
-const counts = { true: statement(countStatement(builder, true)), false: statement(countStatement(builder, false)) };
+const counts = { true: statement(countStatement(builder, true, "start")), false: statement(countStatement(builder, false, "start")) };
 // The window's id range, as the app turns it (lib/messages/history-bounds.ts): cached bounds, checked by the page.
 const bounds = statement(boundsStatement(builder));
 const loadBounds = async (): Promise<PartitionBounds[]> =>

@@ -194,18 +194,19 @@ export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean, p
 }
 
 /** The count alone, for a page past the end (same placeholders as `pageStatement`). */
-export function countStatement(db: Db, bounded: boolean) {
-  return countQuery(db, placeholdersFor(bounded));
+export function countStatement(db: Db, bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+  return countQuery(db, { ...placeholdersFor(bounded), pruneAt });
 }
+
+/** How `db`'s statements write the id bounds (see ConversationParams.pruneAt). */
+const pruneAtOn = (db: Db) => (preparesNamed(db) ? "start" : "plan");
 
 const preparedPages = Object.fromEntries(
   (["ASC", "DESC"] as const).flatMap((order) =>
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
       preparedOnce((db) =>
-        pageStatement(db, order, bounded, preparesNamed(db) ? "start" : "plan").prepare(
-          `history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`,
-        ),
+        pageStatement(db, order, bounded, pruneAtOn(db)).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
       ),
     ]),
   ),
@@ -217,7 +218,7 @@ const preparedPages = Object.fromEntries(
  * index condition of `messages_history_idx` and never tempts the planner into walking the
  * primary key from `afterId` across every other conversation.
  */
-export function batchQuery(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
+export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "pruneAt">, order: "ASC" | "DESC", afterId: number | null) {
   const where = conversationWhere(c);
   const key = sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id})`;
   const bound = sql`(${c.teamId}::int, ${c.waNumberId}::int, ${c.contactId}::int, ${afterId}::int)`;
@@ -245,12 +246,13 @@ export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC"
     offset,
   });
   if (rows.length) return { rows, total: rows[0].total };
-  const [{ total }] = await countQuery(db, c);
+  // Sent as a named statement too (db/client.ts, namedStatements): pruned when it starts, like the page.
+  const [{ total }] = await countQuery(db, { ...c, pruneAt: pruneAtOn(db) });
   return { rows, total };
 }
 
 export async function historyBatch(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
-  return batchQuery(db, c, order, afterId);
+  return batchQuery(db, { ...c, pruneAt: pruneAtOn(db) }, order, afterId);
 }
 
 /** The partitions' id ranges and created_at bounds, for lib/messages/history-bounds.ts to cache. */
