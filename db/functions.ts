@@ -9,9 +9,10 @@ import path from "node:path";
  * its trigger, one file per function, and of the one function a hot path calls instead of a
  * transaction of several round trips (contact_labels_change.sql). Migrations create tables; these
  * files are re-applied after them on every start and `npm run db:migrate` (CREATE OR REPLACE, so
- * applying them again changes nothing). All files run in one transaction, in name order: 00_retired.sql first drops what is
- * gone, so a writer never sees half of the old set and half of the new one. To change what a
- * trigger does, edit its file; to retire one, move its drop into 00_retired.sql.
+ * applying them again changes nothing). All files run in one transaction, in name order:
+ * 00_retired.sql first drops what is gone, so a writer never sees half of the old set and half of
+ * the new one. To change what a trigger does, edit its file; to retire one, move its drop into
+ * 00_retired.sql.
  */
 export const functionsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "functions");
 

@@ -109,10 +109,6 @@ export async function lastActivityOfContacts(db: DbOrTx, teamId: number, contact
   return new Map(rows.filter((r) => r.at).map((r) => [r.contactId, new Date(r.at!)]));
 }
 
-/**
- * Locks the team's contact row for the rest of the transaction: every change to its labels goes
- * through this lock, so concurrent requests take turns and the 5-label cap holds.
- */
 /** What changeLabelsOfContact found and, when everything held, did. */
 export type LabelChangeResult = {
   contactFound: boolean;
