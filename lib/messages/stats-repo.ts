@@ -17,8 +17,8 @@ export type StatsRow = { status: string; error_code: number; error_title: string
 export async function sumMessageStats(db: DbOrTx, teamId: number, f: StatsFilter): Promise<StatsRow[]> {
   const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
     await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
-      FROM (SELECT * FROM message_stats WHERE ${where(teamId, f)}
-            UNION ALL SELECT * FROM message_stats_deltas WHERE ${where(teamId, f)}) s
+      FROM (SELECT status, error_code, error_title, messages FROM message_stats WHERE ${where(teamId, f)}
+            UNION ALL SELECT c.* FROM message_stats_deltas d, ${deltaChanges} WHERE ${where(teamId, f)} AND ${isChange}) s
       GROUP BY status, error_code, error_title
       HAVING sum(messages) <> 0`),
   );
@@ -29,6 +29,15 @@ export async function sumMessageStats(db: DbOrTx, teamId: number, f: StatsFilter
     messages: Number(r.messages),
   }));
 }
+
+/**
+ * The one or two changes a message_stats_deltas row `d` stands for, as (status, error_code,
+ * error_title, messages): its count at its own key and, for a move (`from_status` set, written by
+ * messages_status_changed.sql), the same count taken out of the key it left.
+ */
+const deltaChanges = sql.raw(`LATERAL (VALUES (d.status, d.error_code, d.error_title, d.messages),
+    (d.from_status, d.from_error_code, d.from_error_title, -d.messages)) c(status, error_code, error_title, messages)`);
+const isChange = sql.raw(`c.status IS NOT NULL`);
 
 function where(teamId: number, f: StatsFilter) {
   return sql`team_id = ${teamId}
@@ -58,9 +67,9 @@ export async function foldMessageStatsDeltas(tx: Tx): Promise<number> {
       DELETE FROM message_stats_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM message_stats_deltas LIMIT ${FOLD_BATCH}))
       RETURNING *
     ), summed AS (
-      SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title,
-        sum(messages) AS messages, count(*) AS n
-      FROM gone GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+      SELECT d.team_id, d.day, d.wa_number_id, d.template_name, d.sent_group, c.status, c.error_code, c.error_title,
+        sum(c.messages) AS messages
+      FROM gone d, ${deltaChanges} WHERE ${isChange} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
     ), folded AS (
       INSERT INTO message_stats AS s (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
       SELECT team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages
@@ -69,6 +78,6 @@ export async function foldMessageStatsDeltas(tx: Tx): Promise<number> {
       DO UPDATE SET messages = s.messages + EXCLUDED.messages
       RETURNING 1
     )
-    SELECT coalesce((SELECT sum(n) FROM summed), 0)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
+    SELECT (SELECT count(*) FROM gone)::int AS moved, (SELECT count(*) FROM folded)::int AS keys`);
   return Number(rowsOf<{ moved: number }>(res)[0]?.moved ?? 0);
 }

@@ -260,6 +260,8 @@ describe("the message_stats rollup", () => {
     // One row moves to FAILED with a provider error: its old key loses it, its new key gains it.
     const reengagement = { code: 131047, title: "Re-engagement message" };
     await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(reengagement)}::jsonb WHERE id = ${m1.id}`);
+    // Written as one move row (its new key, and the key it left in from_*), not as a -1 and a +1.
+    expect(await pendingDeltas(team.id)).toBe(1);
     expect(await rollupOf(team.id)).toEqual([
       row("2026-03-01", "pedido", "g1", "FAILED", 1, 131047, "Re-engagement message"),
       row("2026-03-01", "pedido", "g1", "QUEUED", 1),
@@ -269,6 +271,7 @@ describe("the message_stats rollup", () => {
     // Two rows at once, with a code that is not a plain number (counted as 0) and a title cut to 200.
     const odd = { code: "131026", title: "x".repeat(250) };
     await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(odd)}::jsonb WHERE id IN (${m2.id}, ${m3.id})`);
+    expect(await pendingDeltas(team.id)).toBe(2);
     const afterBulk = [
       row("2026-03-01", "pedido", "g1", "FAILED", 1, 0, "x".repeat(200)),
       row("2026-03-01", "pedido", "g1", "FAILED", 1, 131047, "Re-engagement message"),
@@ -277,6 +280,13 @@ describe("the message_stats rollup", () => {
       row("2026-03-02", "", "", "QUEUED", 0),
     ];
     expect(await rollupOf(team.id)).toEqual(afterBulk);
+
+    // A FAILED message's error edited within its code and title (the trigger's WHEN lets it through,
+    // the function then finds no key changed): nothing is written.
+    await db.execute(
+      sql`UPDATE messages SET error = ${JSON.stringify({ ...reengagement, details: "otra vez" })}::jsonb WHERE id = ${m1.id}`,
+    );
+    expect(await pendingDeltas(team.id)).toBe(0);
 
     // A claim and a lease change no key: neither a delta nor the rollup is written at all.
     const before = await rollupVersions(team.id);
@@ -299,6 +309,29 @@ describe("the message_stats rollup", () => {
     // A deleted contact takes its messages with it (cascade): every key is back to 0.
     await db.execute(sql`DELETE FROM contacts WHERE id = ${contact.id}`);
     expect((await rollupOf(team.id)).map((r) => r.messages)).toEqual(["0", "0", "0", "0", "0"]);
+  });
+
+  it("moves a count between keys when a message's template or group changes with its status (two plain rows, not a move)", async () => {
+    const db = await getDb();
+    const team = await createTeam();
+    const number = await createNumber(team.id);
+    const contact = await createContact(team.id);
+    const out = { teamId: team.id, waNumberId: number.id, contactId: contact.id, type: "template", direction: "OUTBOUND" } as const;
+    const [m] = await db
+      .insert(messages)
+      .values({
+        ...out,
+        sender: "SYSTEM",
+        status: "SENDED",
+        templateName: "promo",
+        sentGroup: "g",
+        createdAt: new Date("2026-04-01T12:00:00Z"),
+      })
+      .returning({ id: messages.id });
+    await rollupOf(team.id);
+    await db.execute(sql`UPDATE messages SET status = 'SENT', template_name = 'otra', sent_group = NULL WHERE id = ${m.id}`);
+    expect(await pendingDeltas(team.id)).toBe(2);
+    expect(await rollupOf(team.id)).toEqual([row("2026-04-01", "otra", "", "SENT", 1), row("2026-04-01", "promo", "g", "SENDED", 0)]);
   });
 
   it("answers exactly while deltas wait unfolded, and concurrent writers and folds count each change once", async () => {
