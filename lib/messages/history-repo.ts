@@ -1,12 +1,24 @@
 import "server-only";
-import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { and, asc, count, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { preparesNamed, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
-import { contacts, conversationDays, messages, waNumbers } from "@/db/schema";
+import { contacts, conversationDays, messagePartitionBounds, messages, waNumbers } from "@/db/schema";
+import type { IdRange, PartitionBounds } from "./history-bounds";
 import type { HistoryWindow } from "./history-range";
 
-/** One conversation (team, company number, contact) within a window in `timeZone`. */
-export type Conversation = { teamId: number; waNumberId: number; contactId: number; window: HistoryWindow; timeZone: string };
+/**
+ * One conversation (team, company number, contact) within a window in `timeZone`, and the ids
+ * that window may hold (`ids`, lib/messages/history-bounds.ts): every query adds them to its
+ * conditions so the planner prunes the partitions of messages by id, and checks them.
+ */
+export type Conversation = {
+  teamId: number;
+  waNumberId: number;
+  contactId: number;
+  window: HistoryWindow;
+  timeZone: string;
+  ids: IdRange;
+};
 
 /** A conversation's values, or the placeholders a prepared statement takes them through. */
 type ConversationParams = {
@@ -15,6 +27,14 @@ type ConversationParams = {
   contactId: Param<number>;
   window: { from: Param<string>; toExclusive: Param<string> | null };
   timeZone: Param<string>;
+  ids: { lo: Param<number>; hi: Param<number> };
+  /**
+   * When the id bounds prune: "plan" (as constants, when planned: a statement planned at every
+   * execution, unnamed) or "start" (through the STABLE messages_history_id, when the executor
+   * starts: a named statement, so that PostgreSQL keeps its generic plan rather than plan every
+   * page; db/functions/messages_history_ids.sql). Absent: "plan".
+   */
+  pruneAt?: "plan" | "start";
 };
 
 export const HISTORY_BATCH = 500;
@@ -45,8 +65,25 @@ function windowBounds(c: ConversationParams) {
   return { from, to, below };
 }
 
+/** The id range as conditions on the partition key: what prunes (when planned, or when a generic plan starts). */
+const inIds = (c: ConversationParams) => {
+  const bound = (v: Param<number>) => (c.pruneAt === "start" ? sql`messages_history_id(${v}::int)` : v);
+  return and(gte(messages.id, bound(c.ids.lo)), lte(messages.id, bound(c.ids.hi)))!;
+};
+
 const sameConversation = (c: ConversationParams) =>
-  and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId))!;
+  and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId), inIds(c))!;
+
+/**
+ * The statement's own check that its id range covers its window (db/functions/
+ * message_partition_bounds.sql, messages_history_ids_cover): an uncorrelated subquery, so it runs
+ * once, before any row, in the snapshot the rows come from, and raises MH001 when the bounds have
+ * widened past the range since the process read them (lib/messages/history-bounds.ts asks again).
+ */
+function rangeChecked(c: ConversationParams): SQL {
+  const { from, to } = windowBounds(c);
+  return sql`(SELECT messages_history_ids_cover(${from}, ${to ?? sql`NULL::timestamptz`}, ${c.ids.lo}::int, ${c.ids.hi}::int))`;
+}
 
 /**
  * The predicate every history query shares. Its equality columns lead `messages_history_idx`
@@ -110,7 +147,10 @@ function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>
 }
 
 export function countQuery(db: Db, c: ConversationParams) {
-  return db.select({ total: conversationCount(db, c) }).from(sql`(SELECT 1) AS one`);
+  return db
+    .select({ total: conversationCount(db, c) })
+    .from(sql`(SELECT 1) AS one`)
+    .where(rangeChecked(c));
 }
 
 /**
@@ -126,7 +166,7 @@ export function pageQuery(db: Db, c: ConversationParams, order: "ASC" | "DESC", 
   return db
     .select({ ...recordColumns, total })
     .from(messages)
-    .where(amongIds(ids))
+    .where(and(amongIds(ids), inIds(c), rangeChecked(c)))
     .orderBy(byId(order));
 }
 
@@ -138,6 +178,7 @@ const pagePlaceholders: ConversationParams = {
   contactId: placeholder("contactId"),
   window: { from: placeholder("from"), toExclusive: placeholder("to") },
   timeZone: placeholder("tz"),
+  ids: { lo: placeholder("lo"), hi: placeholder("hi") },
 };
 const placeholdersFor = (bounded: boolean): ConversationParams => ({
   ...pagePlaceholders,
@@ -146,23 +187,26 @@ const placeholdersFor = (bounded: boolean): ConversationParams => ({
 
 /**
  * The page statement with every value a placeholder (teamId, waNumberId, contactId, from, to, tz,
- * limit, offset), as the app prepares it; the bench's floor server sends the very same text.
+ * lo, hi, limit, offset), as the app prepares it; the bench's floor server sends the very same text.
  */
-export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean) {
-  return pageQuery(db, placeholdersFor(bounded), order, placeholder("limit"), placeholder("offset"));
+export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+  return pageQuery(db, { ...placeholdersFor(bounded), pruneAt }, order, placeholder("limit"), placeholder("offset"));
 }
 
 /** The count alone, for a page past the end (same placeholders as `pageStatement`). */
-export function countStatement(db: Db, bounded: boolean) {
-  return countQuery(db, placeholdersFor(bounded));
+export function countStatement(db: Db, bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+  return countQuery(db, { ...placeholdersFor(bounded), pruneAt });
 }
+
+/** How `db`'s statements write the id bounds (see ConversationParams.pruneAt). */
+const pruneAtOn = (db: Db) => (preparesNamed(db) ? "start" : "plan");
 
 const preparedPages = Object.fromEntries(
   (["ASC", "DESC"] as const).flatMap((order) =>
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
       preparedOnce((db) =>
-        pageStatement(db, order, bounded).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
+        pageStatement(db, order, bounded, pruneAtOn(db)).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
       ),
     ]),
   ),
@@ -174,13 +218,17 @@ const preparedPages = Object.fromEntries(
  * index condition of `messages_history_idx` and never tempts the planner into walking the
  * primary key from `afterId` across every other conversation.
  */
-export function batchQuery(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
+export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "pruneAt">, order: "ASC" | "DESC", afterId: number | null) {
   const where = conversationWhere(c);
   const key = sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id})`;
   const bound = sql`(${c.teamId}::int, ${c.waNumberId}::int, ${c.contactId}::int, ${afterId}::int)`;
   const keyset = afterId === null ? where : and(where, order === "ASC" ? sql`${key} > ${bound}` : sql`${key} < ${bound}`)!;
   const ids = idQuery(db, keyset, order, HISTORY_BATCH);
-  return db.select(recordColumns).from(messages).where(amongIds(ids)).orderBy(byId(order));
+  return db
+    .select(recordColumns)
+    .from(messages)
+    .where(and(amongIds(ids), inIds(c), rangeChecked(c)))
+    .orderBy(byId(order));
 }
 
 export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
@@ -192,17 +240,39 @@ export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC"
     from: c.window.from,
     to: c.window.toExclusive,
     tz: c.timeZone,
+    lo: c.ids.lo,
+    hi: c.ids.hi,
     limit,
     offset,
   });
   if (rows.length) return { rows, total: rows[0].total };
-  const [{ total }] = await countQuery(db, c);
+  // Sent as a named statement too (db/client.ts, namedStatements): pruned when it starts, like the page.
+  const [{ total }] = await countQuery(db, { ...c, pruneAt: pruneAtOn(db) });
   return { rows, total };
 }
 
 export async function historyBatch(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
-  return batchQuery(db, c, order, afterId);
+  return batchQuery(db, { ...c, pruneAt: pruneAtOn(db) }, order, afterId);
 }
+
+/** The partitions' id ranges and created_at bounds, for lib/messages/history-bounds.ts to cache. */
+export async function partitionBounds(db: Db): Promise<PartitionBounds[]> {
+  return preparedBounds(db).execute();
+}
+
+/** The bounds statement (no placeholder), also read by the bench's floor server. */
+export function boundsStatement(db: Db) {
+  return db
+    .select({
+      lo: messagePartitionBounds.lo,
+      hi: messagePartitionBounds.hi,
+      minCreatedAt: messagePartitionBounds.minCreatedAt,
+      maxCreatedAt: messagePartitionBounds.maxCreatedAt,
+    })
+    .from(messagePartitionBounds);
+}
+
+const preparedBounds = preparedOnce((db) => boundsStatement(db).prepare("history_partition_bounds"));
 
 /**
  * The company number and the contact of a history request in one round trip (ruling 7): the
