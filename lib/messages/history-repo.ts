@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { preparesNamed, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { contacts, conversationDays, messagePartitionBounds, messages, waNumbers } from "@/db/schema";
@@ -136,14 +136,38 @@ function conversationCount(db: Db, c: ConversationParams): SQL<number> {
  * `messages_history_idx` in id order, skipping OFFSET entries without touching the heap), then
  * only the rows returned are read by primary key. Reading whole rows while skipping would fetch
  * the heap for every skipped message, and the planner then prefers a bitmap scan plus sort.
- * ARRAY(subquery) is evaluated once, so the outer read is a primary-key lookup. The ids come from
- * the team-filtered subquery; repeating team_id here would only offer the planner other indexes.
+ *
+ * The rows are read one id at a time: a nested loop over the page's ids (a subquery with its
+ * LIMIT, so it runs once and keeps its order) into a LATERAL subquery that reads the row of that
+ * id. Its LIMIT 1 keeps it from being flattened into a join (a hash or merge join could read a
+ * partition's whole range), so it can only be a lookup parameterized by the id, and only the
+ * primary key `(id, team_id)` leads with `id`: every other index of messages leads with team_id,
+ * so none of them can compete, whatever the statistics. That is why the team is checked outside
+ * the lookup (the ids come from the team's own rows anyway): given `team_id = $t` as well, on a
+ * small or fresh partition PostgreSQL rated a scan of the team's entries in another index
+ * (history, team_group) as cheap as the key. Written as `id = ANY(ARRAY(ids))` beside the id range
+ * (an array whose length the planner does not know), on a fresh (unanalysed) partition PostgreSQL
+ * scanned its whole history index over the range with `id = ANY` as a filter
+ * (tests/api/history-plan.test.ts), and its primary-key plans read the key across the range too. The lookup keeps the id range (`inIds`): with it the
+ * partitions are pruned when planned, or when a generic plan starts, rather than every partition
+ * being planned and then pruned at each id. The rows come out in the ids' order, so ordering by
+ * the page's id sorts nothing.
  */
-const amongIds = (ids: ReturnType<typeof idQuery>) => sql`${messages.id} = ANY(ARRAY${ids})`;
-const byId = (order: "ASC" | "DESC") => (order === "ASC" ? asc(messages.id) : desc(messages.id));
+function rowLookup(db: Db, c: ConversationParams, ids: ReturnType<typeof idQuery>) {
+  const page = ids.as("page");
+  // The row goes by the table's own name, so recordColumns (and the team check) read the lateral's columns.
+  const row = db
+    .select({ ...recordColumns, teamId: messages.teamId })
+    .from(messages)
+    .where(and(eq(messages.id, page.id), inIds(c)))
+    .limit(1)
+    .as("messages");
+  return { page, row, sameTeam: eq(messages.teamId, c.teamId) };
+}
+const byId = (id: SQLWrapper, order: "ASC" | "DESC") => (order === "ASC" ? asc(id) : desc(id));
 
 function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number> = 0) {
-  return db.select({ id: messages.id }).from(messages).where(where).orderBy(byId(order)).limit(limit).offset(offset);
+  return db.select({ id: messages.id }).from(messages).where(where).orderBy(byId(messages.id, order)).limit(limit).offset(offset);
 }
 
 export function countQuery(db: Db, c: ConversationParams) {
@@ -162,12 +186,13 @@ export function countQuery(db: Db, c: ConversationParams) {
 export function pageQuery(db: Db, c: ConversationParams, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number>) {
   const where = conversationWhere(c);
   const total = conversationCount(db, c);
-  const ids = idQuery(db, where, order, limit, offset);
+  const { page, row, sameTeam } = rowLookup(db, c, idQuery(db, where, order, limit, offset));
   return db
     .select({ ...recordColumns, total })
-    .from(messages)
-    .where(and(amongIds(ids), inIds(c), rangeChecked(c)))
-    .orderBy(byId(order));
+    .from(page)
+    .innerJoinLateral(row, sql`true`)
+    .where(and(sameTeam, rangeChecked(c)))
+    .orderBy(byId(page.id, order));
 }
 
 // The page is the hot path of the history: its four shapes (order × bounded or open window) are
@@ -223,12 +248,13 @@ export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "p
   const key = sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id})`;
   const bound = sql`(${c.teamId}::int, ${c.waNumberId}::int, ${c.contactId}::int, ${afterId}::int)`;
   const keyset = afterId === null ? where : and(where, order === "ASC" ? sql`${key} > ${bound}` : sql`${key} < ${bound}`)!;
-  const ids = idQuery(db, keyset, order, HISTORY_BATCH);
+  const { page, row, sameTeam } = rowLookup(db, c, idQuery(db, keyset, order, HISTORY_BATCH));
   return db
     .select(recordColumns)
-    .from(messages)
-    .where(and(amongIds(ids), inIds(c), rangeChecked(c)))
-    .orderBy(byId(order));
+    .from(page)
+    .innerJoinLateral(row, sql`true`)
+    .where(and(sameTeam, rangeChecked(c)))
+    .orderBy(byId(page.id, order));
 }
 
 export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
