@@ -124,19 +124,55 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
       select * from jsonb_to_recordset(${dollar(JSON.stringify(samples))}::jsonb)
       as s(k int, type text, direction text, sender text, status text, payload jsonb, template_name text)`);
 
-  let restore: string[] = [];
-  if (opts.fastLoad) {
-    const idx = await exec(`select indexname, indexdef from pg_indexes
-        where schemaname = current_schema() and tablename = 'messages'
-          and indexname not in (select conname from pg_constraint where conrelid = 'messages'::regclass)`);
-    restore = idx.map((r) => String(r.indexdef));
-    for (const r of idx) await exec(`drop index "${String(r.indexname)}"`);
-  }
-
   const N = sizes.messages;
   const stride = Math.max(1, Math.round(N / sizes.heavyMessages));
   const P = samples.length;
   const spacing = (365 * 86_400) / N;
+
+  let restore: string[] = [];
+  if (opts.fastLoad) {
+    // messages is partitioned by month of ids (migration 0037): on a database of its own the set is
+    // laid out as a live table's would be, a partition per month of its 365 days (ids rise with
+    // created_at), the current and the next month's above them with the chore's least room, and the
+    // (empty) tail above those.
+    await exec(`DO $$
+      DECLARE
+        base bigint := messages_next_id() - 1;
+        r record;
+        m timestamptz;
+        lo bigint;
+        hi bigint;
+      BEGIN
+        FOR r IN SELECT name FROM messages_partition_ranges() WHERE name LIKE 'messages\\_p%' LOOP
+          EXECUTE format('ALTER TABLE messages DETACH PARTITION %I', r.name);
+          EXECUTE format('DROP TABLE %I', r.name);
+        END LOOP;
+        ALTER TABLE messages DETACH PARTITION messages_tail;
+        DROP TABLE messages_tail;
+        m := date_trunc('month', now() - interval '365 days', 'UTC');
+        lo := base + 1;
+        WHILE m <= now() LOOP
+          hi := CASE WHEN m + interval '1 month' > now() THEN base + ${N} + 1 + 1000000
+            ELSE base + greatest(1, ceil(${N} - extract(epoch FROM now() - (m + interval '1 month')) / ${spacing}))::bigint END;
+          IF hi > lo THEN
+            EXECUTE format('CREATE TABLE %I (LIKE messages INCLUDING DEFAULTS INCLUDING STATISTICS)', 'messages_p' || to_char(m AT TIME ZONE 'UTC', 'YYYYMM'));
+            EXECUTE format('ALTER TABLE messages ATTACH PARTITION %I FOR VALUES FROM (%s) TO (%s)', 'messages_p' || to_char(m AT TIME ZONE 'UTC', 'YYYYMM'), lo, hi);
+            lo := hi;
+          END IF;
+          m := m + interval '1 month';
+        END LOOP;
+        EXECUTE format('CREATE TABLE %I (LIKE messages INCLUDING DEFAULTS INCLUDING STATISTICS)', 'messages_p' || to_char(m AT TIME ZONE 'UTC', 'YYYYMM'));
+        EXECUTE format('ALTER TABLE messages ATTACH PARTITION %I FOR VALUES FROM (%s) TO (%s)', 'messages_p' || to_char(m AT TIME ZONE 'UTC', 'YYYYMM'), lo, lo + 1000000);
+        PERFORM messages_make_tail(lo + 1000000);
+      END $$`);
+    const idx = await exec(`select indexname, indexdef from pg_indexes
+        where schemaname = current_schema() and tablename = 'messages'
+          and indexname not in (select conname from pg_constraint where conrelid = 'messages'::regclass)`);
+    // A partitioned table's index reads "ON ONLY messages": made so, it would cover no partition.
+    restore = idx.map((r) => String(r.indexdef).replace(" ON ONLY ", " ON "));
+    for (const r of idx) await exec(`drop index "${String(r.indexname)}"`);
+  }
+
   await timed(timings, "messages", async () => {
     for (let lo = 1; lo <= N; lo += CHUNK) {
       const hi = Math.min(N, lo + CHUNK - 1);
@@ -158,9 +194,17 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     }
     process.stdout.write("\n");
   });
-  if (restore.length) await timed(timings, "indexes", async () => Promise.all(restore.map((def) => exec(def))));
+  if (restore.length) {
+    await timed(timings, "indexes", async () => Promise.all(restore.map((def) => exec(def))));
+    // Each partition's copies named after the table's, as the chore names them.
+    await exec(`select messages_name_partition_indexes(c.relname) from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = 'messages'::regclass`);
+  }
   if (opts.fastLoad) {
     await exec("set session_replication_role = origin").catch(() => []);
+    // The load skipped the trigger that keeps each partition's created_at bounds (a history page's
+    // id range, db/functions/message_partition_bounds.sql): read from the partitions' rows here.
+    await timed(timings, "partition bounds", () => exec("select messages_partition_bounds_sync()"));
     // The load skipped the triggers that keep the conversation_days rollup, so it is built here
     // in one pass, as migration 0007 does for an existing table.
     await timed(timings, "rollup", () =>

@@ -14,7 +14,8 @@ import { Placeholder } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db } from "@/db/client";
 import { tokenStatement } from "@/lib/auth/repo";
-import { conversationStatement, countStatement, pageStatement } from "@/lib/messages/history-repo";
+import { HistoryIdRanges, STALE_RANGE, type PartitionBounds } from "@/lib/messages/history-bounds";
+import { boundsStatement, conversationStatement, countStatement, pageStatement } from "@/lib/messages/history-repo";
 import { resolveWindow } from "@/lib/messages/history-range";
 import { parseLocalDate } from "@/lib/messages/history-schemas";
 
@@ -38,13 +39,24 @@ function statement(query: Built) {
 const builder = drizzle(postgres(process.env.DATABASE_URL!, { max: 1 })) as unknown as Db;
 const tokenByHash = statement(tokenStatement(builder));
 const conversation = statement(conversationStatement(builder));
+// Named statements, as the app's on a direct connection: id bounds that prune when the plan starts.
 const pages = {
-  "DESC:true": statement(pageStatement(builder, "DESC", true)),
-  "ASC:true": statement(pageStatement(builder, "ASC", true)),
-  "DESC:false": statement(pageStatement(builder, "DESC", false)),
-  "ASC:false": statement(pageStatement(builder, "ASC", false)),
+  "DESC:true": statement(pageStatement(builder, "DESC", true, "start")),
+  "ASC:true": statement(pageStatement(builder, "ASC", true, "start")),
+  "DESC:false": statement(pageStatement(builder, "DESC", false, "start")),
+  "ASC:false": statement(pageStatement(builder, "ASC", false, "start")),
 };
-const counts = { true: statement(countStatement(builder, true)), false: statement(countStatement(builder, false)) };
+const counts = { true: statement(countStatement(builder, true, "start")), false: statement(countStatement(builder, false, "start")) };
+// The window's id range, as the app turns it (lib/messages/history-bounds.ts): cached bounds, checked by the page.
+const bounds = statement(boundsStatement(builder));
+const loadBounds = async (): Promise<PartitionBounds[]> =>
+  (await bounds({})).map((r) => ({
+    lo: Number(r[0]),
+    hi: Number(r[1]),
+    minCreatedAt: r[2] === null ? null : new Date(r[2] as string),
+    maxCreatedAt: r[3] === null ? null : new Date(r[3] as string),
+  }));
+const idRanges = new HistoryIdRanges((err) => (err as { code?: string }).code === STALE_RANGE);
 
 const send = (res: http.ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
@@ -85,9 +97,12 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
     offset: (page - 1) * perPage,
   };
   const bounded = window.toExclusive !== null;
-  const rows = await pages[`${order}:${bounded}`](values);
-  // Columns by position: the record's (lib/messages/history-repo.ts, recordColumns), the total last.
-  const counted = Number(rows.length ? rows[0][rows[0].length - 1] : (await counts[`${bounded}`](values))[0][0]);
+  const { rows, counted } = await idRanges.run(loadBounds, window, async (ids) => {
+    const all = { ...values, lo: ids.lo, hi: ids.hi };
+    const rows = await pages[`${order}:${bounded}`](all);
+    // Columns by position: the record's (lib/messages/history-repo.ts, recordColumns), the total last.
+    return { rows, counted: Number(rows.length ? rows[0][rows[0].length - 1] : (await counts[`${bounded}`](all))[0][0]) };
+  });
   send(res, 200, {
     message: "Historial de mensajes obtenido correctamente.",
     data: rows.map((r) => ({

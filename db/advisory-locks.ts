@@ -16,4 +16,6 @@ export const ADVISORY_LOCKS = {
   reportHistogramsFold: 727_277,
   /** The event log's partitions (try-lock). */
   eventPartitions: 727_278,
+  /** The partitions of messages (try-lock). */
+  messagePartitions: 727_279,
 } as const;

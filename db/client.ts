@@ -120,6 +120,23 @@ export async function closeDb(): Promise<void> {
   if (h) await (await h).close();
 }
 
+// Which handles send named prepared statements (a direct connection); the others send unnamed ones.
+// On globalThis with the handle itself: a module loaded twice (dev reloads, another bundle of the
+// server) must see the flag of the handle it shares.
+const namedOn = ((globalThis as unknown as { __waNamedStatements?: WeakMap<Db, boolean> }).__waNamedStatements ??= new WeakMap<
+  Db,
+  boolean
+>());
+
+/**
+ * Whether `db` sends its prepared queries as named statements, which PostgreSQL may plan once per
+ * connection (a generic plan), rather than unnamed ones planned at every execution (behind a
+ * transaction pooler, and PGlite). lib/messages/history-repo.ts writes its id bounds for either.
+ */
+export function preparesNamed(db: Db): boolean {
+  return namedOn.get(db) ?? false;
+}
+
 async function open(): Promise<Handle> {
   const url = config.databaseUrl;
   if (url) {
@@ -144,6 +161,7 @@ async function open(): Promise<Handle> {
     if (pooled) oneQueryPerConnection(client, config.databasePoolSize);
     else namedStatements(client);
     const db = drizzle(client, { schema }) as unknown as Db;
+    namedOn.set(db, !pooled);
     // postgres.js holds one dedicated connection for all of this process's LISTENs and
     // re-listens after a reconnect, calling onListen each time. LISTEN needs a session of its
     // own, which a transaction pooler does not keep: it goes to DATABASE_DIRECT_URL when set.
@@ -163,6 +181,7 @@ async function open(): Promise<Handle> {
       const monitor = new ReplicaMonitor(readClient, client, () => config.readReplicaMaxLagS);
       monitor.start();
       replica = { db: drizzle(readClient, { schema }) as unknown as Db, monitor };
+      namedOn.set(replica.db, !readPooled);
     }
     const close = async () => {
       replica?.monitor.stop();

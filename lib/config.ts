@@ -82,6 +82,8 @@ const schema = {
   WHATSAPP_APP_SECRET: optionalText,
   WHATSAPP_VERIFY_TOKEN: optionalText,
   EVENTS_RETENTION_HOURS: z.preprocess(unset, z.coerce.number().int().min(24, "debe ser al menos 24").default(168)),
+  // Unset: messages are kept forever. Whole months are dropped (lib/messages/partitions.ts).
+  MESSAGES_RETENTION_MONTHS: z.preprocess(unset, z.coerce.number().int().min(1, "debe ser al menos 1").optional()),
   EVENTS_POLL_MS: z.preprocess(
     unset,
     z.coerce.number().int().min(10, "debe ser al menos 10").max(5000, "debe ser como mucho 5000").default(100),
@@ -217,6 +219,10 @@ export const config = {
   /** How long the event log keeps events for `Last-Event-ID` replays (at least 24 h). */
   get eventsRetentionHours(): number {
     return read("EVENTS_RETENTION_HOURS");
+  },
+  /** Months of messages kept (whole months are dropped past it); undefined: forever. */
+  get messagesRetentionMonths(): number | undefined {
+    return read("MESSAGES_RETENTION_MONTHS");
   },
   /** How often each process reads the event log while it has streams open (lib/events/bus.ts). */
   get eventsPollMs(): number {

@@ -7,6 +7,8 @@ export * from "./contacts";
 export * from "./routing";
 export * from "./messages";
 export * from "./message-status-history";
+export * from "./message-provider-ids";
+export * from "./message-partition-bounds";
 export * from "./broadcasts";
 export * from "./idempotency";
 export * from "./webhook-deliveries";

@@ -1,4 +1,4 @@
-import { foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { teams } from "./teams";
 import { waNumbers } from "./wa-numbers";
@@ -26,6 +26,11 @@ export type ProviderError = { code: number | null; title: string; details?: stri
  * whatever the query that wrote it checked. The primary key is (id, team_id) rather than (id)
  * so that those composite references to messages need no second unique index on this table
  * (it serves lookups by id as before: id leads); ids still come from one sequence.
+ *
+ * The table is partitioned by RANGE (id), a partition per month of ids (migration 0037,
+ * db/functions/messages_partitions.sql, lib/messages/partitions.ts): the key and every reference
+ * to it already hold id, and a lookup by id reads one partition. A wamid's uniqueness per number
+ * cannot be an index here (it would have to include id): message_provider_ids holds it.
  */
 export const messages = pgTable(
   "messages",
@@ -71,8 +76,10 @@ export const messages = pgTable(
     statusUpdatedAt: timestamp("status_updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("messages_update_id_uq").on(t.updateId),
-    uniqueIndex("messages_provider_id_uq").on(t.waNumberId, t.providerMessageId),
+    // Not unique: a partitioned table's unique index must hold the partition key (id). update_id is
+    // a random UUID (gen_random_uuid() or randomUUID(), 122 random bits), so two messages never
+    // share one in practice, and every lookup by it also names the team and takes one row.
+    index("messages_update_id_idx").on(t.updateId),
     index("messages_queue_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'QUEUED'`),

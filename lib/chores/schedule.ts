@@ -1,4 +1,5 @@
 import { pruneEvents } from "@/lib/events/prune";
+import { maintainMessages } from "@/lib/messages/partitions";
 import { applyParkedStatuses } from "@/lib/delivery/parked-statuses";
 import { foldMessageStats } from "@/lib/messages/stats-service";
 import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/fold";
@@ -34,6 +35,10 @@ export const CHORES: Chore[] = [
   // (EVENTS_RETENTION_HOURS) dropped (lib/events/prune.ts). At start too, so a fresh database
   // has today's partition before its first write lands in the default one.
   { name: "events partitions and prune", everyMs: 10 * 60_000, atStart: true, run: pruneEvents },
+  // The monthly partitions of messages: made ahead, the sequence moved to a new month's, and those
+  // past MESSAGES_RETENTION_MONTHS dropped (lib/messages/partitions.ts). At start too, so a month
+  // that began while no process ran draws its ids from its own partition from the first run on.
+  { name: "messages partitions", everyMs: 10 * 60_000, atStart: true, run: () => maintainMessages() },
 ];
 
 /**

@@ -79,7 +79,9 @@ export type StatusMoveResult = { current?: MessageRow; updated?: MessageRow };
 
 /**
  * Statuses of messages we know by their provider ids, in ONE statement whatever their number:
- * find each message, the guarded move (only from one of `from`, so reordered callbacks never move
+ * find each message (its id from message_provider_ids, then the message by (id, team_id): one
+ * partition of messages, pruned as the statement runs; OFFSET 0 keeps that lookup a subquery
+ * run per id, which the planner would otherwise flatten into a join that may not prune at all), the guarded move (only from one of `from`, so reordered callbacks never move
  * it backwards), and its message_status_history row (applied or not). `next` undefined: a status we do
  * not apply, only record. Three round trips per status folded into one statement per batch on
  * the hottest write of the service (every status webhook; lib/delivery/status-batch.ts groups
@@ -108,8 +110,9 @@ export async function moveKnownStatuses(tx: DbOrTx, moves: { number: ChannelNumb
       SELECT i.idx, i.team_id, i.next, i.from_list, i.error, i.label, i.raw, m.id AS message_id, m.direction,
         row_to_json(m) AS row
       FROM input i CROSS JOIN LATERAL (
-        SELECT * FROM messages
-        WHERE wa_number_id = i.wa_number_id AND provider_message_id = i.provider_id AND team_id = i.team_id
+        SELECT m.* FROM message_provider_ids p
+        CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.id = p.message_id AND m.team_id = p.team_id OFFSET 0) m
+        WHERE p.wa_number_id = i.wa_number_id AND p.provider_message_id = i.provider_id AND p.team_id = i.team_id
         LIMIT 1
       ) m
     ), moved AS (

@@ -1,12 +1,24 @@
 import "server-only";
-import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { and, asc, count, desc, eq, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { preparesNamed, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
-import { contacts, conversationDays, messages, waNumbers } from "@/db/schema";
+import { contacts, conversationDays, messagePartitionBounds, messages, waNumbers } from "@/db/schema";
+import type { IdRange, PartitionBounds } from "./history-bounds";
 import type { HistoryWindow } from "./history-range";
 
-/** One conversation (team, company number, contact) within a window in `timeZone`. */
-export type Conversation = { teamId: number; waNumberId: number; contactId: number; window: HistoryWindow; timeZone: string };
+/**
+ * One conversation (team, company number, contact) within a window in `timeZone`, and the ids
+ * that window may hold (`ids`, lib/messages/history-bounds.ts): every query adds them to its
+ * conditions so the planner prunes the partitions of messages by id, and checks them.
+ */
+export type Conversation = {
+  teamId: number;
+  waNumberId: number;
+  contactId: number;
+  window: HistoryWindow;
+  timeZone: string;
+  ids: IdRange;
+};
 
 /** A conversation's values, or the placeholders a prepared statement takes them through. */
 type ConversationParams = {
@@ -15,6 +27,14 @@ type ConversationParams = {
   contactId: Param<number>;
   window: { from: Param<string>; toExclusive: Param<string> | null };
   timeZone: Param<string>;
+  ids: { lo: Param<number>; hi: Param<number> };
+  /**
+   * When the id bounds prune: "plan" (as constants, when planned: a statement planned at every
+   * execution, unnamed) or "start" (through the STABLE messages_history_id, when the executor
+   * starts: a named statement, so that PostgreSQL keeps its generic plan rather than plan every
+   * page; db/functions/messages_history_ids.sql). Absent: "plan".
+   */
+  pruneAt?: "plan" | "start";
 };
 
 export const HISTORY_BATCH = 500;
@@ -45,8 +65,25 @@ function windowBounds(c: ConversationParams) {
   return { from, to, below };
 }
 
+/** The id range as conditions on the partition key: what prunes (when planned, or when a generic plan starts). */
+const inIds = (c: ConversationParams) => {
+  const bound = (v: Param<number>) => (c.pruneAt === "start" ? sql`messages_history_id(${v}::int)` : v);
+  return and(gte(messages.id, bound(c.ids.lo)), lte(messages.id, bound(c.ids.hi)))!;
+};
+
 const sameConversation = (c: ConversationParams) =>
-  and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId))!;
+  and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId), inIds(c))!;
+
+/**
+ * The statement's own check that its id range covers its window (db/functions/
+ * message_partition_bounds.sql, messages_history_ids_cover): an uncorrelated subquery, so it runs
+ * once, before any row, in the snapshot the rows come from, and raises MH001 when the bounds have
+ * widened past the range since the process read them (lib/messages/history-bounds.ts asks again).
+ */
+function rangeChecked(c: ConversationParams): SQL {
+  const { from, to } = windowBounds(c);
+  return sql`(SELECT messages_history_ids_cover(${from}, ${to ?? sql`NULL::timestamptz`}, ${c.ids.lo}::int, ${c.ids.hi}::int))`;
+}
 
 /**
  * The predicate every history query shares. Its equality columns lead `messages_history_idx`
@@ -99,18 +136,45 @@ function conversationCount(db: Db, c: ConversationParams): SQL<number> {
  * `messages_history_idx` in id order, skipping OFFSET entries without touching the heap), then
  * only the rows returned are read by primary key. Reading whole rows while skipping would fetch
  * the heap for every skipped message, and the planner then prefers a bitmap scan plus sort.
- * ARRAY(subquery) is evaluated once, so the outer read is a primary-key lookup. The ids come from
- * the team-filtered subquery; repeating team_id here would only offer the planner other indexes.
+ *
+ * The rows are read one id at a time: a nested loop over the page's ids (a subquery with its
+ * LIMIT, so it runs once and keeps its order) into a LATERAL subquery that reads the row of that
+ * id. Its LIMIT 1 keeps it from being flattened into a join (a hash or merge join could read a
+ * partition's whole range), so it can only be a lookup parameterized by the id, and only the
+ * primary key `(id, team_id)` leads with `id`: every other index of messages leads with team_id,
+ * so none of them can compete, whatever the statistics. That is why the team is checked outside
+ * the lookup (the ids come from the team's own rows anyway): given `team_id = $t` as well, on a
+ * small or fresh partition PostgreSQL rated a scan of the team's entries in another index
+ * (history, team_group) as cheap as the key. Written as `id = ANY(ARRAY(ids))` beside the id range
+ * (an array whose length the planner does not know), on a fresh (unanalysed) partition PostgreSQL
+ * scanned its whole history index over the range with `id = ANY` as a filter
+ * (tests/api/history-plan.test.ts), and its primary-key plans read the key across the range too. The lookup keeps the id range (`inIds`): with it the
+ * partitions are pruned when planned, or when a generic plan starts, rather than every partition
+ * being planned and then pruned at each id. The rows come out in the ids' order, so ordering by
+ * the page's id sorts nothing.
  */
-const amongIds = (ids: ReturnType<typeof idQuery>) => sql`${messages.id} = ANY(ARRAY${ids})`;
-const byId = (order: "ASC" | "DESC") => (order === "ASC" ? asc(messages.id) : desc(messages.id));
+function rowLookup(db: Db, c: ConversationParams, ids: ReturnType<typeof idQuery>) {
+  const page = ids.as("page");
+  // The row goes by the table's own name, so recordColumns (and the team check) read the lateral's columns.
+  const row = db
+    .select({ ...recordColumns, teamId: messages.teamId })
+    .from(messages)
+    .where(and(eq(messages.id, page.id), inIds(c)))
+    .limit(1)
+    .as("messages");
+  return { page, row, sameTeam: eq(messages.teamId, c.teamId) };
+}
+const byId = (id: SQLWrapper, order: "ASC" | "DESC") => (order === "ASC" ? asc(id) : desc(id));
 
 function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number> = 0) {
-  return db.select({ id: messages.id }).from(messages).where(where).orderBy(byId(order)).limit(limit).offset(offset);
+  return db.select({ id: messages.id }).from(messages).where(where).orderBy(byId(messages.id, order)).limit(limit).offset(offset);
 }
 
 export function countQuery(db: Db, c: ConversationParams) {
-  return db.select({ total: conversationCount(db, c) }).from(sql`(SELECT 1) AS one`);
+  return db
+    .select({ total: conversationCount(db, c) })
+    .from(sql`(SELECT 1) AS one`)
+    .where(rangeChecked(c));
 }
 
 /**
@@ -122,12 +186,13 @@ export function countQuery(db: Db, c: ConversationParams) {
 export function pageQuery(db: Db, c: ConversationParams, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number>) {
   const where = conversationWhere(c);
   const total = conversationCount(db, c);
-  const ids = idQuery(db, where, order, limit, offset);
+  const { page, row, sameTeam } = rowLookup(db, c, idQuery(db, where, order, limit, offset));
   return db
     .select({ ...recordColumns, total })
-    .from(messages)
-    .where(amongIds(ids))
-    .orderBy(byId(order));
+    .from(page)
+    .innerJoinLateral(row, sql`true`)
+    .where(and(sameTeam, rangeChecked(c)))
+    .orderBy(byId(page.id, order));
 }
 
 // The page is the hot path of the history: its four shapes (order × bounded or open window) are
@@ -138,6 +203,7 @@ const pagePlaceholders: ConversationParams = {
   contactId: placeholder("contactId"),
   window: { from: placeholder("from"), toExclusive: placeholder("to") },
   timeZone: placeholder("tz"),
+  ids: { lo: placeholder("lo"), hi: placeholder("hi") },
 };
 const placeholdersFor = (bounded: boolean): ConversationParams => ({
   ...pagePlaceholders,
@@ -146,23 +212,26 @@ const placeholdersFor = (bounded: boolean): ConversationParams => ({
 
 /**
  * The page statement with every value a placeholder (teamId, waNumberId, contactId, from, to, tz,
- * limit, offset), as the app prepares it; the bench's floor server sends the very same text.
+ * lo, hi, limit, offset), as the app prepares it; the bench's floor server sends the very same text.
  */
-export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean) {
-  return pageQuery(db, placeholdersFor(bounded), order, placeholder("limit"), placeholder("offset"));
+export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+  return pageQuery(db, { ...placeholdersFor(bounded), pruneAt }, order, placeholder("limit"), placeholder("offset"));
 }
 
 /** The count alone, for a page past the end (same placeholders as `pageStatement`). */
-export function countStatement(db: Db, bounded: boolean) {
-  return countQuery(db, placeholdersFor(bounded));
+export function countStatement(db: Db, bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+  return countQuery(db, { ...placeholdersFor(bounded), pruneAt });
 }
+
+/** How `db`'s statements write the id bounds (see ConversationParams.pruneAt). */
+const pruneAtOn = (db: Db) => (preparesNamed(db) ? "start" : "plan");
 
 const preparedPages = Object.fromEntries(
   (["ASC", "DESC"] as const).flatMap((order) =>
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
       preparedOnce((db) =>
-        pageStatement(db, order, bounded).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
+        pageStatement(db, order, bounded, pruneAtOn(db)).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
       ),
     ]),
   ),
@@ -174,13 +243,18 @@ const preparedPages = Object.fromEntries(
  * index condition of `messages_history_idx` and never tempts the planner into walking the
  * primary key from `afterId` across every other conversation.
  */
-export function batchQuery(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
+export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "pruneAt">, order: "ASC" | "DESC", afterId: number | null) {
   const where = conversationWhere(c);
   const key = sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id})`;
   const bound = sql`(${c.teamId}::int, ${c.waNumberId}::int, ${c.contactId}::int, ${afterId}::int)`;
   const keyset = afterId === null ? where : and(where, order === "ASC" ? sql`${key} > ${bound}` : sql`${key} < ${bound}`)!;
-  const ids = idQuery(db, keyset, order, HISTORY_BATCH);
-  return db.select(recordColumns).from(messages).where(amongIds(ids)).orderBy(byId(order));
+  const { page, row, sameTeam } = rowLookup(db, c, idQuery(db, keyset, order, HISTORY_BATCH));
+  return db
+    .select(recordColumns)
+    .from(page)
+    .innerJoinLateral(row, sql`true`)
+    .where(and(sameTeam, rangeChecked(c)))
+    .orderBy(byId(page.id, order));
 }
 
 export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
@@ -192,17 +266,39 @@ export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC"
     from: c.window.from,
     to: c.window.toExclusive,
     tz: c.timeZone,
+    lo: c.ids.lo,
+    hi: c.ids.hi,
     limit,
     offset,
   });
   if (rows.length) return { rows, total: rows[0].total };
-  const [{ total }] = await countQuery(db, c);
+  // Sent as a named statement too (db/client.ts, namedStatements): pruned when it starts, like the page.
+  const [{ total }] = await countQuery(db, { ...c, pruneAt: pruneAtOn(db) });
   return { rows, total };
 }
 
 export async function historyBatch(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
-  return batchQuery(db, c, order, afterId);
+  return batchQuery(db, { ...c, pruneAt: pruneAtOn(db) }, order, afterId);
 }
+
+/** The partitions' id ranges and created_at bounds, for lib/messages/history-bounds.ts to cache. */
+export async function partitionBounds(db: Db): Promise<PartitionBounds[]> {
+  return preparedBounds(db).execute();
+}
+
+/** The bounds statement (no placeholder), also read by the bench's floor server. */
+export function boundsStatement(db: Db) {
+  return db
+    .select({
+      lo: messagePartitionBounds.lo,
+      hi: messagePartitionBounds.hi,
+      minCreatedAt: messagePartitionBounds.minCreatedAt,
+      maxCreatedAt: messagePartitionBounds.maxCreatedAt,
+    })
+    .from(messagePartitionBounds);
+}
+
+const preparedBounds = preparedOnce((db) => boundsStatement(db).prepare("history_partition_bounds"));
 
 /**
  * The company number and the contact of a history request in one round trip (ruling 7): the

@@ -1,14 +1,15 @@
 import "server-only";
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
-import { contacts, messages } from "@/db/schema";
+import { rowsOf, type DbOrTx } from "@/db/client";
+import { contacts, messageProviderIds, messages } from "@/db/schema";
 import { upsertContacts } from "@/lib/contacts/repo";
 
+/** Whether a message of this number already holds the wamid (message_provider_ids, one key read). */
 export async function inboundExists(tx: DbOrTx, waNumberId: number, providerMessageId: string) {
   const [row] = await tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.waNumberId, waNumberId), eq(messages.providerMessageId, providerMessageId)))
+    .select({ id: messageProviderIds.messageId })
+    .from(messageProviderIds)
+    .where(and(eq(messageProviderIds.waNumberId, waNumberId), eq(messageProviderIds.providerMessageId, providerMessageId)))
     .limit(1);
   return Boolean(row);
 }
@@ -50,7 +51,25 @@ export async function moveContactNumber(tx: DbOrTx, teamId: number, contactId: n
   return true;
 }
 
-export async function insertInbound(tx: DbOrTx, values: typeof messages.$inferInsert) {
-  const [row] = await tx.insert(messages).values(values).onConflictDoNothing().returning();
+/**
+ * The inbound message, stored once per wamid: its id is drawn and its wamid claimed in
+ * message_provider_ids first (ON CONFLICT DO NOTHING), and the message is inserted only when the
+ * claim is ours. A concurrent webhook with the same wamid waits on the claim's key until this
+ * transaction ends, then finds it taken (undefined: a duplicate), or takes it if this one rolled
+ * back. The claim's reference to the message is checked at commit (a deferred key, migration 0037).
+ */
+export async function insertInbound(tx: DbOrTx, values: typeof messages.$inferInsert & { providerMessageId: string }) {
+  const [claim] = rowsOf<{ id: number }>(
+    await tx.execute(sql`
+      INSERT INTO message_provider_ids (wa_number_id, provider_message_id, team_id, message_id)
+      VALUES (${values.waNumberId}, ${values.providerMessageId}, ${values.teamId}, nextval('messages_id_seq'))
+      ON CONFLICT DO NOTHING
+      RETURNING message_id AS id`),
+  );
+  if (!claim) return undefined;
+  const [row] = await tx
+    .insert(messages)
+    .values({ ...values, id: Number(claim.id) })
+    .returning();
   return row;
 }

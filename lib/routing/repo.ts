@@ -1,21 +1,30 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { bots, campaigns, messages } from "@/db/schema";
+import { bots, campaigns, messageProviderIds, messages } from "@/db/schema";
 
-/** The business message a reply quotes (`context.id` is its wamid), within the same number. */
+/**
+ * The business message a reply quotes (`context.id` is its wamid), within the same number: its id
+ * from message_provider_ids, then the message by (id, team_id), a constant the planner prunes to
+ * one partition.
+ */
 export async function findByProviderId(tx: DbOrTx, teamId: number, waNumberId: number, providerMessageId: string) {
+  const [claim] = await tx
+    .select({ id: messageProviderIds.messageId })
+    .from(messageProviderIds)
+    .where(
+      and(
+        eq(messageProviderIds.waNumberId, waNumberId),
+        eq(messageProviderIds.providerMessageId, providerMessageId),
+        eq(messageProviderIds.teamId, teamId),
+      ),
+    )
+    .limit(1);
+  if (!claim) return undefined;
   const [row] = await tx
     .select()
     .from(messages)
-    .where(
-      and(
-        eq(messages.teamId, teamId),
-        eq(messages.waNumberId, waNumberId),
-        eq(messages.providerMessageId, providerMessageId),
-        eq(messages.direction, "OUTBOUND"),
-      ),
-    )
+    .where(and(eq(messages.id, claim.id), eq(messages.teamId, teamId), eq(messages.direction, "OUTBOUND")))
     .limit(1);
   return row;
 }

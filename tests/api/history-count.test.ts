@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { and, count, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { contacts, conversationDays, messages } from "@/db/schema";
-import { countQuery, type Conversation } from "@/lib/messages/history-repo";
+import { idRangeFor } from "@/lib/messages/history-bounds";
+import { countQuery, partitionBounds, type Conversation } from "@/lib/messages/history-repo";
 import { createConversation, insertMessages } from "../helpers/history-factories";
 
 /**
@@ -79,12 +80,16 @@ describe("history total_items through the conversation_days rollup", () => {
     );
     await rollupMatchesMessages(conv.team.id);
 
+    // Each window's id range from the partitions' bounds, as a history page takes it: the count's
+    // check (messages_history_ids_cover) would raise if it missed a partition of the window.
+    const bounds = await partitionBounds(db);
     const conversation = (from: string, toExclusive: string | null, timeZone: string): Conversation => ({
       teamId: conv.team.id,
       waNumberId: conv.number.id,
       contactId: conv.contact.id,
       window: { from, toExclusive },
       timeZone,
+      ids: idRangeFor(bounds, { from, toExclusive }),
     });
     await fc.assert(
       fc.asyncProperty(

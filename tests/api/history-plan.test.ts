@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
-import { batchQuery, countQuery, pageQuery, type Conversation } from "@/lib/messages/history-repo";
+import { idRangeFor } from "@/lib/messages/history-bounds";
+import { batchQuery, countQuery, pageQuery, pageStatement, partitionBounds, type Conversation } from "@/lib/messages/history-repo";
 import { createConversation, insertMessages, minuteSeries } from "../helpers/history-factories";
 
 /**
@@ -10,48 +11,98 @@ import { createConversation, insertMessages, minuteSeries } from "../helpers/his
  * sequential scan, which says nothing about production, so seq scans are disabled for this
  * transaction only; the point is that the index *can* serve every query shape, index-only.
  */
-async function plan(query: SQL): Promise<string> {
+// messages is partitioned (migration 0037): each partition's copy of the index is named after it
+// (messages_p202611_history_idx), and a query over a conversation reads each partition's.
+const HISTORY_SCAN = /Index Only Scan( Backward)? using messages_(\w+_)?history_(range_)?idx/;
+const HISTORY_SCAN_G = new RegExp(HISTORY_SCAN.source, "g");
+
+async function partitionCount(): Promise<number> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-    const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`EXPLAIN (COSTS OFF) ${query}`));
-    return rows.map((r) => r["QUERY PLAN"]).join("\n");
-  });
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'messages'::regclass`),
+  );
+  return Number(row.n);
 }
+
+/**
+ * The plan of `query`. `analysed`: with the statistics ANALYZE gathers, in the same transaction,
+ * which is rolled back (pg_statistic with it), so the other test files see the tables as they were.
+ */
+async function plan(query: SQL, analysed = false): Promise<string> {
+  const db = await getDb();
+  let text = "";
+  await db
+    .transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      if (analysed) await tx.execute(sql`ANALYZE messages`);
+      const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`EXPLAIN (COSTS OFF) ${query}`));
+      text = rows.map((r) => r["QUERY PLAN"]).join("\n");
+      tx.rollback();
+    })
+    .catch((err: unknown) => {
+      if (!text) throw err;
+    });
+  return text;
+}
+
+/**
+ * A page's or batch's rows are read one id at a time by primary key (lib/messages/history-repo.ts,
+ * rowLookup): a nested loop over the ids, its inner side the row of the outer id (`id = messages_n.id`,
+ * an index condition of one partition's primary key), under the LATERAL's LIMIT 1, with the team
+ * checked on the row read. Not `id = ANY(ids)`: beside the id range that prunes partitions, that
+ * let PostgreSQL scan a fresh partition's history index over the whole range, filtering by the ids.
+ */
+const ROW_BY_ID =
+  /Nested Loop\n[\s\S]*-> {2}Subquery Scan on messages\n\s+Filter: \(messages\.team_id = [$\d]+\)\n\s+-> {2}Limit\n(\s+-> {2}Append\n(\s+Subplans Removed: \d+\n)?)?\s+-> {2}Index Scan using messages_\w+_pkey on messages_\w+ messages_\d+\n\s+Index Cond: \(.*\(id = messages_\d+\.id\)\)$/m;
 
 describe("history query plans", () => {
   it("page (with its count), count and keyset batch all use messages_history_idx", async () => {
     const conv = await createConversation();
     await insertMessages(conv, minuteSeries("2026-03-10T00:00:00Z", 200));
     const db = await getDb();
+    const bounds = await partitionBounds(db);
+    const window = { from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" };
     const c: Conversation = {
       teamId: conv.team.id,
       waNumberId: conv.number.id,
       contactId: conv.contact.id,
-      window: { from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" },
+      window,
       timeZone: "America/Bogota",
+      ids: idRangeFor(bounds, window),
     };
+    const within = (w: Conversation["window"]): Conversation => ({ ...c, window: w, ids: idRangeFor(bounds, w) });
     const plans = {
       pageDesc: await plan(pageQuery(db, c, "DESC", 50, 100).getSQL()),
       pageAsc: await plan(pageQuery(db, c, "ASC", 50, 0).getSQL()),
       count: await plan(countQuery(db, c).getSQL()),
       batch: await plan(batchQuery(db, c, "ASC", 12345).getSQL()),
-      openEnded: await plan(pageQuery(db, { ...c, window: { from: "2026-03-10 00:00:00", toExclusive: null } }, "DESC", 50, 0).getSQL()),
+      openEnded: await plan(pageQuery(db, within({ from: "2026-03-10 00:00:00", toExclusive: null }), "DESC", 50, 0).getSQL()),
       multiDay: await plan(
-        pageQuery(db, { ...c, window: { from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" } }, "DESC", 50, 0).getSQL(),
+        pageQuery(db, within({ from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" }), "DESC", 50, 0).getSQL(),
       ),
     };
     if (process.env.HISTORY_PLAN_PRINT) console.log(JSON.stringify(plans, null, 2));
     for (const [name, text] of Object.entries(plans)) {
       // Ids come from an index-only scan of the history index, in id order: no heap, no sort of the conversation.
-      expect(text, name).toMatch(/Index Only Scan( Backward)? using messages_history_(range_)?idx/);
-      expect(text, name).not.toMatch(/Seq Scan|Bitmap Index Scan on messages_history_idx/);
+      expect(text, name).toMatch(HISTORY_SCAN);
+      expect(text, name).not.toMatch(/Seq Scan|Bitmap Index Scan on messages_(\w+_)?history_idx/);
+      // The partitions' ranges cover every id without a DEFAULT partition (messages_tail above the
+      // newest month), so ids in id order are an ordered Append that a LIMIT stops early, not a
+      // Merge Append over every partition (tests/db/messages-partitions.test.ts shows what it reads).
+      expect(text, name).not.toMatch(/Merge Append/);
+    }
+    // The window's id range prunes: of the partitions (legacy, two months, the tail), only the
+    // one whose created_at bounds meet March 2026 is read (its ids hold the conversation's rows).
+    expect(await partitionCount()).toBeGreaterThanOrEqual(4);
+    for (const [name, text] of Object.entries(plans)) {
+      const read = new Set([...text.matchAll(/using (messages_\w+?)_(history|pkey)/g)].map((m) => m[1]));
+      expect([...read], name).toHaveLength(1);
     }
     // A page carries the conversation's total: its count is an InitPlan of the same statement,
     // not another round trip. A window inside one day is counted in the index alone (the page's
     // ids plus the count: two index-only scans)…
     for (const name of ["pageDesc", "pageAsc"] as const) {
-      expect(plans[name].match(/Index Only Scan( Backward)? using messages_history_(range_)?idx/g)?.length, name).toBe(2);
+      expect(plans[name].match(HISTORY_SCAN_G)?.length, name).toBe(2);
       expect(plans[name], name).toMatch(/Aggregate/);
       expect(plans[name], name).not.toContain("conversation_days");
     }
@@ -61,18 +112,116 @@ describe("history query plans", () => {
       expect(plans[name], name).toMatch(
         /Index (Only )?Scan using conversation_days_team_id_wa_number_id_contact_id_day_pk on conversation_days/,
       );
-      expect(plans[name].match(/Index Only Scan( Backward)? using messages_history_(range_)?idx/g)?.length, name).toBeGreaterThanOrEqual(3);
+      expect(plans[name].match(HISTORY_SCAN_G)?.length, name).toBeGreaterThanOrEqual(3);
     }
-    // Rows are then read by primary key, only for the ids returned (deferred join); the final sort
-    // orders at most one page or batch.
+    // Rows are then read by primary key, only for the ids returned (deferred join), one id at a
+    // time, and come out in the ids' order: nothing sorts them afterwards (the plan starts with the
+    // range check's Result, below).
     for (const name of ["pageDesc", "pageAsc", "batch", "openEnded", "multiDay"] as const) {
-      expect(plans[name], name).toMatch(/Index Scan on messages_pkey|Index Scan using messages_pkey/);
+      expect(plans[name], name).toMatch(ROW_BY_ID);
+      expect(plans[name], name).not.toMatch(/= ANY|Sort/);
       expect(plans[name], name).toContain("InitPlan");
     }
-    expect(plans.pageDesc).toContain("Index Only Scan Backward using messages_history_idx");
+    expect(plans.pageDesc).toMatch(/Index Only Scan Backward using messages_(\w+_)?history_idx/);
     // The keyset bound is an index condition of the history index, not a walk along the primary key.
     expect(plans.batch).toMatch(/Index Cond: \(\(ROW\(team_id, wa_number_id, contact_id, id\) > ROW\(/);
     // The count may read either covering index; both are index-only (0005 adds the range-keyed one).
-    expect(plans.count).toMatch(/Index Only Scan using messages_history_(range_)?idx/);
+    expect(plans.count).toMatch(HISTORY_SCAN);
+    // Every statement checks its range in its own snapshot (messages_history_ids_cover), once
+    // before any row: an InitPlan that gates the whole statement, not a filter per row
+    // (PostgreSQL 15 shows its result as $n, PGlite's 17 as (InitPlan n).col1).
+    for (const [name, text] of Object.entries(plans))
+      expect(text.split("\n")[1], name).toMatch(/^\s*One-Time Filter: (\$\d+|\(InitPlan \d+\)\.col1)$/);
+  });
+
+  it("rows are read by primary key per id whatever the statistics: the same queries on analysed tables", async () => {
+    // The row read failed on PostgreSQL on fresh, unanalysed partitions when it was written as
+    // `id = ANY(ids)`, and ANALYZE changed which plan came out: here the queries are planned again
+    // with statistics. How the ids are found may then change (by created_at through
+    // messages_history_range_idx and sorted, for a narrow window; as a bitmap scan while the
+    // partition, never vacuumed, has no visibility map to make an index-only scan cheap): that is
+    // the planner weighing the window's few entries, and only about the ids. The row read must stay
+    // the lookup by primary key, in the one partition the id range leaves.
+    const conv = await createConversation();
+    await insertMessages(conv, minuteSeries("2026-03-10T00:00:00Z", 200));
+    const db = await getDb();
+    const bounds = await partitionBounds(db);
+    const within = (window: Conversation["window"]): Conversation => ({
+      teamId: conv.team.id,
+      waNumberId: conv.number.id,
+      contactId: conv.contact.id,
+      window,
+      timeZone: "America/Bogota",
+      ids: idRangeFor(bounds, window),
+    });
+    const day = within({ from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" });
+    const plans = {
+      pageDesc: await plan(pageQuery(db, day, "DESC", 50, 100).getSQL(), true),
+      pageAsc: await plan(pageQuery(db, day, "ASC", 50, 0).getSQL(), true),
+      batch: await plan(batchQuery(db, day, "DESC", null).getSQL(), true),
+      multiDay: await plan(
+        pageQuery(db, within({ from: "2026-03-01 08:30:00", toExclusive: "2026-03-21 00:00:00" }), "DESC", 50, 0).getSQL(),
+        true,
+      ),
+    };
+    if (process.env.HISTORY_PLAN_PRINT) console.log(JSON.stringify(plans, null, 2));
+    for (const [name, text] of Object.entries(plans)) {
+      expect(text, name).toMatch(ROW_BY_ID);
+      expect(text, name).not.toMatch(/= ANY|Seq Scan|Merge Append/);
+      const read = new Set([...text.matchAll(/ on (messages_\w+) messages/g)].map((m) => m[1]));
+      expect([...read], name).toHaveLength(1);
+    }
+  });
+
+  it("the app's prepared page prunes by its id range in a generic plan too (Subplans Removed), when it starts", async () => {
+    const conv = await createConversation();
+    await insertMessages(conv, minuteSeries("2026-03-10T00:00:00Z", 50));
+    const db = await getDb();
+    const window = { from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" };
+    const ids = idRangeFor(await partitionBounds(db), window);
+    const values: Record<string, string | number> = {
+      teamId: conv.team.id,
+      waNumberId: conv.number.id,
+      contactId: conv.contact.id,
+      from: window.from,
+      to: window.toExclusive,
+      tz: "UTC",
+      lo: ids.lo,
+      hi: ids.hi,
+      limit: 20,
+      offset: 0,
+    };
+    // The statement the app prepares (history_page_desc_bounded), its placeholders as $n, PREPAREd
+    // and run under a forced generic plan: planned once without the values, as a connection's
+    // prepared statement is after its first executions. Both ways of writing the bounds: as they
+    // are (unnamed statements, pruned when planned) and through messages_history_id (named ones).
+    const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+    const partitions = await partitionCount();
+    for (const pruneAt of ["plan", "start"] as const) {
+      const { sql: text, params } = pageStatement(db, "DESC", true, pruneAt).toSQL();
+      const args = params.map((p) =>
+        literal(typeof p === "object" && p !== null && "name" in p ? values[(p as { name: string }).name] : p),
+      );
+      const lines = await db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+        await tx.execute(sql.raw(`PREPARE history_generic AS ${text}`));
+        const out = rowsOf<{ "QUERY PLAN": string }>(
+          await tx.execute(sql.raw(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE history_generic(${args.join(", ")})`)),
+        );
+        const rows = rowsOf<{ id: number }>(await tx.execute(sql.raw(`EXECUTE history_generic(${args.join(", ")})`)));
+        await tx.execute(sql`DEALLOCATE history_generic`);
+        return { plan: out.map((r) => r["QUERY PLAN"]).join("\n"), rows: rows.length };
+      });
+      if (process.env.HISTORY_PLAN_PRINT) console.log(lines.plan);
+      expect(lines.rows, pruneAt).toBe(20);
+      // A generic plan holds every partition; the executor removes the others as it starts, by $lo and $hi.
+      const removed = [...lines.plan.matchAll(/Subplans Removed: (\d+)/g)].map((m) => Number(m[1]));
+      expect(removed.length, lines.plan).toBeGreaterThanOrEqual(3);
+      for (const n of removed) expect(n, lines.plan).toBe(partitions - 1);
+      // The row read is the lookup by primary key per id here too, its Append pruned as it starts.
+      expect(lines.plan, pruneAt).toMatch(
+        /-> {2}Index Scan using messages_\w+_pkey on messages_\w+ messages_\d+ \(actual rows=1(\.00)? loops=20\)\n\s+Index Cond: \(.*\(id = messages_\d+\.id\)\)$/m,
+      );
+    }
   });
 });
