@@ -93,9 +93,9 @@ const dbRow = (scenario: string, connections: number, tps: number, unit: string,
  * locked_until = NULL, guarded by the statuses it may come from) on a random one of 10,000
  * OUTBOUND messages created now for two templates and three groups (so they share message_stats
  * keys, the hot-row case), flipping SENT ↔ DELIVERED so every transaction changes the status and
- * `messages_status_changed` fires (one `events` row, two `message_stats_deltas` rows). The same
- * UPDATE on a copy of those rows with the same indexes but no triggers or foreign keys is the
- * baseline; the ratio is the price of the side effects. "with its audit row" adds the
+ * `messages_status_changed` fires (one `events` row, one `message_stats_deltas` move row). The same
+ * UPDATE on a copy of those rows with the same indexes (partitioned like messages when it is) but
+ * no triggers or foreign keys is the baseline; the ratio is the price of the side effects. "with its audit row" adds the
  * `message_status_history` INSERT of the same transaction, as the app makes it, on both sides.
  */
 export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]> {
