@@ -6,6 +6,7 @@ import { startWorker } from "@/lib/delivery/runtime";
 import { startChores } from "@/lib/chores/schedule";
 import { trackHttpRequests } from "@/lib/shutdown/http-drain";
 import { installGracefulShutdown } from "@/lib/shutdown/graceful";
+import { startWebhookFastLane } from "@/lib/meta-webhooks/fast-lane";
 
 /**
  * What one `next start` (or `next dev`) does before serving: apply migrations, load the demo
@@ -24,6 +25,9 @@ export async function startServerProcess() {
   // First: the drain must know of the requests in flight (one that arrived while the server was
   // starting is held by Next until register() ends, but Node announced it before this ran).
   trackHttpRequests();
+  // Meta's webhook posts answered before Next's pipeline, on `next start` only (`next dev` keeps
+  // every request in Next, where its reloads reach the code).
+  if (config.webhookFastLane && process.env.NODE_ENV !== "development") startWebhookFastLane();
   const handle = await getHandle();
   await runMigrations();
   if (config.seedDemo) {

@@ -161,3 +161,6 @@ export function memorySampler(rootPid: number) {
 export function serverCpuMs(rootPid: number): number {
   return processTree(rootPid).reduce((ms, pid) => ms + processCpuMs(pid, pid === rootPid), 0);
 }
+
+/** WEBHOOK_FAST_LANE of the bench's servers: on unless BENCH_WEBHOOK_FAST_LANE=0 (scenario 13 says which). */
+export const benchWebhookFastLane = (): "0" | "1" => (process.env.BENCH_WEBHOOK_FAST_LANE === "0" ? "0" : "1");

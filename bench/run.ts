@@ -13,7 +13,7 @@ import { SNAPSHOT_DIR, ensureBuild, snapshotBuild } from "./build";
 import { openBenchDatabase } from "./database";
 import { FULL, QUICK, generateDataset, type BenchData, type Exec } from "./dataset";
 import type { Measure } from "./load";
-import { ROOT, freePort, startProcess, stopChild, type Proc } from "./processes";
+import { ROOT, benchWebhookFastLane, freePort, startProcess, stopChild, type Proc } from "./processes";
 import { printTable, withRatios } from "./report";
 import { emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoad, type ScenarioCtx } from "./scenarios";
 import { clusterScenarios } from "./cluster-scenario";
@@ -48,6 +48,9 @@ const SERVER_ENV = {
   // The limiter is priced on its own below; a 600/min budget would cap every scenario at 10/s.
   RATE_LIMIT_PER_MINUTE: "0",
   NODE_ENV: "production",
+  // Meta's webhook posts take the fast lane (lib/meta-webhooks/fast-lane.ts), as docs/deployment.md
+  // advises for a busy number; BENCH_WEBHOOK_FAST_LANE=0 measures them through Next's pipeline.
+  WEBHOOK_FAST_LANE: benchWebhookFastLane(),
 };
 
 const recordInto = (results: Measure[]) => (m: Measure) => {

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import type { RawRequest } from "autocannon";
 import { BENCH_APP_SECRET } from "./dataset";
 import { load, unavailable, type Measure } from "./load";
-import { cpuMs } from "./processes";
+import { benchWebhookFastLane, cpuMs } from "./processes";
 import type { Query, ScenarioCtx } from "./scenarios";
 
 /*
@@ -441,6 +441,7 @@ export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): 
         throughput: m.durationSeconds ? Math.round(moved / m.durationSeconds) : 0,
         cpuMsPerReq: moved && m.serverCpuMs !== undefined ? Math.round((m.serverCpuMs / moved) * 100) / 100 : null,
         note:
+          `${benchWebhookFastLane() === "1" ? "fast lane (WEBHOOK_FAST_LANE=1)" : "through Next's pipeline (WEBHOOK_FAST_LANE=0)"}: ` +
           `${fmt(moved)} statuses applied in the database during the measured ${m.durationSeconds} s ` +
           `(answers said ${fmt(answeredApplied)}; ${fmt(m.requests)} answers, ${m.non2xx} non-2xx, ${parkedNow} parked); ` +
           `CPU ms/req is server CPU per applied status` +

@@ -17,6 +17,9 @@ export const GET = withErrors(async ({ req }) => {
 
 /**
  * Signed Cloud API notifications (messages and statuses); the raw body is verified before parsing.
+ * Under `next start` these posts are answered by the fast lane before they reach Next
+ * (lib/meta-webhooks/fast-lane.ts, WEBHOOK_FAST_LANE) with the same work and answers; this handler
+ * serves them under `next dev`, with WEBHOOK_FAST_LANE=0, and in the in-process test server.
  * Unsigned or mis-signed posts spend the caller address's failure budget (429 once it is spent);
  * a body signed with a secret this process already holds never reads it.
  */
