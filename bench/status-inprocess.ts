@@ -1,29 +1,36 @@
 /**
- * The status path alone: `applyStatusUpdates` (lib/delivery/status.ts) called in this process,
- * outside Next and HTTP, by as many concurrent callers as the pool has connections, on a bench
- * database kept with `npm run bench -- --quick --only=none --keep`:
+ * The status path alone, in this process, outside Next and HTTP, on a bench database kept with
+ * `npm run bench -- --quick --only=none --keep`:
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/wa_bench_… APP_ENCRYPTION_KEY=bench-encryption-key \
- *     npx tsx --conditions=react-server bench/status-inprocess.ts
+ *     [MODE=webhook] npx tsx --conditions=react-server bench/status-inprocess.ts
+ *
+ * - MODE=status (default): `applyStatusUpdates` (lib/delivery/status.ts), one transaction per
+ *   status, by as many concurrent callers as the pool has connections.
+ * - MODE=webhook: scenario 13's work without Next: signed webhooks handed to
+ *   `receiveWhatsAppWebhook` (lib/meta-webhooks/whatsapp.ts) as Request objects by 64 callers, so
+ *   the statuses share the group commit as they do in the server.
  *
  * Prints statuses applied per second and this process's CPU per applied status, to set against
  * the server's CPU per status of scenario 13 (the difference is the request around the status:
- * Next, HTTP, the failure budget, the number lookup, signature and parsing). The messages it uses
- * get their status and wamid back at the end.
+ * Next and HTTP). The messages it uses get their status and wamid back at the end.
  */
 import postgres from "postgres";
 import { applyStatusUpdates } from "@/lib/delivery/status";
 import { cloudNumberByPhoneNumberId } from "@/lib/meta-webhooks/secrets";
+import { receiveWhatsAppWebhook } from "@/lib/meta-webhooks/whatsapp";
+import { signedStatusWebhook } from "./status-scenarios";
 
 const MESSAGES = Number(process.env.MESSAGES ?? 3000);
-const CALLERS = Number(process.env.CALLERS ?? process.env.DATABASE_POOL_SIZE ?? 10);
+const WEBHOOK = process.env.MODE === "webhook";
+const CALLERS = Number(process.env.CALLERS ?? (WEBHOOK ? 64 : (process.env.DATABASE_POOL_SIZE ?? 10)));
 const STATUSES = ["sent", "delivered", "read"];
 
 async function main() {
   const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
   const saved = `bench_inprocess_${process.pid}`;
   try {
-    const [n] = await admin`select phone_number_id from wa_numbers where provider = 'cloud_api' order by id limit 1`;
+    const [n] = await admin`select number, phone_number_id from wa_numbers where provider = 'cloud_api' order by id limit 1`;
     const number = (await cloudNumberByPhoneNumberId(String(n.phone_number_id)))!;
     await admin.unsafe(`create table ${saved} as select id, status, provider_message_id, error from messages
         where wa_number_id = ${number.id} and direction = 'OUTBOUND' and status in ('SENT', 'DELIVERED', 'READED', 'FAILED')
@@ -41,10 +48,18 @@ async function main() {
         Array.from({ length: CALLERS }, async () => {
           for (let i = next++; i < count; i = next++) {
             const u = update(i);
-            const done = await applyStatusUpdates(number, [
-              { providerMessageId: `wamid.inproc.${u.id}`, status: u.status, timestamp: Math.floor(Date.now() / 1000), raw: {} },
-            ]);
-            applied += done;
+            const wamid = `wamid.inproc.${u.id}`;
+            if (WEBHOOK) {
+              const hook = signedStatusWebhook({ number: n.number, phoneNumberId: n.phone_number_id }, wamid, u.status);
+              const req = new Request("http://bench/api/v1/webhooks/whatsapp", { method: "POST", body: hook.text, headers: hook.headers });
+              const done = (await receiveWhatsAppWebhook({ req })).statuses;
+              applied += done; // after the await: `applied += await …` would read applied before it
+            } else {
+              const done = await applyStatusUpdates(number, [
+                { providerMessageId: wamid, status: u.status, timestamp: Math.floor(Date.now() / 1000), raw: {} },
+              ]);
+              applied += done;
+            }
           }
         }),
       );

@@ -309,6 +309,42 @@ const RANK = `case m.status when 'SENT' then 1 when 'DELIVERED' then 2 when 'REA
 const CLOUD_STATUS = ["sent", "delivered", "read"] as const;
 
 /**
+ * One Cloud API status webhook as Meta posts it (one status of message `wamid` on number `n`),
+ * signed with the bench numbers' app secret: scenario 13 and bench/status-inprocess.ts send it.
+ */
+export function signedStatusWebhook(n: { number: string; phoneNumberId: string }, wamid: string, status: string) {
+  const text = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "bench-waba",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: n.number, phone_number_id: n.phoneNumberId },
+              statuses: [
+                {
+                  id: wamid,
+                  status,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  recipient_id: "573000000000",
+                  conversation: { id: "bench-conversation", origin: { type: "utility" } },
+                  pricing: { billable: true, pricing_model: "PMP", category: "utility" },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const signature = `sha256=${createHmac("sha256", BENCH_APP_SECRET).update(text).digest("hex")}`;
+  return { text, headers: { "content-type": "application/json", "x-hub-signature-256": signature } };
+}
+
+/**
  * Scenario 13: signed Cloud API status webhooks (`POST /api/v1/webhooks/whatsapp`, one status
  * each, `X-Hub-Signature-256` of the number's app secret) at 64 connections into the one server.
  * 30,000 existing OUTBOUND messages of numbers[0] are given a wamid and set to SENDED; request i
@@ -349,36 +385,7 @@ export async function statusIngestScenario(ctx: ScenarioCtx, connections = 64): 
     let next = 0;
     const body = () => {
       const i = next++;
-      const status = CLOUD_STATUS[Math.floor(i / ids.length) % 3];
-      const text = JSON.stringify({
-        object: "whatsapp_business_account",
-        entry: [
-          {
-            id: "bench-waba",
-            changes: [
-              {
-                field: "messages",
-                value: {
-                  messaging_product: "whatsapp",
-                  metadata: { display_phone_number: n.number, phone_number_id: n.phoneNumberId },
-                  statuses: [
-                    {
-                      id: `wamid.bench.${ids[i % ids.length]}`,
-                      status,
-                      timestamp: String(Math.floor(Date.now() / 1000)),
-                      recipient_id: "573000000000",
-                      conversation: { id: "bench-conversation", origin: { type: "utility" } },
-                      pricing: { billable: true, pricing_model: "PMP", category: "utility" },
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        ],
-      });
-      const signature = `sha256=${createHmac("sha256", BENCH_APP_SECRET).update(text).digest("hex")}`;
-      return { text, headers: { "content-type": "application/json", "x-hub-signature-256": signature } };
+      return signedStatusWebhook(n, `wamid.bench.${ids[i % ids.length]}`, CLOUD_STATUS[Math.floor(i / ids.length) % 3]);
     };
     const path = "/api/v1/webhooks/whatsapp";
     let before = 0;
