@@ -82,7 +82,8 @@ async function answerWebhook(req: http.IncomingMessage, res: http.ServerResponse
     });
     answer = json({ message: "Webhook recibido.", data });
   } catch (err) {
-    answer = toErrorResponse(err);
+    // The request's method and route, for the log line of an unexpected error (as the route's).
+    answer = toErrorResponse(err, { req: new Request(`http://localhost${FAST_LANE_PATH}`, { method: "POST" }) });
   }
   await send(res, answer);
 }
