@@ -3,10 +3,19 @@ import { createToken } from "@/lib/auth/tokens";
 import { addNumber } from "@/lib/numbers/service";
 import { SAMPLES } from "./payloads";
 
-/** Sizes of the data set: the issue's full one, or `--quick` (10× smaller). */
-export type Sizes = { messages: number; contacts: number; heavyMessages: number };
-export const FULL: Sizes = { messages: 5_000_000, contacts: 50_000, heavyMessages: 200_000 };
-export const QUICK: Sizes = { messages: 500_000, contacts: 5_000, heavyMessages: 20_000 };
+/**
+ * Sizes of the data set: the issue's full one, `--quick` (10× smaller), or `--scale=50m` (issue
+ * 22): the same business four years on. Its 50,000 customers and its heavy customer's pace (about
+ * 16,400 messages a month) are the full set's, its history is four years deep instead of one
+ * (about 1 M messages a month, 48 monthly partitions instead of 12), so what changes between the
+ * two is how much history lies behind each read, which is what partitions are for.
+ */
+export type Sizes = { messages: number; contacts: number; heavyMessages: number; days: number };
+export const FULL: Sizes = { messages: 5_000_000, contacts: 50_000, heavyMessages: 200_000, days: 365 };
+export const QUICK: Sizes = { messages: 500_000, contacts: 5_000, heavyMessages: 20_000, days: 365 };
+export const SCALE_50M: Sizes = { messages: 50_000_000, contacts: 50_000, heavyMessages: 800_000, days: 1461 };
+/** `--scale=` values: the three sets by their message count. */
+export const SCALES: Record<string, Sizes> = { "500k": QUICK, "5m": FULL, "50m": SCALE_50M };
 
 /** Runs raw SQL on one session (so session settings hold) and returns its rows. */
 export type Exec = (query: string) => Promise<Record<string, unknown>[]>;
@@ -49,8 +58,9 @@ async function timed<T>(timings: Record<string, number>, label: string, fn: () =
  * messages in chunks whose contact, number, payload type and time all derive from the message's
  * ordinal. Every 25th message (in the full set) belongs to the one heavy customer; the rest are
  * spread over the other contacts by a multiplicative hash. created_at rises with the id across
- * the last 365 days, as a real table's would. With `fastLoad` (a database the bench owns) the
- * secondary indexes of messages are dropped during the load and rebuilt after, and foreign-key
+ * the last `sizes.days` days (365 but in the 50 M set), as a real table's would. With `fastLoad`
+ * (a database the bench owns) the secondary indexes of messages are dropped during the load and
+ * rebuilt after, and foreign-key
  * triggers are skipped, which is several times faster than maintaining them row by row (the
  * conversation_days rollup those triggers keep is then built in one statement).
  */
@@ -127,13 +137,13 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
   const N = sizes.messages;
   const stride = Math.max(1, Math.round(N / sizes.heavyMessages));
   const P = samples.length;
-  const spacing = (365 * 86_400) / N;
+  const spacing = (sizes.days * 86_400) / N;
 
   let restore: string[] = [];
   if (opts.fastLoad) {
     // messages is partitioned by month of ids (migration 0037): on a database of its own the set is
-    // laid out as a live table's would be, a partition per month of its 365 days (ids rise with
-    // created_at), the current and the next month's above them with the chore's least room, and the
+    // laid out as a live table's would be, a partition per month of its `sizes.days` days (ids rise
+    // with created_at), the current and the next month's above them with the chore's least room, and the
     // (empty) tail above those.
     await exec(`DO $$
       DECLARE
@@ -149,7 +159,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         END LOOP;
         ALTER TABLE messages DETACH PARTITION messages_tail;
         DROP TABLE messages_tail;
-        m := date_trunc('month', now() - interval '365 days', 'UTC');
+        m := date_trunc('month', now() - interval '${sizes.days} days', 'UTC');
         lo := base + 1;
         WHILE m <= now() LOOP
           hi := CASE WHEN m + interval '1 month' > now() THEN base + ${N} + 1 + 1000000

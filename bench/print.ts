@@ -7,7 +7,7 @@ const file = process.argv[2] ?? path.join(import.meta.dirname, "results", "lates
 const report = JSON.parse(fs.readFileSync(file, "utf8"));
 const m = report.machine;
 console.log(
-  `Run of ${report.date} (${report.mode.quick ? "quick" : "full"} data set, ${report.mode.database}, ${report.mode.durationSeconds} s per load; ` +
+  `Run of ${report.date} (${report.mode.scale ? `${report.mode.scale} (--scale)` : report.mode.quick ? "quick" : "full"} data set, ${report.mode.database}, ${report.mode.durationSeconds} s per load; ` +
     `${m.cpus} CPUs, Node ${m.node}, load average ${m.loadAvgStart.map((x: number) => x.toFixed(1)).join("/")} at start, ` +
     `${m.loadAvgEnd.map((x: number) => x.toFixed(1)).join("/")} at the end).`,
 );

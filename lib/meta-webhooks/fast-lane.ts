@@ -1,9 +1,9 @@
 import diagnostics from "node:diagnostics_channel";
 import type http from "node:http";
 import { ApiError } from "@/lib/http/errors";
-import { json, toErrorResponse } from "@/lib/http/respond";
+import { toErrorResponse } from "@/lib/http/respond";
 import { withAddressFailureBudget } from "@/lib/rate-limit/failures";
-import { MAX_WEBHOOK_BYTES, receiveSignedWebhook } from "./whatsapp";
+import { MAX_WEBHOOK_BYTES, receiveSignedWebhook, webhookReceived } from "./whatsapp";
 
 /**
  * Meta's signed webhook posts answered before Next's request pipeline (WEBHOOK_FAST_LANE, on by
@@ -80,7 +80,7 @@ async function answerWebhook(req: http.IncomingMessage, res: http.ServerResponse
       // X-Forwarded-For that `next start` completes with the socket's address when it is absent.
       onUnknownSignature: (check) => withAddressFailureBudget(asWebRequest(req), check),
     });
-    answer = json({ message: "Webhook recibido.", data });
+    answer = webhookReceived(data);
   } catch (err) {
     // The request's method and route, for the log line of an unexpected error (as the route's).
     answer = toErrorResponse(err, { req: new Request(`http://localhost${FAST_LANE_PATH}`, { method: "POST" }) });

@@ -1,6 +1,7 @@
 import { ApiError } from "@/lib/http/errors";
 import { MAX_KEPT_CHARS } from "@/lib/http/json-limits";
 import { readBodyLimited } from "@/lib/http/parse";
+import { json } from "@/lib/http/respond";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
 import { receiveStatusesGrouped } from "@/lib/delivery/status-batch";
 import type { ChannelNumber } from "@/lib/channels/types";
@@ -53,6 +54,14 @@ export async function receiveWhatsAppWebhook({
 }) {
   const raw = await readBodyLimited(req, MAX_WEBHOOK_BYTES);
   return receiveSignedWebhook({ raw, signature: req.headers.get("x-hub-signature-256"), onUnknownSignature });
+}
+
+/**
+ * The 200 that tells Meta a batch is kept, with what became of each item: one builder for the
+ * route and the fast lane, so their answers cannot drift apart.
+ */
+export function webhookReceived(data: Awaited<ReturnType<typeof receiveSignedWebhook>>): Response {
+  return json({ message: "Webhook recibido.", data });
 }
 
 /**

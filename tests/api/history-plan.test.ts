@@ -16,6 +16,22 @@ import { createConversation, insertMessages, minuteSeries } from "../helpers/his
 const HISTORY_SCAN = /Index Only Scan( Backward)? using messages_(\w+_)?history_(range_)?idx/;
 const HISTORY_SCAN_G = new RegExp(HISTORY_SCAN.source, "g");
 
+/** The history's view of `conv` over `window` (Bogotá time), with the id range the partitions' bounds give it. */
+function conversationIn(
+  conv: Awaited<ReturnType<typeof createConversation>>,
+  bounds: Awaited<ReturnType<typeof partitionBounds>>,
+  window: Conversation["window"],
+): Conversation {
+  return {
+    teamId: conv.team.id,
+    waNumberId: conv.number.id,
+    contactId: conv.contact.id,
+    window,
+    timeZone: "America/Bogota",
+    ids: idRangeFor(bounds, window),
+  };
+}
+
 async function partitionCount(): Promise<number> {
   const db = await getDb();
   const [row] = rowsOf<{ n: number }>(
@@ -61,16 +77,8 @@ describe("history query plans", () => {
     await insertMessages(conv, minuteSeries("2026-03-10T00:00:00Z", 200));
     const db = await getDb();
     const bounds = await partitionBounds(db);
-    const window = { from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" };
-    const c: Conversation = {
-      teamId: conv.team.id,
-      waNumberId: conv.number.id,
-      contactId: conv.contact.id,
-      window,
-      timeZone: "America/Bogota",
-      ids: idRangeFor(bounds, window),
-    };
-    const within = (w: Conversation["window"]): Conversation => ({ ...c, window: w, ids: idRangeFor(bounds, w) });
+    const within = (w: Conversation["window"]) => conversationIn(conv, bounds, w);
+    const c = within({ from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" });
     const plans = {
       pageDesc: await plan(pageQuery(db, c, "DESC", 50, 100).getSQL()),
       pageAsc: await plan(pageQuery(db, c, "ASC", 50, 0).getSQL()),
@@ -146,14 +154,7 @@ describe("history query plans", () => {
     await insertMessages(conv, minuteSeries("2026-03-10T00:00:00Z", 200));
     const db = await getDb();
     const bounds = await partitionBounds(db);
-    const within = (window: Conversation["window"]): Conversation => ({
-      teamId: conv.team.id,
-      waNumberId: conv.number.id,
-      contactId: conv.contact.id,
-      window,
-      timeZone: "America/Bogota",
-      ids: idRangeFor(bounds, window),
-    });
+    const within = (window: Conversation["window"]) => conversationIn(conv, bounds, window);
     const day = within({ from: "2026-03-10 00:00:00", toExclusive: "2026-03-11 00:00:00" });
     const plans = {
       pageDesc: await plan(pageQuery(db, day, "DESC", 50, 100).getSQL(), true),

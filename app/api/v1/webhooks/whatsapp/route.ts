@@ -1,9 +1,8 @@
 import { withErrors } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
-import { json } from "@/lib/http/respond";
 import { withAddressFailureBudget } from "@/lib/rate-limit/failures";
 import { webhookVerifyQuery } from "@/lib/meta-webhooks/schemas";
-import { receiveWhatsAppWebhook, verifyHandshake } from "@/lib/meta-webhooks/whatsapp";
+import { receiveWhatsAppWebhook, verifyHandshake, webhookReceived } from "@/lib/meta-webhooks/whatsapp";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** Meta's subscription handshake: the challenge echoed as plain text. */
@@ -25,7 +24,7 @@ export const GET = withErrors(async ({ req }) => {
  */
 export const POST = withErrors(async ({ req }) => {
   const data = await receiveWhatsAppWebhook({ req, onUnknownSignature: (check) => withAddressFailureBudget(req, check) });
-  return json({ message: "Webhook recibido.", data });
+  return webhookReceived(data);
 });
 
 // Any other method: the API's JSON 405 (Next's own is an empty body).

@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { BenchData } from "./dataset";
+import { FULL } from "./dataset";
+import type { Measure } from "./load";
+import { ROOT } from "./processes";
+
+/** Issue 22's allowance: the 50 M set's reads keep the 5 M set's p99 within this share. */
+const ALLOWED = 0.2;
+
+type Report = { date: string; mode: { database: string }; dataset?: { sizes: { messages: number } }; results: Measure[] };
+
+/** The newest full (5 M) run on PostgreSQL in bench/results, the 50 M run's reference; null when none. */
+function newestFullRun(): { file: string; report: Report } | null {
+  const dir = path.join(ROOT, "bench", "results");
+  if (!fs.existsSync(dir)) return null;
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json") && f !== "latest.json")
+    .sort()
+    .reverse();
+  for (const f of files) {
+    try {
+      const report = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as Report;
+      if (report.mode?.database === "postgres" && report.dataset?.sizes.messages === FULL.messages) return { file: f, report };
+    } catch {
+      // A file cut short by an interrupted run is no reference: the next older one is read.
+    }
+  }
+  return null;
+}
+
+const key = (m: Measure) => `${m.scenario}|${m.target}|${m.connections}`;
+
+/**
+ * The lines under a `--scale=50m` table: how long the set took to build, and each read's p99
+ * against the same read of the newest 5 M run on this machine (`npm run bench -- --only=history,
+ * conversations,reports,stats` makes one), with the issue's 20 % allowance.
+ */
+export function scaleSummary(results: Measure[], data: BenchData | undefined): string[] {
+  const lines: string[] = [];
+  if (data) {
+    const total = Object.values(data.timings).reduce((a, b) => a + b, 0);
+    const parts = Object.entries(data.timings)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`)
+      .join(", ");
+    lines.push(
+      `Built ${data.sizes.messages.toLocaleString("en")} messages over ${data.sizes.days} days in ${(total / 60_000).toFixed(1)} min (${parts}).`,
+    );
+  }
+  const ref = newestFullRun();
+  if (!ref) {
+    lines.push("No 5 M run in bench/results to compare with: run `npm run bench -- --only=history,conversations,reports,stats` first.");
+    return lines;
+  }
+  const before = new Map(ref.report.results.filter((m) => m.available && m.p99 !== null).map((m) => [key(m), m]));
+  lines.push(`p99 against the 5 M run of ${ref.report.date} (bench/results/${ref.file}), allowance +${ALLOWED * 100} %:`);
+  let kept = 0;
+  let compared = 0;
+  for (const m of results) {
+    const old = before.get(key(m));
+    if (!m.available || m.p99 === null || !old || old.p99 === null) continue;
+    compared++;
+    const change = (m.p99 - old.p99) / old.p99;
+    const ok = m.p99 <= old.p99 * (1 + ALLOWED);
+    if (ok) kept++;
+    lines.push(
+      `  ${m.scenario} × ${m.connections}: ${old.p99} → ${m.p99} ms (${change >= 0 ? "+" : ""}${Math.round(change * 100)} %) ${ok ? "kept" : "NOT kept"}`,
+    );
+  }
+  lines.push(`${kept} of ${compared} reads kept their 5 M p99 within ${ALLOWED * 100} %.`);
+  return lines;
+}
