@@ -60,9 +60,9 @@ async function timed<T>(timings: Record<string, number>, label: string, fn: () =
  * spread over the other contacts by a multiplicative hash. created_at rises with the id across
  * the last `sizes.days` days (365 but in the 50 M set), as a real table's would. With `fastLoad`
  * (a database the bench owns) the secondary indexes of messages are dropped during the load and
- * rebuilt after, and foreign-key
- * triggers are skipped, which is several times faster than maintaining them row by row (the
- * conversation_days rollup those triggers keep is then built in one statement).
+ * rebuilt after, and foreign-key triggers are skipped, which is several times faster than
+ * maintaining them row by row (the conversation_days rollup those triggers keep is then built in
+ * one statement).
  */
 export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad: boolean }): Promise<BenchData> {
   const timings: Record<string, number> = {};
