@@ -21,6 +21,7 @@ export * from "./webhook-dead-letters";
 export * from "./read-receipts";
 export * from "./message-stats";
 export * from "./message-stats-deltas";
+export * from "./message-stats-months";
 export * from "./parked-statuses";
 export * from "./saved-replies";
 export * from "./conversation-notes";

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type DbOrTx, type Tx } from "@/db/client";
 import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 
@@ -7,17 +7,19 @@ export type StatsFilter = { waNumberId?: number; template?: string; sentGroup?: 
 export type StatsRow = { status: string; error_code: number; error_title: string; messages: number };
 
 /**
- * The team's outbound counts by status and error from the message_stats rollup plus its deltas
- * not folded yet (db/functions/message_stats_count.sql), never from `messages`: a year of one
- * team's sends is a few thousand rollup rows, read through the primary key (team, day…) or, for
- * one sent_group, message_stats_team_group_idx, and the deltas are what about a second of writes
- * left. One statement, so a fold committing meanwhile is seen whole or not at all. Days are UTC
+ * The team's outbound counts by status and error from the rollups plus the deltas not folded yet
+ * (db/functions/message_stats_count.sql), never from `messages`. The whole UTC months inside the
+ * range are read from message_stats_months, only the days at its ragged ends from message_stats
+ * (a team's four years is some fifty month rows per key instead of 1,461 day rows), each through
+ * its primary key (team, day or month…) or, for one sent_group, its (team, sent_group) index; the
+ * deltas are what about a second of writes left. One statement, so a fold committing meanwhile
+ * (it moves the days and, by their trigger, the months) is seen whole or not at all. Days are UTC
  * dates, both ends included.
  */
 export async function sumMessageStats(db: DbOrTx, teamId: number, f: StatsFilter): Promise<StatsRow[]> {
   const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
     await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
-      FROM (SELECT status, error_code, error_title, messages FROM message_stats WHERE ${where(teamId, f)}
+      FROM (${rollupRows(teamId, f)}
             UNION ALL SELECT c.* FROM message_stats_deltas d, ${deltaChanges} WHERE ${where(teamId, f)} AND ${isChange}) s
       GROUP BY status, error_code, error_title
       HAVING sum(messages) <> 0`),
@@ -43,9 +45,57 @@ function where(teamId: number, f: StatsFilter) {
   return sql`team_id = ${teamId}
     ${f.from ? sql`AND day >= ${f.from}::date` : sql``}
     ${f.to ? sql`AND day <= ${f.to}::date` : sql``}
-    ${f.waNumberId !== undefined ? sql`AND wa_number_id = ${f.waNumberId}` : sql``}
+    ${keyFilter(f)}`;
+}
+
+function keyFilter(f: StatsFilter) {
+  return sql`${f.waNumberId !== undefined ? sql`AND wa_number_id = ${f.waNumberId}` : sql``}
     ${f.template !== undefined ? sql`AND template_name = ${f.template}` : sql``}
     ${f.sentGroup !== undefined ? sql`AND sent_group = ${f.sentGroup}` : sql``}`;
+}
+
+/**
+ * The folded counts of the range as (status, error_code, error_title, messages) rows: its whole
+ * months from message_stats_months, the days outside them from message_stats (all of them when
+ * the range holds no whole month).
+ */
+function rollupRows(teamId: number, f: StatsFilter) {
+  const months = wholeMonths(f.from, f.to);
+  const days = sql`SELECT status, error_code, error_title, messages FROM message_stats WHERE ${where(teamId, f)}`;
+  if (!months) return days;
+  const { start, end } = months;
+  const inMonths = sql`SELECT status, error_code, error_title, messages FROM message_stats_months WHERE team_id = ${teamId}
+    ${start ? sql`AND month >= ${start}::date` : sql``}
+    ${end ? sql`AND month < ${end}::date` : sql``}
+    ${keyFilter(f)}`;
+  // The days before the first whole month and from the end of the last one (none when open-ended).
+  const edges = [start && sql`day < ${start}::date`, end && sql`day >= ${end}::date`].filter((e): e is SQL => !!e);
+  if (!edges.length) return inMonths;
+  return sql`${inMonths} UNION ALL ${days} AND (${sql.join(edges, sql` OR `)})`;
+}
+
+/**
+ * The whole UTC months inside the days [from, to] (both included, either open) as [start, end):
+ * the first day of the first whole month and the first day after the last one (undefined when that
+ * end is open); null when the range holds no whole month.
+ */
+export function wholeMonths(from?: string, to?: string): { start?: string; end?: string } | null {
+  const firstOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  const nextMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+  const iso = (d: Date) => d.toISOString().slice(0, 10);
+  let start: Date | undefined;
+  let end: Date | undefined;
+  if (from) {
+    const d = new Date(`${from}T00:00:00Z`);
+    start = d.getUTCDate() === 1 ? d : nextMonth(d);
+  }
+  if (to) {
+    const d = new Date(`${to}T00:00:00Z`);
+    const dayAfter = new Date(d.getTime() + 86_400_000);
+    end = dayAfter.getUTCDate() === 1 ? dayAfter : firstOf(d);
+  }
+  if (start && end && start >= end) return null;
+  return { start: start && iso(start), end: end && iso(end) };
 }
 
 /** Deltas folded per run at most: one run stays a short transaction however far behind it is. */

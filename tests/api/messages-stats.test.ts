@@ -7,6 +7,7 @@ import { apiClient } from "../helpers/client";
 import { createContact, createNumber, createTeam } from "../helpers/factories";
 import { messageStatsResponse } from "@/lib/messages/stats-schemas";
 import { foldMessageStats } from "@/lib/messages/stats-service";
+import { wholeMonths } from "@/lib/messages/stats-repo";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ function rng(seed: number) {
  * the service does: status moves (single and many rows at once), claims that change no key, and a
  * contact deleted with its messages. The rollup must follow every one of those writes.
  */
-async function buildTeam(seed: number) {
+async function buildTeam(seed: number, span: { start: number; days: number } = { start: Date.UTC(2026, 2, 1), days: 10 }) {
   const rand = rng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   const team = await createTeam();
@@ -61,8 +62,8 @@ async function buildTeam(seed: number) {
       templateName: outbound ? pick(["pedido", "promo", null]) : null,
       sentGroup: outbound ? pick(["black-friday", "navidad", null]) : null,
       error: err,
-      // Days 2026-03-01 … 2026-03-10, at varied hours (UTC days decide).
-      createdAt: new Date(Date.UTC(2026, 2, 1 + Math.floor(rand() * 10), Math.floor(rand() * 24), Math.floor(rand() * 60))),
+      // Days 2026-03-01 … 2026-03-10 unless told, at varied hours (UTC days decide).
+      createdAt: new Date(span.start + Math.floor(rand() * span.days) * 86_400_000 + Math.floor(rand() * 24 * 60) * 60_000),
     });
   }
   const db = await getDb();
@@ -149,6 +150,67 @@ describe("GET /api/v1/messages/stats", () => {
       counted += expected.total;
     }
     expect(counted).toBeGreaterThan(500);
+  });
+
+  it("reads whole months from their rollup and the ragged ends from the days, exactly as a count over messages", async () => {
+    // Days 2026-01-25 … 2026-04-14: two whole months and two partial ones.
+    const { team, numbers } = await buildTeam(7, { start: Date.UTC(2026, 0, 25), days: 80 });
+    await buildTeam(8, { start: Date.UTC(2026, 0, 25), days: 80 });
+    const db = await getDb();
+    const api = apiClient(server.url, team.token);
+    const numberIds = new Map(numbers.map((n) => [n.number, n.id]));
+    const filters: Filter[] = [
+      {},
+      { sent_group: "navidad" },
+      { from: "2026-02-01", to: "2026-03-31" },
+      { from: "2026-02-01", to: "2026-02-28" },
+      { from: "2026-01-31", to: "2026-04-01" },
+      { from: "2026-02-15", to: "2026-03-15" },
+      { from: "2026-03-01" },
+      { from: "2026-03-02", template: "promo" },
+      { to: "2026-02-28", wa_number: numbers[0].number },
+      { to: "2026-03-30" },
+    ];
+    // Once with most counts still deltas, once with every one folded into the days and months.
+    for (const folded of [false, true]) {
+      if (folded) while ((await foldMessageStats()) > 0);
+      for (const f of filters) {
+        const res = await api.get(`/api/v1/messages/stats?${new URLSearchParams(f as Record<string, string>)}`);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.data, `${JSON.stringify(f)} folded=${folded}`).toEqual(await bruteForce(team.id, f, numberIds));
+      }
+    }
+    // The months are the days summed (keys netted to 0 may be missing from either side).
+    const monthsOf = async (table: "days" | "months") =>
+      rowsOf<{ k: string; n: string }>(
+        await db.execute(
+          table === "days"
+            ? sql`SELECT concat_ws('|', date_trunc('month', day::timestamp)::date, wa_number_id, template_name, sent_group, status, error_code, error_title) AS k,
+                sum(messages)::text AS n FROM message_stats WHERE team_id = ${team.id} GROUP BY 1 HAVING sum(messages) <> 0 ORDER BY 1`
+            : sql`SELECT concat_ws('|', month, wa_number_id, template_name, sent_group, status, error_code, error_title) AS k,
+                messages::text AS n FROM message_stats_months WHERE team_id = ${team.id} AND messages <> 0 ORDER BY 1`,
+        ),
+      );
+    expect(await monthsOf("months")).toEqual(await monthsOf("days"));
+    expect((await monthsOf("months")).length).toBeGreaterThan(20);
+    // SQL by hand on the days moves the months too: an update, a delete and an insert.
+    await db.execute(sql`UPDATE message_stats SET messages = messages + 2 WHERE team_id = ${team.id} AND day = '2026-02-10'`);
+    await db.execute(sql`DELETE FROM message_stats WHERE team_id = ${team.id} AND day = '2026-03-05'`);
+    await db.execute(sql`INSERT INTO message_stats (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
+      VALUES (${team.id}, '2026-04-02', ${numbers[0].id}, 'a-mano', '', 'SENT', 0, '', 3)`);
+    expect(await monthsOf("months")).toEqual(await monthsOf("days"));
+  });
+
+  it("splits a range of days into its whole UTC months and ragged ends", () => {
+    expect(wholeMonths()).toEqual({ start: undefined, end: undefined });
+    expect(wholeMonths("2026-02-01", "2026-02-28")).toEqual({ start: "2026-02-01", end: "2026-03-01" });
+    expect(wholeMonths("2024-02-01", "2024-02-28")).toBeNull(); // a leap year's February has 29 days
+    expect(wholeMonths("2026-01-31", "2026-04-01")).toEqual({ start: "2026-02-01", end: "2026-04-01" });
+    expect(wholeMonths("2026-02-15", "2026-03-15")).toBeNull();
+    expect(wholeMonths("2026-03-02")).toEqual({ start: "2026-04-01", end: undefined });
+    expect(wholeMonths(undefined, "2026-03-30")).toEqual({ start: undefined, end: "2026-03-01" });
+    expect(wholeMonths("2026-12-01", "2026-12-31")).toEqual({ start: "2026-12-01", end: "2027-01-01" });
+    expect(wholeMonths("2026-03-05", "2026-03-05")).toBeNull();
   });
 
   it("takes a number as the contract writes it (+57 …) and refuses another team's number like an unknown one", async () => {
