@@ -12,7 +12,11 @@ const COMPARED_AT = 16;
 
 type Report = { date: string; mode: { database: string }; dataset?: { sizes: { messages: number } }; results: Measure[] };
 
-/** The newest full (5 M) run on PostgreSQL in bench/results, the 50 M run's reference; null when none. */
+/**
+ * The newest full (5 M) run on PostgreSQL in bench/results that read the history and the stats,
+ * the 50 M run's reference; null when none. (A run of other scenarios is no reference: one that
+ * measured the list after the bulk sends, say, measured it in another state.)
+ */
 function newestFullRun(): { file: string; report: Report } | null {
   const dir = path.join(ROOT, "bench", "results");
   if (!fs.existsSync(dir)) return null;
@@ -24,7 +28,14 @@ function newestFullRun(): { file: string; report: Report } | null {
   for (const f of files) {
     try {
       const report = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as Report;
-      if (report.mode?.database === "postgres" && report.dataset?.sizes.messages === FULL.messages) return { file: f, report };
+      const read = (scenario: string) => report.results.some((m) => m.scenario.startsWith(scenario) && m.connections === COMPARED_AT);
+      if (
+        report.mode?.database === "postgres" &&
+        report.dataset?.sizes.messages === FULL.messages &&
+        read("history") &&
+        read("message stats")
+      )
+        return { file: f, report };
     } catch {
       // A file cut short by an interrupted run is no reference: the next older one is read.
     }
