@@ -137,6 +137,28 @@ export function preparesNamed(db: Db): boolean {
   return namedOn.get(db) ?? false;
 }
 
+// Each handle's twin for the history's statements (see genericPlansOf); on globalThis as namedOn is.
+const genericTwins = ((globalThis as unknown as { __waGenericTwins?: WeakMap<Db, Db> }).__waGenericTwins ??= new WeakMap<Db, Db>());
+const FORCE_GENERIC = { plan_cache_mode: "force_generic_plan" };
+/** The history twin's connections per process: half the pool's, opened lazily like the pool's. */
+export const historyPoolSize = () => Math.max(1, Math.ceil(config.databasePoolSize / 2));
+
+/**
+ * Where the history's page, count and batch statements run for `db`: on a direct connection, a
+ * twin pool to the same server whose sessions have plan_cache_mode = force_generic_plan; else
+ * (PGlite, a transaction pooler: unnamed statements, planned and pruned with their values every
+ * time) `db` itself. Why: with plan_cache_mode auto, PostgreSQL gives up a named statement's
+ * generic plan when it is estimated dearer than a custom one. The history page's generic plan holds
+ * every month partition (pruned only when it starts, which costing ignores), so on the 50 M set's 52
+ * partitions it was estimated at twice a custom plan, and every page was planned anew: 11 ms of
+ * planning for 0.55 ms of execution (bench/README.md, "Issues 18 and 22, later the same day").
+ * Only these statements: the app's other named statements were never checked under a forced
+ * generic plan.
+ */
+export function genericPlansOf(db: Db): Db {
+  return genericTwins.get(db) ?? db;
+}
+
 async function open(): Promise<Handle> {
   const url = config.databaseUrl;
   if (url) {
@@ -148,7 +170,7 @@ async function open(): Promise<Handle> {
     // group), which PgBouncer 1.18 passes through. The replica is read the same way unless
     // DATABASE_READ_POOLED=0 says it is connected directly.
     const pooled = config.databaseBehindPooler;
-    const connect = (target: string, max: number, pooled: boolean) =>
+    const connect = (target: string, max: number, pooled: boolean, startup?: Record<string, string>) =>
       postgres(target, {
         max,
         // A database that cannot be reached answers 503 within this (lib/http), not after the
@@ -156,12 +178,24 @@ async function open(): Promise<Handle> {
         connect_timeout: 10,
         onnotice: () => {},
         prepare: !pooled,
+        ...(startup ? { connection: startup } : {}),
       });
+    const clients: Sql[] = [];
+    // A handle sending named statements (the pool itself, or its generic-plan twin for the history).
+    const named = (target: string, max: number, startup?: Record<string, string>) => {
+      const c = connect(target, max, false, startup);
+      namedStatements(c);
+      clients.push(c);
+      const d = drizzle(c, { schema }) as unknown as Db;
+      namedOn.set(d, true);
+      return d;
+    };
     const client = connect(url, config.databasePoolSize, pooled);
     if (pooled) oneQueryPerConnection(client, config.databasePoolSize);
     else namedStatements(client);
     const db = drizzle(client, { schema }) as unknown as Db;
     namedOn.set(db, !pooled);
+    if (!pooled) genericTwins.set(db, named(url, historyPoolSize(), FORCE_GENERIC));
     // postgres.js holds one dedicated connection for all of this process's LISTENs and
     // re-listens after a reconnect, calling onListen each time. LISTEN needs a session of its
     // own, which a transaction pooler does not keep: it goes to DATABASE_DIRECT_URL when set.
@@ -182,6 +216,7 @@ async function open(): Promise<Handle> {
       monitor.start();
       replica = { db: drizzle(readClient, { schema }) as unknown as Db, monitor };
       namedOn.set(replica.db, !readPooled);
+      if (!readPooled) genericTwins.set(replica.db, named(readUrl!, historyPoolSize(), FORCE_GENERIC));
     }
     const close = async () => {
       replica?.monitor.stop();
@@ -189,6 +224,7 @@ async function open(): Promise<Handle> {
         client.end({ timeout: 5 }),
         listener === client ? undefined : listener.end({ timeout: 5 }),
         readClient?.end({ timeout: 5 }),
+        ...clients.map((c) => c.end({ timeout: 5 })),
       ]);
     };
     return { db, kind: "postgres", listen, replica, close };

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, count, desc, eq, gte, lt, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { preparesNamed, type Db } from "@/db/client";
+import { genericPlansOf, preparesNamed, type Db } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { contacts, conversationDays, messagePartitionBounds, messages, waNumbers } from "@/db/schema";
 import type { IdRange, PartitionBounds } from "./history-bounds";
@@ -287,7 +287,9 @@ export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "p
     .orderBy(byId(page.id, order));
 }
 
-export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
+export async function historyPage(handle: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
+  // Kept to their generic plans on a direct connection (db/client.ts genericPlansOf says why).
+  const db = genericPlansOf(handle);
   const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
   const rows = await page.execute({
     teamId: c.teamId,
@@ -307,7 +309,8 @@ export async function historyPage(db: Db, c: Conversation, order: "ASC" | "DESC"
   return { rows, total };
 }
 
-export async function historyBatch(db: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
+export async function historyBatch(handle: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
+  const db = genericPlansOf(handle);
   return batchQuery(db, { ...c, pruneAt: pruneAtOn(db) }, order, afterId);
 }
 
