@@ -141,7 +141,7 @@ export function preparesNamed(db: Db): boolean {
 const genericTwins = ((globalThis as unknown as { __waGenericTwins?: WeakMap<Db, Db> }).__waGenericTwins ??= new WeakMap<Db, Db>());
 const FORCE_GENERIC = { plan_cache_mode: "force_generic_plan" };
 /** The history twin's connections per process: half the pool's, opened lazily like the pool's. */
-export const historyPoolSize = () => Math.max(1, Math.ceil(config.databasePoolSize / 2));
+const historyPoolSize = () => Math.max(1, Math.ceil(config.databasePoolSize / 2));
 
 /**
  * Where the history's page, count and batch statements run for `db`: on a direct connection, a

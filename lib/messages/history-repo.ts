@@ -71,8 +71,11 @@ const inIds = (c: ConversationParams) => {
   return and(gte(messages.id, bound(c.ids.lo)), lte(messages.id, bound(c.ids.hi)))!;
 };
 
-const sameConversation = (c: ConversationParams) =>
-  and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId), inIds(c))!;
+/** The conversation's keys: team, company number, contact. */
+const conversationKeys = (c: ConversationParams) =>
+  and(eq(messages.teamId, c.teamId), eq(messages.waNumberId, c.waNumberId), eq(messages.contactId, c.contactId))!;
+
+const sameConversation = (c: ConversationParams) => and(conversationKeys(c), inIds(c))!;
 
 /**
  * The id range for the counts of a window's partial edge days. In a named statement (pruneAt
@@ -134,15 +137,7 @@ function conversationCount(db: Db, c: ConversationParams): SQL<number> {
     sql`(${db
       .select({ n: count() })
       .from(messages)
-      .where(
-        and(
-          eq(messages.teamId, c.teamId),
-          eq(messages.waNumberId, c.waNumberId),
-          eq(messages.contactId, c.contactId),
-          edgeDayIds(c),
-          where,
-        ),
-      )})`;
+      .where(and(conversationKeys(c), edgeDayIds(c), where))})`;
   const days = db
     .select({ n: sql`coalesce(sum(${conversationDays.messages}), 0)` })
     .from(conversationDays)

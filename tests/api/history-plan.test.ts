@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql, type SQL } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, rowsOf, type Tx } from "@/db/client";
 import { idRangeFor } from "@/lib/messages/history-bounds";
 import {
   batchQuery,
@@ -56,10 +56,51 @@ async function partitionCount(): Promise<number> {
  * files write, and with a small team's statistics PostgreSQL may rightly read the team's few rows
  * through messages_team_group_idx and sort them, which says nothing about the history index.
  */
-async function asNeverAnalysed(tx: { execute: (q: SQL) => Promise<unknown> }) {
+async function asNeverAnalysed(tx: Tx) {
   const tables = sql`(SELECT 'messages'::regclass UNION ALL SELECT inhrelid FROM pg_inherits WHERE inhparent = 'messages'::regclass)`;
   await tx.execute(sql`DELETE FROM pg_statistic WHERE starelid IN ${tables}`);
   await tx.execute(sql`UPDATE pg_class SET reltuples = -1 WHERE oid IN ${tables}`);
+}
+
+/**
+ * Runs `fn` in a transaction of the test database and rolls it back, returning what `fn` returned:
+ * the rows, statistics and catalog writes a plan test makes must not outlive it.
+ */
+async function rolledBack<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  const got: { value?: T; done?: boolean } = {};
+  await db
+    .transaction(async (tx) => {
+      got.value = await fn(tx);
+      got.done = true;
+      tx.rollback();
+    })
+    .catch((err: unknown) => {
+      if (!got.done) throw err;
+    });
+  return got.value as T;
+}
+
+/**
+ * The app's page statement (history_page_desc_bounded) PREPAREd as it is sent, its placeholders as
+ * $n, then EXPLAIN ANALYZEd and run with `values` under the session's plan_cache_mode; the plan's
+ * text and the rows. DEALLOCATEd after: a prepared statement belongs to the session, not to the
+ * transaction rolled back.
+ */
+async function preparedPage(tx: Tx, pruneAt: "plan" | "start", values: Record<string, string | number | null>) {
+  const db = await getDb();
+  const { sql: text, params } = pageStatement(db, "DESC", true, pruneAt).toSQL();
+  const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+  const args = params
+    .map((p) => literal(typeof p === "object" && p !== null && "name" in p ? values[(p as { name: string }).name] : p))
+    .join(", ");
+  await tx.execute(sql.raw(`PREPARE history_page_test AS ${text}`));
+  const explained = rowsOf<{ "QUERY PLAN": string }>(
+    await tx.execute(sql.raw(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE history_page_test(${args})`)),
+  );
+  const rows = rowsOf<Record<string, unknown>>(await tx.execute(sql.raw(`EXECUTE history_page_test(${args})`)));
+  await tx.execute(sql`DEALLOCATE history_page_test`);
+  return { plan: explained.map((r) => r["QUERY PLAN"]).join("\n"), rows };
 }
 
 /**
@@ -68,20 +109,12 @@ async function asNeverAnalysed(tx: { execute: (q: SQL) => Promise<unknown> }) {
  * otherwise as on tables never analysed (asNeverAnalysed).
  */
 async function plan(query: SQL, analysed = false): Promise<string> {
-  const db = await getDb();
-  let text = "";
-  await db
-    .transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-      await (analysed ? tx.execute(sql`ANALYZE messages`) : asNeverAnalysed(tx));
-      const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`EXPLAIN (COSTS OFF) ${query}`));
-      text = rows.map((r) => r["QUERY PLAN"]).join("\n");
-      tx.rollback();
-    })
-    .catch((err: unknown) => {
-      if (!text) throw err;
-    });
-  return text;
+  return rolledBack(async (tx) => {
+    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    await (analysed ? tx.execute(sql`ANALYZE messages`) : asNeverAnalysed(tx));
+    const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`EXPLAIN (COSTS OFF) ${query}`));
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
 }
 
 /**
@@ -219,32 +252,14 @@ describe("history query plans", () => {
     // and run under a forced generic plan: planned once without the values, as a connection's
     // prepared statement is after its first executions. Both ways of writing the bounds: as they
     // are (unnamed statements, pruned when planned) and through messages_history_id (named ones).
-    const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
     const partitions = await partitionCount();
     for (const pruneAt of ["plan", "start"] as const) {
-      const { sql: text, params } = pageStatement(db, "DESC", true, pruneAt).toSQL();
-      const args = params.map((p) =>
-        literal(typeof p === "object" && p !== null && "name" in p ? values[(p as { name: string }).name] : p),
-      );
-      // Rolled back: asNeverAnalysed's catalog writes must not outlive the plan.
-      const got: { lines?: { plan: string; rows: number } } = {};
-      await db
-        .transaction(async (tx) => {
-          await asNeverAnalysed(tx);
-          await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-          await tx.execute(sql.raw(`PREPARE history_generic AS ${text}`));
-          const out = rowsOf<{ "QUERY PLAN": string }>(
-            await tx.execute(sql.raw(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE history_generic(${args.join(", ")})`)),
-          );
-          const rows = rowsOf<{ id: number }>(await tx.execute(sql.raw(`EXECUTE history_generic(${args.join(", ")})`)));
-          await tx.execute(sql`DEALLOCATE history_generic`);
-          got.lines = { plan: out.map((r) => r["QUERY PLAN"]).join("\n"), rows: rows.length };
-          tx.rollback();
-        })
-        .catch((err: unknown) => {
-          if (!got.lines) throw err;
-        });
-      const lines = got.lines!;
+      const lines = await rolledBack(async (tx) => {
+        await asNeverAnalysed(tx);
+        await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+        const { plan, rows } = await preparedPage(tx, pruneAt, values);
+        return { plan, rows: rows.length };
+      });
       if (process.env.HISTORY_PLAN_PRINT) console.log(lines.plan);
       expect(lines.rows, pruneAt).toBe(20);
       // A generic plan holds every partition; the executor removes the others as it starts, by $lo and $hi.
@@ -270,7 +285,6 @@ describe("history query plans", () => {
     // only that day's entries.
     const heavy = await createConversation();
     const ordinary = [await createConversation(), await createConversation(), await createConversation()];
-    const db = await getDb();
     // 08:30 on the 14th to noon on the 16th, Bogotá: two partial days around whole ones.
     const window = { from: "2026-03-14 08:30:00", toExclusive: "2026-03-16 12:00:00" };
     const values: Record<string, string | number> = {
@@ -283,51 +297,35 @@ describe("history query plans", () => {
       limit: 20,
       offset: 0,
     };
-    const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
     const written = (conv: typeof heavy, count: number, start: string, minutes: number) => sql`
       INSERT INTO messages (team_id, wa_number_id, contact_id, sender, direction, type, status, payload, created_at)
       SELECT ${conv.team.id}, ${conv.number.id}, ${conv.contact.id}, 'CUSTOMER', 'INBOUND', 'text', 'RECEIVED', '{"text":"hola"}',
         ${start}::timestamptz + i * ${minutes} * interval '1 minute'
       FROM generate_series(0, ${count - 1}) i`;
-    const plans: Record<string, { text: string; rows: Record<string, unknown>[] }> = {};
-    let expected = -1;
     // The rows, their statistics and the prepared statements live only in this transaction, rolled
     // back at the end, so the other plans of this file and of other files see the tables as they were.
-    await db
-      .transaction(async (tx) => {
-        await tx.execute(written(heavy, 6000, "2026-03-01T00:00:00Z", 7));
-        for (const conv of ordinary) await tx.execute(written(conv, 20, "2026-03-12T10:00:00Z", 1));
-        // The window's id range from the partitions' bounds as these rows left them.
-        Object.assign(values, idRangeFor(await boundsStatement(tx), window));
-        await tx.execute(sql`ANALYZE messages`);
-        await tx.execute(sql`ANALYZE conversation_days`);
-        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-        [{ n: expected }] = rowsOf<{ n: number }>(
-          await tx.execute(sql`SELECT count(*)::int AS n FROM messages WHERE team_id = ${heavy.team.id}
-            AND created_at >= ('2026-03-14 08:30:00'::timestamp AT TIME ZONE 'America/Bogota')
-            AND created_at < ('2026-03-16 12:00:00'::timestamp AT TIME ZONE 'America/Bogota')`),
-        );
-        for (const pruneAt of ["plan", "start"] as const) {
-          const { sql: text, params } = pageStatement(db, "DESC", true, pruneAt).toSQL();
-          const args = params.map((p) =>
-            literal(typeof p === "object" && p !== null && "name" in p ? values[(p as { name: string }).name] : p),
-          );
-          // As the app runs each: a named statement keeps its generic plan, an unnamed one is planned with its values.
-          await tx.execute(sql.raw(`SET LOCAL plan_cache_mode = ${pruneAt === "start" ? "force_generic_plan" : "force_custom_plan"}`));
-          await tx.execute(sql.raw(`PREPARE history_heavy AS ${text}`));
-          const explained = rowsOf<{ "QUERY PLAN": string }>(
-            await tx.execute(sql.raw(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE history_heavy(${args.join(", ")})`)),
-          );
-          const rows = rowsOf<Record<string, unknown>>(await tx.execute(sql.raw(`EXECUTE history_heavy(${args.join(", ")})`)));
-          // A prepared statement belongs to the session, not to the transaction rolled back.
-          await tx.execute(sql`DEALLOCATE history_heavy`);
-          plans[pruneAt] = { text: explained.map((r) => r["QUERY PLAN"]).join("\n"), rows };
-        }
-        tx.rollback();
-      })
-      .catch((err: unknown) => {
-        if (!plans.start) throw err;
-      });
+    const { expected, plans } = await rolledBack(async (tx) => {
+      await tx.execute(written(heavy, 6000, "2026-03-01T00:00:00Z", 7));
+      for (const conv of ordinary) await tx.execute(written(conv, 20, "2026-03-12T10:00:00Z", 1));
+      // The window's id range from the partitions' bounds as these rows left them.
+      Object.assign(values, idRangeFor(await boundsStatement(tx), window));
+      await tx.execute(sql`ANALYZE messages`);
+      await tx.execute(sql`ANALYZE conversation_days`);
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      const [{ n }] = rowsOf<{ n: number }>(
+        await tx.execute(sql`SELECT count(*)::int AS n FROM messages WHERE team_id = ${heavy.team.id}
+          AND created_at >= ('2026-03-14 08:30:00'::timestamp AT TIME ZONE 'America/Bogota')
+          AND created_at < ('2026-03-16 12:00:00'::timestamp AT TIME ZONE 'America/Bogota')`),
+      );
+      const plans: Record<string, { text: string; rows: Record<string, unknown>[] }> = {};
+      for (const pruneAt of ["plan", "start"] as const) {
+        // As the app runs each: a named statement keeps its generic plan, an unnamed one is planned with its values.
+        await tx.execute(sql.raw(`SET LOCAL plan_cache_mode = ${pruneAt === "start" ? "force_generic_plan" : "force_custom_plan"}`));
+        const { plan, rows } = await preparedPage(tx, pruneAt, values);
+        plans[pruneAt] = { text: plan, rows };
+      }
+      return { expected: n, plans };
+    });
     expect(expected).toBeGreaterThan(400);
     for (const [pruneAt, { text, rows }] of Object.entries(plans)) {
       if (process.env.HISTORY_PLAN_PRINT) console.log(text);
