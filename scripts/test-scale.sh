@@ -49,13 +49,19 @@ export SCALE_PG_CTL="$PG_BIN/pg_ctl"
 export SCALE_RUN_AS="$([ "$(id -u)" = 0 ] && echo postgres || true)"
 
 status=0
-VITE_CONFIG_NATIVE_IGNORE_WARNING=true npx vitest run --config vitest.scale.config.ts "$@" || status=$?
+# pipefail: the pipeline's status is Vitest's.
+VITE_CONFIG_NATIVE_IGNORE_WARNING=true npx vitest run --config vitest.scale.config.ts "$@" 2>&1 | tee "$WORK/vitest.log" || status=$?
 if [ "$status" != 0 ]; then
   # What the pooler and the servers said, before the folder goes.
   for log in pgbouncer.log primary.log replica.log; do
     echo "== $log (last 40 lines) =="
     tail -n 40 "$WORK/$log" 2>/dev/null || true
   done
+  # Then the failed tests and their first error lines again, last: CI keeps only the tail of a
+  # long log, and the server logs above would push Vitest's own summary out of it.
+  echo "== scale pass failures =="
+  sed -e 's/\x1b\[[0-9;]*m//g' "$WORK/vitest.log" \
+    | grep -E '^ *(FAIL |×)|(AssertionError|Error):|^ *[-+] |Expected|Received|❯ tests/' | head -60
 fi
 echo "== scale pass: $(($(date +%s) - started)) s, exit $status =="
 exit $status
