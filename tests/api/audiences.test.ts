@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import { getDb, noteTeamWrite } from "@/db/client";
 import { contactLabels, contacts } from "@/db/schema";
 import { selectAudienceContacts } from "@/lib/audiences/service";
 import { transaction } from "@/db/client";
@@ -47,6 +47,9 @@ async function buildWorld(seed: number) {
     for (const l of mine) pairs.push({ teamId: team.id, contactId: c.id, labelId: l });
   }
   await db.insert(contactLabels).values(pairs);
+  // Written beside the API: counted as this process's write (tests/helpers/factories.ts), so with a
+  // read replica (the scale pass) the team's next reads wait for it to be replayed.
+  noteTeamWrite(team.id);
   return { team, labels, people };
 }
 

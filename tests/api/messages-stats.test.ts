@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, noteTeamWrite, rowsOf } from "@/db/client";
 import { messages } from "@/db/schema";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
@@ -95,6 +95,9 @@ async function buildTeam(seed: number, span: { start: number; days: number } = {
   await db.execute(sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id} AND status = 'QUEUED'`);
   // A deleted contact takes its messages with it (cascade).
   await db.execute(sql`DELETE FROM contacts WHERE id = ${contacts[5].id}`);
+  // Written beside the API: counted as this process's write (tests/helpers/factories.ts), so with a
+  // read replica (the scale pass) the team's next reads wait for it to be replayed.
+  noteTeamWrite(team.id);
   return { team, numbers };
 }
 
@@ -433,6 +436,8 @@ describe("the message_stats rollup", () => {
       db.execute(sql`UPDATE messages SET status = ${i % 3 === 0 ? "READED" : "DELIVERED"} WHERE id = ${r.id}`),
     );
     await Promise.all([...moves, foldMessageStats(), foldMessageStats()]);
+    // Written beside the API: with a read replica (the scale pass) the stats wait for these rows.
+    noteTeamWrite(team.id);
     const api = apiClient(server.url, team.token);
     const expected = {
       total: 60,

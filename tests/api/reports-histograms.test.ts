@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { getDb, noteTeamWrite, rowsOf } from "@/db/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { waitFor } from "../helpers/wait";
@@ -57,6 +57,9 @@ async function writeExchanges(
   ]);
   await db.execute(sql`INSERT INTO messages (team_id, wa_number_id, contact_id, direction, sender, agent_id, type, status, created_at)
     VALUES ${sql.join(values, sql`, `)}`);
+  // Written beside the API: counted as this process's write (tests/helpers/factories.ts), so with a
+  // read replica (the scale pass) the team's next reads wait for it to be replayed.
+  noteTeamWrite(team.id);
 }
 
 async function deltasOf(teamId: number): Promise<number> {
@@ -164,6 +167,7 @@ describe("report time histograms", () => {
         sql`, `,
       )}) v(contact_id, s)
       WHERE c.team_id = ${team.id} AND c.contact_id = v.contact_id`);
+    noteTeamWrite(team.id);
 
     const api = apiClient(server.url, team.token);
     const range = `from=${isoDay(base - 6 * DAY)}&to=${isoDay(Date.now())}`;
