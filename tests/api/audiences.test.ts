@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, noteTeamWrite } from "@/db/client";
 import { contactLabels, contacts } from "@/db/schema";
 import { selectAudienceContacts } from "@/lib/audiences/service";
 import { transaction } from "@/db/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { createLabel, createTeam } from "../helpers/factories";
+import { createLabel, createTeam, writeForTeam } from "../helpers/factories";
 import { audienceSizeResponse } from "@/lib/audiences/schemas";
 
 let server: TestServer;
@@ -31,7 +30,6 @@ async function buildWorld(seed: number) {
   const labels = [];
   for (let i = 0; i < 6; i++) labels.push((await createLabel(team.id, { title: `A${i}` })).id);
   const rand = rng(seed);
-  const db = await getDb();
   const people: { id: number; hasNumber: boolean; labels: Set<number> }[] = [];
   const rows = Array.from({ length: 400 }, (_, i) => ({
     teamId: team.id,
@@ -39,17 +37,14 @@ async function buildWorld(seed: number) {
     customerNumber: i % 10 === 9 ? null : `5731${seed}${String(i).padStart(6, "0")}`,
     customerId: `s${seed}-${i}`,
   }));
-  const inserted = await db.insert(contacts).values(rows).returning();
+  const inserted = await writeForTeam(team.id, (db) => db.insert(contacts).values(rows).returning());
   const pairs: (typeof contactLabels.$inferInsert)[] = [];
   for (const c of inserted) {
     const mine = new Set(labels.filter(() => rand() < 0.3).slice(0, 5));
     people.push({ id: c.id, hasNumber: c.customerNumber !== null, labels: mine });
     for (const l of mine) pairs.push({ teamId: team.id, contactId: c.id, labelId: l });
   }
-  await db.insert(contactLabels).values(pairs);
-  // Written beside the API: counted as this process's write (tests/helpers/factories.ts), so with a
-  // read replica (the scale pass) the team's next reads wait for it to be replayed.
-  noteTeamWrite(team.id);
+  await writeForTeam(team.id, (db) => db.insert(contactLabels).values(pairs));
   return { team, labels, people };
 }
 

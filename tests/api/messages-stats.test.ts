@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { getDb, noteTeamWrite, rowsOf } from "@/db/client";
+import { getDb, rowsOf } from "@/db/client";
 import { messages } from "@/db/schema";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { createContact, createNumber, createTeam } from "../helpers/factories";
+import { createContact, createNumber, createTeam, writeForTeam } from "../helpers/factories";
 import { messageStatsResponse } from "@/lib/messages/stats-schemas";
 import { foldMessageStats } from "@/lib/messages/stats-service";
 import { wholeMonths } from "@/lib/messages/stats-repo";
@@ -56,7 +56,7 @@ async function buildTeam(seed: number, span: { start: number; days: number } = {
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   const team = await createTeam();
   const numbers = [await createNumber(team.id), await createNumber(team.id)];
-  const contacts = [];
+  const contacts: Awaited<ReturnType<typeof createContact>>[] = [];
   for (let i = 0; i < 6; i++) contacts.push(await createContact(team.id));
   const rows: Msg[] = [];
   for (let i = 0; i < 600; i++) {
@@ -80,24 +80,24 @@ async function buildTeam(seed: number, span: { start: number; days: number } = {
       createdAt: new Date(span.start + Math.floor(rand() * span.days) * 86_400_000 + Math.floor(rand() * 24 * 60) * 60_000),
     });
   }
-  const db = await getDb();
-  const inserted = await db.insert(messages).values(rows).returning({ id: messages.id });
-  const ids = inserted.map((r) => r.id);
-  // Status moves of one message at a time and of many at once, some failing with an error.
-  for (const id of ids.slice(0, 30)) {
-    await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(pick(ERRORS))}::jsonb
-      WHERE id = ${id} AND direction = 'OUTBOUND'`);
-  }
-  await db.execute(
-    sql`UPDATE messages SET status = 'READED', error = NULL WHERE team_id = ${team.id} AND id % 7 = 0 AND direction = 'OUTBOUND'`,
-  );
-  // A claim and a lease: no key changes.
-  await db.execute(sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id} AND status = 'QUEUED'`);
-  // A deleted contact takes its messages with it (cascade).
-  await db.execute(sql`DELETE FROM contacts WHERE id = ${contacts[5].id}`);
-  // Written beside the API: counted as this process's write (tests/helpers/factories.ts), so with a
-  // read replica (the scale pass) the team's next reads wait for it to be replayed.
-  noteTeamWrite(team.id);
+  await writeForTeam(team.id, async (db) => {
+    const inserted = await db.insert(messages).values(rows).returning({ id: messages.id });
+    const ids = inserted.map((r) => r.id);
+    // Status moves of one message at a time and of many at once, some failing with an error.
+    for (const id of ids.slice(0, 30)) {
+      await db.execute(sql`UPDATE messages SET status = 'FAILED', error = ${JSON.stringify(pick(ERRORS))}::jsonb
+        WHERE id = ${id} AND direction = 'OUTBOUND'`);
+    }
+    await db.execute(
+      sql`UPDATE messages SET status = 'READED', error = NULL WHERE team_id = ${team.id} AND id % 7 = 0 AND direction = 'OUTBOUND'`,
+    );
+    // A claim and a lease: no key changes.
+    await db.execute(
+      sql`UPDATE messages SET locked_until = now(), attempts = attempts + 1 WHERE team_id = ${team.id} AND status = 'QUEUED'`,
+    );
+    // A deleted contact takes its messages with it (cascade).
+    await db.execute(sql`DELETE FROM contacts WHERE id = ${contacts[5].id}`);
+  });
   return { team, numbers };
 }
 
@@ -414,30 +414,29 @@ describe("the message_stats rollup", () => {
   });
 
   it("answers exactly while deltas wait unfolded, and concurrent writers and folds count each change once", async () => {
-    const db = await getDb();
     const team = await createTeam();
     const number = await createNumber(team.id);
     const contact = await createContact(team.id);
     const out = { teamId: team.id, waNumberId: number.id, contactId: contact.id, type: "template", direction: "OUTBOUND" } as const;
-    const rows = await db
-      .insert(messages)
-      .values(
-        Array.from({ length: 60 }, () => ({
-          ...out,
-          sender: "SYSTEM" as const,
-          status: "SENDED" as const,
-          templateName: "promo",
-          sentGroup: "g",
-        })),
-      )
-      .returning({ id: messages.id });
-    // Sixty status moves at once, all on the same rollup key, and a fold racing them.
-    const moves = rows.map((r, i) =>
-      db.execute(sql`UPDATE messages SET status = ${i % 3 === 0 ? "READED" : "DELIVERED"} WHERE id = ${r.id}`),
-    );
-    await Promise.all([...moves, foldMessageStats(), foldMessageStats()]);
-    // Written beside the API: with a read replica (the scale pass) the stats wait for these rows.
-    noteTeamWrite(team.id);
+    await writeForTeam(team.id, async (db) => {
+      const rows = await db
+        .insert(messages)
+        .values(
+          Array.from({ length: 60 }, () => ({
+            ...out,
+            sender: "SYSTEM" as const,
+            status: "SENDED" as const,
+            templateName: "promo",
+            sentGroup: "g",
+          })),
+        )
+        .returning({ id: messages.id });
+      // Sixty status moves at once, all on the same rollup key, and a fold racing them.
+      const moves = rows.map((r, i) =>
+        db.execute(sql`UPDATE messages SET status = ${i % 3 === 0 ? "READED" : "DELIVERED"} WHERE id = ${r.id}`),
+      );
+      await Promise.all([...moves, foldMessageStats(), foldMessageStats()]);
+    });
     const api = apiClient(server.url, team.token);
     const expected = {
       total: 60,

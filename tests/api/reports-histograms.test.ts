@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { getDb, noteTeamWrite, rowsOf } from "@/db/client";
+import { getDb, rowsOf } from "@/db/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { waitFor } from "../helpers/wait";
-import { createAgent, createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
+import { createAgent, createContact, createLabel, createNumber, createTeam, writeForTeam } from "../helpers/factories";
 import { reportAgentsResponse, reportSummaryResponse, type ReportFigures } from "@/lib/reports/schemas";
 import { HISTOGRAM_FOLD_LOCK } from "@/lib/reports/repo";
 import { foldReportHistogramDeltas } from "@/lib/reports/fold";
@@ -50,16 +50,14 @@ async function writeExchanges(
   numberId: number,
   rows: { contactId: number; agentId: number; seconds: number; answeredAt: number }[],
 ) {
-  const db = await getDb();
   const values = rows.flatMap((r) => [
     sql`(${team.id}, ${numberId}, ${r.contactId}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', ${new Date(r.answeredAt - r.seconds * 1000).toISOString()}::timestamptz)`,
     sql`(${team.id}, ${numberId}, ${r.contactId}, 'OUTBOUND', 'AGENT', ${r.agentId}, 'text', 'SENT', ${new Date(r.answeredAt).toISOString()}::timestamptz)`,
   ]);
-  await db.execute(sql`INSERT INTO messages (team_id, wa_number_id, contact_id, direction, sender, agent_id, type, status, created_at)
-    VALUES ${sql.join(values, sql`, `)}`);
-  // Written beside the API: counted as this process's write (tests/helpers/factories.ts), so with a
-  // read replica (the scale pass) the team's next reads wait for it to be replayed.
-  noteTeamWrite(team.id);
+  await writeForTeam(team.id, (db) =>
+    db.execute(sql`INSERT INTO messages (team_id, wa_number_id, contact_id, direction, sender, agent_id, type, status, created_at)
+      VALUES ${sql.join(values, sql`, `)}`),
+  );
 }
 
 async function deltasOf(teamId: number): Promise<number> {
@@ -159,15 +157,15 @@ describe("report time histograms", () => {
     await writeExchanges(team, n.id, rows.slice(0, 80));
     await writeExchanges(team, n.id, rows.slice(80));
     // Resolutions with a spread of times too: each conversation resolved `seconds` after its opening.
-    const db = await getDb();
     const resolved = spread(40).map((s) => s * 3);
-    await db.execute(sql`UPDATE conversations c SET status = 'resolved', opened_at = now() - make_interval(secs => v.s)
-      FROM (VALUES ${sql.join(
-        resolved.map((s, i) => sql`(${contacts[i].id}::int, ${s}::int)`),
-        sql`, `,
-      )}) v(contact_id, s)
-      WHERE c.team_id = ${team.id} AND c.contact_id = v.contact_id`);
-    noteTeamWrite(team.id);
+    await writeForTeam(team.id, (db) =>
+      db.execute(sql`UPDATE conversations c SET status = 'resolved', opened_at = now() - make_interval(secs => v.s)
+        FROM (VALUES ${sql.join(
+          resolved.map((s, i) => sql`(${contacts[i].id}::int, ${s}::int)`),
+          sql`, `,
+        )}) v(contact_id, s)
+        WHERE c.team_id = ${team.id} AND c.contact_id = v.contact_id`),
+    );
 
     const api = apiClient(server.url, team.token);
     const range = `from=${isoDay(base - 6 * DAY)}&to=${isoDay(Date.now())}`;

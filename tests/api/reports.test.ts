@@ -5,7 +5,7 @@ import { messages } from "@/db/schema";
 import { startServer, type TestServer } from "../helpers/server";
 import { replicaCaughtUp } from "../helpers/replica";
 import { apiClient } from "../helpers/client";
-import { createAgent, createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
+import { createAgent, createContact, createLabel, createNumber, createTeam, writeForTeam } from "../helpers/factories";
 import { reportAgentsResponse, reportSummaryResponse } from "@/lib/reports/schemas";
 import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/reports/fold";
 
@@ -60,7 +60,6 @@ async function buildDay() {
     createdAt: t,
     ...extra,
   });
-  const db = await getDb();
   const script: Msg[] = [
     inbound(n1, c1, at("09:00:00")),
     inbound(n1, c1, at("09:00:30")),
@@ -76,14 +75,16 @@ async function buildDay() {
     outbound(n2, c2, at("00:01:00", "2026-04-11"), "AGENT", a1.id), // 120 s, the next day
     inbound(n1, c3, at("15:00:00")), // never answered
   ];
-  for (const m of script) await db.insert(messages).values(m);
-  // Two exchanges in one hand-written statement: 120 s and 1,800 s (the second waits from 11:10).
-  await db.execute(sql`INSERT INTO messages (team_id, wa_number_id, contact_id, direction, sender, agent_id, type, status, created_at)
-    VALUES (${team.id}, ${n2.id}, ${c3.id}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', '2026-04-10T11:00:00Z'),
-           (${team.id}, ${n2.id}, ${c3.id}, 'OUTBOUND', 'AGENT', ${a1.id}, 'text', 'SENT', '2026-04-10T11:02:00Z'),
-           (${team.id}, ${n2.id}, ${c3.id}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', '2026-04-10T11:10:00Z'),
-           (${team.id}, ${n2.id}, ${c3.id}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', '2026-04-10T11:20:00Z'),
-           (${team.id}, ${n2.id}, ${c3.id}, 'OUTBOUND', 'AGENT', ${a2.id}, 'text', 'SENT', '2026-04-10T11:40:00Z')`);
+  await writeForTeam(team.id, async (db) => {
+    for (const m of script) await db.insert(messages).values(m);
+    // Two exchanges in one hand-written statement: 120 s and 1,800 s (the second waits from 11:10).
+    await db.execute(sql`INSERT INTO messages (team_id, wa_number_id, contact_id, direction, sender, agent_id, type, status, created_at)
+      VALUES (${team.id}, ${n2.id}, ${c3.id}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', '2026-04-10T11:00:00Z'),
+             (${team.id}, ${n2.id}, ${c3.id}, 'OUTBOUND', 'AGENT', ${a1.id}, 'text', 'SENT', '2026-04-10T11:02:00Z'),
+             (${team.id}, ${n2.id}, ${c3.id}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', '2026-04-10T11:10:00Z'),
+             (${team.id}, ${n2.id}, ${c3.id}, 'INBOUND', 'CUSTOMER', 0, 'text', 'RECEIVED', '2026-04-10T11:20:00Z'),
+             (${team.id}, ${n2.id}, ${c3.id}, 'OUTBOUND', 'AGENT', ${a2.id}, 'text', 'SENT', '2026-04-10T11:40:00Z')`);
+  });
   return { team, n1, n2, label, a1, a2, c1, c2, c3 };
 }
 
@@ -217,34 +218,29 @@ describe("GET /api/v1/reports/summary and /agents", () => {
     const n = await createNumber(team.id);
     const agent = await createAgent(team.id);
     const c = await createContact(team.id);
-    const db = await getDb();
     const api = apiClient(server.url, team.token);
     const hourAgo = new Date(Date.now() - 3600_000);
-    await db.insert(messages).values({
-      teamId: team.id,
-      waNumberId: n.id,
-      contactId: c.id,
-      direction: "INBOUND",
-      sender: "CUSTOMER",
-      type: "text",
-      status: "RECEIVED",
-      createdAt: hourAgo,
-    });
+    const inbound = (createdAt: Date) =>
+      writeForTeam(team.id, (db) =>
+        db.insert(messages).values({
+          teamId: team.id,
+          waNumberId: n.id,
+          contactId: c.id,
+          direction: "INBOUND",
+          sender: "CUSTOMER",
+          type: "text",
+          status: "RECEIVED",
+          createdAt,
+        }),
+      );
+    await inbound(hourAgo);
     const conv = (await api.get(`/api/v1/conversations?wa_number=${n.number}`)).body.data[0];
     expect((await api.patch(`/api/v1/conversations/${conv.id}`, { assignee_agent_id: agent.id, status: "resolved" })).status).toBe(200);
     // A customer message reopens it; a hand-written UPDATE resolves it again.
-    const later = new Date(Date.now() - 600_000);
-    await db.insert(messages).values({
-      teamId: team.id,
-      waNumberId: n.id,
-      contactId: c.id,
-      direction: "INBOUND",
-      sender: "CUSTOMER",
-      type: "text",
-      status: "RECEIVED",
-      createdAt: later,
-    });
-    await db.execute(sql`UPDATE conversations SET status = 'resolved' WHERE team_id = ${team.id} AND id = ${conv.id}`);
+    await inbound(new Date(Date.now() - 600_000));
+    await writeForTeam(team.id, (db) =>
+      db.execute(sql`UPDATE conversations SET status = 'resolved' WHERE team_id = ${team.id} AND id = ${conv.id}`),
+    );
     // Reopened by the API (now) and left open.
     await api.patch(`/api/v1/conversations/${conv.id}`, { status: "open" });
 

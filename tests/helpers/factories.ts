@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { getDb, noteTeamWrite } from "@/db/client";
+import { getDb, noteTeamWrite, type Db } from "@/db/client";
 import { agents, bots, campaigns, contactLabels, contacts, labels, teams, templates } from "@/db/schema";
 import { createToken } from "@/lib/auth/tokens";
 import { addNumber } from "@/lib/numbers/service";
@@ -14,6 +14,23 @@ import type { TemplateComponent } from "@/lib/templates/schemas";
  */
 let seq = 0;
 const uniq = () => `${process.pid}${Date.now() % 100000}${++seq}`;
+
+/**
+ * Writes a test makes beside the API and the factories (raw SQL, bulk inserts, hand-made status
+ * moves): runs `write` on the primary, then counts it as this process's write for the team, as
+ * every factory does. Without the note, a replica probe that lands between the team's last noted
+ * write and these rows can let its next read (lists, history, stats, reports) go to a read replica
+ * that has not replayed them yet (the scale pass, db/replica.ts). The note comes even when `write`
+ * throws: a part of it may have committed.
+ */
+export async function writeForTeam<T>(teamId: number, write: (db: Db) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  try {
+    return await write(db);
+  } finally {
+    noteTeamWrite(teamId);
+  }
+}
 
 export async function createTeam(name = `Team ${uniq()}`) {
   const db = await getDb();
