@@ -206,6 +206,9 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     }
     process.stdout.write("\n");
   });
+  // The temporary tables served the messages' generation only.
+  await exec("drop table bench_contacts");
+  await exec("drop table bench_samples");
   if (restore.length) {
     await timed(timings, "indexes", async () => Promise.all(restore.map((def) => exec(def))));
     // Each partition's copies named after the table's, as the chore names them.
@@ -311,23 +314,64 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     await exec("vacuum analyze report_message_deltas");
   });
 
-  const heavy = await exec(`select id, customer_number from bench_contacts where k = 1`);
-  const ordinary = await exec(`select customer_number from bench_contacts
-      where k % 2 = 1 and k > 1 and k <= ${teamACount} order by random() limit ${ORDINARY_SAMPLE}`);
-  const labelContacts = await exec(`select id from bench_contacts where k between 2 and ${LABEL_CONTACTS + 1} order by k`);
-  await exec("drop table bench_contacts");
-  await exec("drop table bench_samples");
-
   return {
     teamA: { id: teamA, token: tokenA },
     teamB: { id: teamB, token: tokenB },
     numbers,
-    heavy: { customerNumber: String(heavy[0].customer_number), contactId: Number(heavy[0].id) },
-    ordinary: ordinary.map((r) => String(r.customer_number)),
-    labelContacts: labelContacts.map((r) => Number(r.id)),
+    ...(await sampleContacts(exec, teamA, prefix, teamACount)),
     labelIds: labelRows.map((r) => Number(r.id)),
     templateName: BENCH_TEMPLATE,
     sizes,
     timings,
+  };
+}
+
+/**
+ * The contacts the scenarios use, found by their ordinal `k` (the digits after the run's prefix in
+ * the customer number): the heavy customer (k = 1), a sample of ordinary ones of team A whose
+ * conversation is on its first number (odd k), and team A contacts no message scenario labels.
+ */
+async function sampleContacts(exec: Exec, teamA: number, prefix: string, teamACount: number) {
+  const k = `substr(customer_number, ${prefix.length + 1})::int`;
+  const mine = `team_id = ${teamA} and customer_number like '${prefix}%'`;
+  const heavy = await exec(`select id, customer_number from contacts where ${mine} and ${k} = 1`);
+  const ordinary = await exec(`select customer_number from contacts
+      where ${mine} and ${k} % 2 = 1 and ${k} between 2 and ${teamACount} order by random() limit ${ORDINARY_SAMPLE}`);
+  const labelContacts = await exec(`select id from contacts where ${mine} and ${k} between 2 and ${LABEL_CONTACTS + 1} order by ${k}`);
+  if (!heavy.length) throw new Error(`no bench contacts with the prefix ${prefix} in team ${teamA}`);
+  return {
+    heavy: { customerNumber: String(heavy[0].customer_number), contactId: Number(heavy[0].id) },
+    ordinary: ordinary.map((r) => String(r.customer_number)),
+    labelContacts: labelContacts.map((r) => Number(r.id)),
+  };
+}
+
+/**
+ * `--resume`: the data of a set a previous run built and kept (`--keep`), read back from its
+ * database (the newest "Bench A/B" teams of that run), with new API tokens, so its reads can be
+ * measured again after a code change without a build that takes most of an hour at 50 M.
+ * `sizes` must be the scale it was built at (the same `--scale`).
+ */
+export async function recoverDataset(exec: Exec, sizes: Sizes): Promise<BenchData> {
+  const [a] = await exec(`select id, substr(name, 9) as run from teams where name like 'Bench A %' order by id desc limit 1`);
+  if (!a) throw new Error("--resume: no bench team in this database");
+  const run = String(a.run);
+  const [b] = await exec(`select id from teams where name = 'Bench B ${run}'`);
+  const teamA = Number(a.id);
+  const teamB = Number(b.id);
+  const numbers = (
+    await exec(`select id, number, phone_number_id, team_id from wa_numbers
+      where team_id in (${teamA}, ${teamB}) and phone_number_id like 'bench${run}%' order by phone_number_id`)
+  ).map((r) => ({ id: Number(r.id), number: String(r.number), phoneNumberId: String(r.phone_number_id), teamId: Number(r.team_id) }));
+  const labelRows = await exec(`select id from labels where team_id = ${teamA} and title like 'Etiqueta %' order by id`);
+  return {
+    teamA: { id: teamA, token: (await createToken({ input: { teamId: teamA, name: "bench" } })).token },
+    teamB: { id: teamB, token: (await createToken({ input: { teamId: teamB, name: "bench" } })).token },
+    numbers,
+    ...(await sampleContacts(exec, teamA, `573${run.slice(0, 2)}`, Math.floor(sizes.contacts * 0.8))),
+    labelIds: labelRows.map((r) => Number(r.id)),
+    templateName: BENCH_TEMPLATE,
+    sizes,
+    timings: {},
   };
 }

@@ -19,7 +19,16 @@ import { boundsStatement, conversationStatement, countStatement, pageStatement }
 import { resolveWindow } from "@/lib/messages/history-range";
 import { parseLocalDate } from "@/lib/messages/history-schemas";
 
-const sql = postgres(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_SIZE || 10), onnotice: () => {} });
+const poolSize = Number(process.env.DATABASE_POOL_SIZE || 10);
+const sql = postgres(process.env.DATABASE_URL!, { max: poolSize, onnotice: () => {} });
+// The page and the count run, as the app's (db/client.ts genericPlansOf), on sessions that keep
+// their generic plans: under plan_cache_mode auto, PostgreSQL re-plans them on every execution
+// once the table has some fifty partitions (the 50 M set), and the floor would measure planning.
+const generic = postgres(process.env.DATABASE_URL!, {
+  max: Math.max(1, Math.ceil(poolSize / 2)),
+  onnotice: () => {},
+  connection: { plan_cache_mode: "force_generic_plan" },
+});
 const timeZone = process.env.APP_TIMEZONE || "UTC";
 
 /**
@@ -28,10 +37,10 @@ const timeZone = process.env.APP_TIMEZONE || "UTC";
  * of drizzle's per-request work (results are read by position, as drizzle itself reads them).
  */
 type Built = { toSQL(): { sql: string; params: unknown[] } };
-function statement(query: Built) {
+function statement(query: Built, client = sql) {
   const { sql: text, params } = query.toSQL();
   return (values: Record<string, unknown>) =>
-    sql.unsafe(text, params.map((p) => (p instanceof Placeholder ? values[p.name] : p)) as never[], { prepare: true }).values();
+    client.unsafe(text, params.map((p) => (p instanceof Placeholder ? values[p.name] : p)) as never[], { prepare: true }).values();
 }
 // The builder gets a client of its own that never connects: drizzle's postgres-js driver replaces
 // its client's type parsers (timestamps come back as text for drizzle to map), and this server
@@ -41,12 +50,15 @@ const tokenByHash = statement(tokenStatement(builder));
 const conversation = statement(conversationStatement(builder));
 // Named statements, as the app's on a direct connection: id bounds that prune when the plan starts.
 const pages = {
-  "DESC:true": statement(pageStatement(builder, "DESC", true, "start")),
-  "ASC:true": statement(pageStatement(builder, "ASC", true, "start")),
-  "DESC:false": statement(pageStatement(builder, "DESC", false, "start")),
-  "ASC:false": statement(pageStatement(builder, "ASC", false, "start")),
+  "DESC:true": statement(pageStatement(builder, "DESC", true, "start"), generic),
+  "ASC:true": statement(pageStatement(builder, "ASC", true, "start"), generic),
+  "DESC:false": statement(pageStatement(builder, "DESC", false, "start"), generic),
+  "ASC:false": statement(pageStatement(builder, "ASC", false, "start"), generic),
 };
-const counts = { true: statement(countStatement(builder, true, "start")), false: statement(countStatement(builder, false, "start")) };
+const counts = {
+  true: statement(countStatement(builder, true, "start"), generic),
+  false: statement(countStatement(builder, false, "start"), generic),
+};
 // The window's id range, as the app turns it (lib/messages/history-bounds.ts): cached bounds, checked by the page.
 const bounds = statement(boundsStatement(builder));
 const loadBounds = async (): Promise<PartitionBounds[]> =>
@@ -134,4 +146,6 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT || 4000), "127.0.0.1");
-process.on("SIGTERM", () => server.close(() => sql.end({ timeout: 2 }).then(() => process.exit(0))));
+process.on("SIGTERM", () =>
+  server.close(() => Promise.all([sql.end({ timeout: 2 }), generic.end({ timeout: 2 })]).then(() => process.exit(0))),
+);

@@ -11,7 +11,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { SNAPSHOT_DIR, ensureBuild, snapshotBuild } from "./build";
 import { openBenchDatabase } from "./database";
-import { FULL, QUICK, SCALES, generateDataset, type BenchData, type Exec } from "./dataset";
+import { FULL, QUICK, SCALES, generateDataset, recoverDataset, type BenchData, type Exec } from "./dataset";
 import type { Measure } from "./load";
 import { ROOT, benchWebhookFastLane, freePort, startProcess, stopChild, type Proc } from "./processes";
 import { printTable, withRatios } from "./report";
@@ -115,7 +115,10 @@ async function main() {
     await runMigrations();
     let exec: Exec;
     if (db) {
-      admin = postgres(db.url, { max: 1, onnotice: () => {} });
+      // One session for the whole build, never recycled: the build's temporary tables and session
+      // settings live in it, and a 50 M build outlasts postgres.js's default max_lifetime (30 to
+      // 60 minutes), after which a new session lost `bench_contacts` (2026-11-28, 60 min build).
+      admin = postgres(db.url, { max: 1, max_lifetime: null, idle_timeout: 0, onnotice: () => {} });
       const sql = admin;
       exec = async (q) => [...(await sql.unsafe(q))] as Record<string, unknown>[];
     } else {
@@ -124,8 +127,15 @@ async function main() {
       };
       exec = async (q) => (await client.$client.query(q)).rows;
     }
-    console.log("Generating the data set…");
-    data = await generateDataset(exec, sizes, { fastLoad: !!db?.owned });
+    // --resume: a kept database's set (DATABASE_URL), measured again without building it anew.
+    if (args.has("--resume")) {
+      if (!db || db.owned) throw new Error("--resume needs DATABASE_URL: the kept bench database to measure again");
+      console.log("Resuming the data set already in that database…");
+      data = await recoverDataset(exec, sizes);
+    } else {
+      console.log("Generating the data set…");
+      data = await generateDataset(exec, sizes, { fastLoad: !!db?.owned });
+    }
     // PGlite is one process: the server takes the folder from here on.
     await closeDb();
     // --wait-quiet: a long build (the 50 M set) may overlap other work; its reads are measured only

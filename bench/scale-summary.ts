@@ -57,8 +57,10 @@ export function scaleSummary(results: Measure[], data: BenchData | undefined): s
     const parts = Object.entries(data.timings)
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`)
       .join(", ");
+    const set = `${data.sizes.messages.toLocaleString("en")} messages over ${data.sizes.days} days`;
+    // --resume measured a kept set again: nothing was built.
     lines.push(
-      `Built ${data.sizes.messages.toLocaleString("en")} messages over ${data.sizes.days} days in ${(total / 60_000).toFixed(1)} min (${parts}).`,
+      parts ? `Built ${set} in ${(total / 60_000).toFixed(1)} min (${parts}).` : `Measured again: ${set}, kept from an earlier run.`,
     );
   }
   const ref = newestFullRun();
