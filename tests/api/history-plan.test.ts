@@ -111,6 +111,12 @@ async function preparedPage(tx: Tx, pruneAt: "plan" | "start", values: Record<st
 async function plan(query: SQL, analysed = false): Promise<string> {
   return rolledBack(async (tx) => {
     await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    // Without statistics the planner sizes a partition by its pages, and in the scale pass every
+    // file writes into the current one at once: past some size it rightly reads the small team's
+    // rows through messages_team_group_idx and sorts them (CI of 2026-11-28: the keyset batch), which
+    // says nothing about the history index. The shape tests therefore rule the sort out; the
+    // analysed tests keep the planner's own choice.
+    if (!analysed) await tx.execute(sql`SET LOCAL enable_sort = off`);
     await (analysed ? tx.execute(sql`ANALYZE messages`) : asNeverAnalysed(tx));
     const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`EXPLAIN (COSTS OFF) ${query}`));
     return rows.map((r) => r["QUERY PLAN"]).join("\n");
