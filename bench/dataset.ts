@@ -117,8 +117,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
   }
 
   const C = sizes.contacts;
-  const teamACount = Math.floor(C * 0.8);
-  const prefix = `573${String(run).slice(0, 2)}`;
+  const { teamACount, prefix } = contactLayout(sizes, run);
   await timed(timings, "contacts", () =>
     exec(`insert into contacts (team_id, customer_number, customer_id, name, created_at, updated_at)
       select case when k <= ${teamACount} then ${teamA} else ${teamB} end,
@@ -318,7 +317,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     teamA: { id: teamA, token: tokenA },
     teamB: { id: teamB, token: tokenB },
     numbers,
-    ...(await sampleContacts(exec, teamA, prefix, teamACount)),
+    ...(await sampleContacts(exec, teamA, contactLayout(sizes, run))),
     labelIds: labelRows.map((r) => Number(r.id)),
     templateName: BENCH_TEMPLATE,
     sizes,
@@ -326,12 +325,17 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
   };
 }
 
+/** How a run numbers its contacts: team A holds ordinals 1…teamACount, each number is the prefix and the ordinal. */
+function contactLayout(sizes: Sizes, run: number) {
+  return { teamACount: Math.floor(sizes.contacts * 0.8), prefix: `573${String(run).slice(0, 2)}` };
+}
+
 /**
  * The contacts the scenarios use, found by their ordinal `k` (the digits after the run's prefix in
  * the customer number): the heavy customer (k = 1), a sample of ordinary ones of team A whose
  * conversation is on its first number (odd k), and team A contacts no message scenario labels.
  */
-async function sampleContacts(exec: Exec, teamA: number, prefix: string, teamACount: number) {
+async function sampleContacts(exec: Exec, teamA: number, { prefix, teamACount }: ReturnType<typeof contactLayout>) {
   const k = `substr(customer_number, ${prefix.length + 1})::int`;
   const mine = `team_id = ${teamA} and customer_number like '${prefix}%'`;
   const heavy = await exec(`select id, customer_number from contacts where ${mine} and ${k} = 1`);
@@ -368,7 +372,7 @@ export async function recoverDataset(exec: Exec, sizes: Sizes): Promise<BenchDat
     teamA: { id: teamA, token: (await createToken({ input: { teamId: teamA, name: "bench" } })).token },
     teamB: { id: teamB, token: (await createToken({ input: { teamId: teamB, name: "bench" } })).token },
     numbers,
-    ...(await sampleContacts(exec, teamA, `573${run.slice(0, 2)}`, Math.floor(sizes.contacts * 0.8))),
+    ...(await sampleContacts(exec, teamA, contactLayout(sizes, Number(run)))),
     labelIds: labelRows.map((r) => Number(r.id)),
     templateName: BENCH_TEMPLATE,
     sizes,
