@@ -227,7 +227,8 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         from messages where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4`),
     );
     // Likewise the message_stats rollup of GET /api/v1/messages/stats (migration 0017's backfill);
-    // its trigger fills message_stats_months from the same statement (migration 0039).
+    // its triggers fill message_stats_months (migration 0039) and, from the months,
+    // message_stats_totals (migration 0040) in the same statement.
     await timed(timings, "stats rollup", () =>
       exec(`insert into message_stats (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
         select team_id, (created_at at time zone 'UTC')::date, wa_number_id, coalesce(template_name, ''), coalesce(sent_group, ''), status,
@@ -303,6 +304,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     await exec("vacuum analyze conversations");
     await exec("vacuum analyze message_stats");
     await exec("vacuum analyze message_stats_months");
+    await exec("vacuum analyze message_stats_totals");
     await exec("vacuum analyze report_responses");
     await exec("vacuum analyze report_message_days");
     await exec("vacuum analyze report_histograms");

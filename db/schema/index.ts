@@ -22,6 +22,7 @@ export * from "./read-receipts";
 export * from "./message-stats";
 export * from "./message-stats-deltas";
 export * from "./message-stats-months";
+export * from "./message-stats-totals";
 export * from "./parked-statuses";
 export * from "./saved-replies";
 export * from "./conversation-notes";

@@ -8,10 +8,12 @@ export type StatsRow = { status: string; error_code: number; error_title: string
 
 /**
  * The team's outbound counts by status and error from the rollups plus the deltas not folded yet
- * (db/functions/message_stats_count.sql), never from `messages`. The whole UTC months inside the
- * range are read from message_stats_months, only the days at its ragged ends from message_stats
- * (a team's four years is some fifty month rows per key instead of 1,461 day rows), each through
- * its primary key (team, day or month…) or, for one sent_group, its (team, sent_group) index; the
+ * (db/functions/message_stats_count.sql), never from `messages`. A range without dates is read
+ * from message_stats_totals (one row per key, however deep the history); otherwise the whole UTC
+ * months inside the range are read from message_stats_months, only the days at its ragged ends
+ * from message_stats (a team's four years is some fifty month rows per key instead of 1,461 day
+ * rows), each through its primary key (team, day or month…) or, for one sent_group, its (team,
+ * sent_group) index; the
  * deltas are what about a second of writes left. One statement, so a fold committing meanwhile
  * (it moves the days and, by their trigger, the months) is seen whole or not at all. Days are UTC
  * dates, both ends included.
@@ -55,11 +57,15 @@ function keyFilter(f: StatsFilter) {
 }
 
 /**
- * The folded counts of the range as (status, error_code, error_title, messages) rows: its whole
- * months from message_stats_months, the days outside them from message_stats (all of them when
- * the range holds no whole month).
+ * The folded counts of the range as (status, error_code, error_title, messages) rows: all time
+ * from message_stats_totals when the range has no dates; else its whole months from
+ * message_stats_months, the days outside them from message_stats (all of them when the range
+ * holds no whole month).
  */
 function rollupRows(teamId: number, f: StatsFilter) {
+  if (!f.from && !f.to) {
+    return sql`SELECT status, error_code, error_title, messages FROM message_stats_totals WHERE team_id = ${teamId} ${keyFilter(f)}`;
+  }
   const months = wholeMonths(f.from, f.to);
   const days = sql`SELECT status, error_code, error_title, messages FROM message_stats WHERE ${where(teamId, f)}`;
   if (!months) return days;

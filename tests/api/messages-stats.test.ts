@@ -169,7 +169,7 @@ describe("GET /api/v1/messages/stats", () => {
     expect(counted).toBeGreaterThan(500);
   });
 
-  it("reads whole months from their rollup and the ragged ends from the days, exactly as a count over messages", async () => {
+  it("reads all time from the totals, whole months from their rollup and the ragged ends from the days, exactly as a count over messages", async () => {
     // Days 2026-01-25 … 2026-04-14: two whole months and two partial ones.
     const { team, numbers } = await buildTeam(7, { start: Date.UTC(2026, 0, 25), days: 80 });
     await buildTeam(8, { start: Date.UTC(2026, 0, 25), days: 80 });
@@ -197,7 +197,8 @@ describe("GET /api/v1/messages/stats", () => {
         expect(res.body.data, `${JSON.stringify(f)} folded=${folded}`).toEqual(await bruteForce(team.id, f, numberIds));
       }
     }
-    // The months are the days summed (keys netted to 0 may be missing from either side).
+    // The months are the days summed, and the totals the months summed (keys netted to 0 may be
+    // missing from either side).
     const monthsOf = async (table: "days" | "months") =>
       rowsOf<{ k: string; n: string }>(
         await db.execute(
@@ -208,14 +209,27 @@ describe("GET /api/v1/messages/stats", () => {
                 messages::text AS n FROM message_stats_months WHERE team_id = ${team.id} AND messages <> 0 ORDER BY 1`,
         ),
       );
+    const totalsOf = async (table: "days" | "totals") =>
+      rowsOf<{ k: string; n: string }>(
+        await db.execute(
+          table === "days"
+            ? sql`SELECT concat_ws('|', wa_number_id, template_name, sent_group, status, error_code, error_title) AS k,
+                sum(messages)::text AS n FROM message_stats WHERE team_id = ${team.id} GROUP BY 1 HAVING sum(messages) <> 0 ORDER BY 1`
+            : sql`SELECT concat_ws('|', wa_number_id, template_name, sent_group, status, error_code, error_title) AS k,
+                messages::text AS n FROM message_stats_totals WHERE team_id = ${team.id} AND messages <> 0 ORDER BY 1`,
+        ),
+      );
     expect(await monthsOf("months")).toEqual(await monthsOf("days"));
     expect((await monthsOf("months")).length).toBeGreaterThan(20);
-    // SQL by hand on the days moves the months too: an update, a delete and an insert.
+    expect(await totalsOf("totals")).toEqual(await totalsOf("days"));
+    expect((await totalsOf("totals")).length).toBeLessThan((await monthsOf("months")).length);
+    // SQL by hand on the days moves the months and the totals too: an update, a delete and an insert.
     await db.execute(sql`UPDATE message_stats SET messages = messages + 2 WHERE team_id = ${team.id} AND day = '2026-02-10'`);
     await db.execute(sql`DELETE FROM message_stats WHERE team_id = ${team.id} AND day = '2026-03-05'`);
     await db.execute(sql`INSERT INTO message_stats (team_id, day, wa_number_id, template_name, sent_group, status, error_code, error_title, messages)
       VALUES (${team.id}, '2026-04-02', ${numbers[0].id}, 'a-mano', '', 'SENT', 0, '', 3)`);
     expect(await monthsOf("months")).toEqual(await monthsOf("days"));
+    expect(await totalsOf("totals")).toEqual(await totalsOf("days"));
   });
 
   it("splits a range of days into its whole UTC months and ragged ends", () => {

@@ -1,0 +1,37 @@
+import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+/**
+ * `message_stats_months` summed over all time, for the stats without dates: GET
+ * /api/v1/messages/stats with no `from` and no `to` (five of the six filters a dashboard asks for
+ * in the bench) reads one row per key here instead of one per key and month. Measured on the
+ * bench's 50 M set, four years deep: the unfiltered stats summed 2,570 month rows (48 months × the
+ * keys) and kept only 0.5× of the 5 M set's p99 at 16 connections (bench/README.md, issue 22's
+ * fourth 50 M run); a team's history grows by twelve month rows a year per key, and not at all here.
+ *
+ * Kept by a trigger on `message_stats_months` (db/functions/message_stats_totals.sql), which itself
+ * follows `message_stats` in the same statement: whatever writes the days moves the months and the
+ * totals with them. Their only regular writer is the fold, one process at a time, so these rows are
+ * never hot. Same key as the months without `month`; a key whose count nets to 0 may be missing or
+ * kept at 0.
+ */
+export const messageStatsTotals = pgTable(
+  "message_stats_totals",
+  {
+    teamId: integer("team_id").notNull(),
+    waNumberId: integer("wa_number_id").notNull(),
+    templateName: text("template_name").notNull(),
+    sentGroup: text("sent_group").notNull(),
+    status: text("status").notNull(),
+    errorCode: bigint("error_code", { mode: "number" }).notNull(),
+    errorTitle: text("error_title").notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "message_stats_totals_pk",
+      columns: [t.teamId, t.waNumberId, t.templateName, t.sentGroup, t.status, t.errorCode, t.errorTitle],
+    }),
+    // As on message_stats: a sent_group without dates (one broadcast's results) reads only its rows.
+    index("message_stats_totals_team_group_idx").on(t.teamId, t.sentGroup),
+  ],
+);
