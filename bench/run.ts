@@ -69,6 +69,9 @@ const recordInto = (results: Measure[]) => (m: Measure) => {
   console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
 };
 
+/** The load average when the first scenario began (after the build, and after --wait-quiet). */
+let loadAtReads: number[] | undefined;
+
 async function main() {
   const started = new Date();
   const load0 = os.loadavg();
@@ -141,6 +144,8 @@ async function main() {
     // --wait-quiet: a long build (the 50 M set) may overlap other work; its reads are measured only
     // once the machine is quiet again, or they would measure the other work.
     if (args.has("--wait-quiet")) await waitQuiet();
+    // Kept in the report: scale-summary.ts warns when a 5 M reference's reads began on a busy machine.
+    loadAtReads = os.loadavg();
 
     const env = { ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }), ...SERVER_ENV };
     const appPort = await freePort();
@@ -285,6 +290,7 @@ function writeReport(r: {
       cpus: os.availableParallelism(),
       node: process.version,
       loadAvgStart: load0,
+      loadAvgAtReads: loadAtReads,
       loadAvgEnd: os.loadavg(),
       memTotalMb: Math.round(os.totalmem() / 2 ** 20),
     },
