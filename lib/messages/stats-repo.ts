@@ -13,10 +13,9 @@ export type StatsRow = { status: string; error_code: number; error_title: string
  * months inside the range are read from message_stats_months, only the days at its ragged ends
  * from message_stats (a team's four years is some fifty month rows per key instead of 1,461 day
  * rows), each through its primary key (team, day or month…) or, for one sent_group, its (team,
- * sent_group) index; the
- * deltas are what about a second of writes left. One statement, so a fold committing meanwhile
- * (it moves the days and, by their trigger, the months) is seen whole or not at all. Days are UTC
- * dates, both ends included.
+ * sent_group) index; the deltas are what about a second of writes left. One statement, so a fold
+ * committing meanwhile (it moves the days and, by their triggers, the months and the totals) is
+ * seen whole or not at all. Days are UTC dates, both ends included.
  */
 export async function sumMessageStats(db: DbOrTx, teamId: number, f: StatsFilter): Promise<StatsRow[]> {
   const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
