@@ -1,4 +1,5 @@
-import { bigint, date, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, date, index, pgTable, text } from "drizzle-orm/pg-core";
+import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
 
 /**
  * Append-only changes to `message_stats` (DESIGN section 13, "no hot rows"). The triggers on
@@ -20,15 +21,9 @@ import { bigint, date, index, integer, pgTable, text } from "drizzle-orm/pg-core
 export const messageStatsDeltas = pgTable(
   "message_stats_deltas",
   {
-    teamId: integer("team_id").notNull(),
+    ...statsKeyColumns(),
     day: date("day").notNull(),
-    waNumberId: integer("wa_number_id").notNull(),
-    templateName: text("template_name").notNull(),
-    sentGroup: text("sent_group").notNull(),
-    status: text("status").notNull(),
-    errorCode: bigint("error_code", { mode: "number" }).notNull(),
-    errorTitle: text("error_title").notNull(),
-    messages: bigint("messages", { mode: "number" }).notNull(),
+    messages: statsCountColumn(),
     fromStatus: text("from_status"),
     fromErrorCode: bigint("from_error_code", { mode: "number" }),
     fromErrorTitle: text("from_error_title"),

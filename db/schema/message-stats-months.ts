@@ -1,4 +1,5 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { date, index, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
 
 /**
  * `message_stats` summed per UTC month (`month` is its first day), for the stats' whole months:
@@ -17,15 +18,9 @@ import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle
 export const messageStatsMonths = pgTable(
   "message_stats_months",
   {
-    teamId: integer("team_id").notNull(),
+    ...statsKeyColumns(),
     month: date("month").notNull(),
-    waNumberId: integer("wa_number_id").notNull(),
-    templateName: text("template_name").notNull(),
-    sentGroup: text("sent_group").notNull(),
-    status: text("status").notNull(),
-    errorCode: bigint("error_code", { mode: "number" }).notNull(),
-    errorTitle: text("error_title").notNull(),
-    messages: bigint("messages", { mode: "number" }).notNull(),
+    messages: statsCountColumn(),
   },
   (t) => [
     primaryKey({

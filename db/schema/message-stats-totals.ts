@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
 
 /**
  * `message_stats_months` summed over all time, for the stats without dates: GET
@@ -18,14 +19,8 @@ import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/p
 export const messageStatsTotals = pgTable(
   "message_stats_totals",
   {
-    teamId: integer("team_id").notNull(),
-    waNumberId: integer("wa_number_id").notNull(),
-    templateName: text("template_name").notNull(),
-    sentGroup: text("sent_group").notNull(),
-    status: text("status").notNull(),
-    errorCode: bigint("error_code", { mode: "number" }).notNull(),
-    errorTitle: text("error_title").notNull(),
-    messages: bigint("messages", { mode: "number" }).notNull(),
+    ...statsKeyColumns(),
+    messages: statsCountColumn(),
   },
   (t) => [
     primaryKey({

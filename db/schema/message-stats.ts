@@ -1,4 +1,5 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { date, index, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
 
 /**
  * Outbound messages counted per team, UTC day, company number, template name, sent_group,
@@ -18,15 +19,9 @@ import { bigint, date, index, integer, pgTable, primaryKey, text } from "drizzle
 export const messageStats = pgTable(
   "message_stats",
   {
-    teamId: integer("team_id").notNull(),
+    ...statsKeyColumns(),
     day: date("day").notNull(),
-    waNumberId: integer("wa_number_id").notNull(),
-    templateName: text("template_name").notNull(),
-    sentGroup: text("sent_group").notNull(),
-    status: text("status").notNull(),
-    errorCode: bigint("error_code", { mode: "number" }).notNull(),
-    errorTitle: text("error_title").notNull(),
-    messages: bigint("messages", { mode: "number" }).notNull(),
+    messages: statsCountColumn(),
   },
   (t) => [
     primaryKey({
