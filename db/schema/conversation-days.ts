@@ -11,6 +11,10 @@ import { date, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
  * `team_id`, `wa_number_id`, `contact_id` and `created_at` of a message never change (migration
  * 0008 makes an UPDATE of them fail), so no UPDATE trigger is needed, and statuses change freely.
  * No foreign keys: it is derived data, and rows whose count falls to 0 are deleted.
+ *
+ * The primary key's index also carries `messages` (INCLUDE, migration 0041, hand-written because
+ * drizzle-kit cannot express it), so a window's sum is read index-only: one conversation's days
+ * are neighbours in the key but scattered over the heap (docs/history.md, "The count's rollup").
  */
 export const conversationDays = pgTable(
   "conversation_days",
