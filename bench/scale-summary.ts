@@ -12,7 +12,7 @@ const COMPARED_AT = 16;
 
 type Report = {
   date: string;
-  mode: { database: string };
+  mode: { database: string; repeat?: number };
   machine?: { cpus?: number; loadAvgAtReads?: number[] };
   dataset?: { sizes: { messages: number } };
   results: Measure[];
@@ -56,7 +56,7 @@ const key = (m: Measure) => `${m.scenario}|${m.target}|${m.connections}`;
  * against the same read of the newest 5 M run on this machine (`npm run bench -- --only=history,
  * conversations,stats --wait-quiet` makes one), with the issue's 20 % allowance.
  */
-export function scaleSummary(results: Measure[], data: BenchData | undefined): string[] {
+export function scaleSummary(results: Measure[], data: BenchData | undefined, repeat = 1): string[] {
   const lines: string[] = [];
   if (data) {
     const total = Object.values(data.timings).reduce((a, b) => a + b, 0);
@@ -90,6 +90,13 @@ export function scaleSummary(results: Measure[], data: BenchData | undefined): s
       `The reference's reads began at load average ${busy.toFixed(1)} (${cpus} cores): rerun it with --wait-quiet for a like-for-like comparison.`,
     );
   }
+  // A median of several readings against one reading (or the other way round) compares a steady
+  // figure with a noisy one: said, so the verdict is read with it.
+  const refRepeat = ref.report.mode.repeat ?? 1;
+  const readings = (n: number) => (n > 1 ? `the median of ${n} readings` : "one reading");
+  lines.push(`Each p99 is ${readings(repeat)} here and ${readings(refRepeat)} in the reference (--repeat).`);
+  if (refRepeat !== repeat)
+    lines.push(`The two were read differently: rerun the reference with --repeat=${repeat} for a like-for-like comparison.`);
   let kept = 0;
   let compared = 0;
   // At 16 connections, as the issue compares: at 1 a p99 of 1–3 ms, in whole milliseconds, moves by

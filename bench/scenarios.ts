@@ -10,6 +10,8 @@ export type ScenarioCtx = {
   app: Proc;
   floor?: Proc;
   duration: number;
+  /** `--repeat=N` (bench/repeat.ts): how many readings a scenario that judges by the median takes. */
+  repeat?: number;
   /** Runner-side SQL on the bench database (absent on PGlite, which the server holds). */
   query?: Query;
   /** The bench database's URL (absent on PGlite), for tools such as pgbench. */
