@@ -5,8 +5,8 @@ import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
  * Outbound messages counted per team, UTC day, company number, template name, sent_group,
  * status and (for FAILED) provider error code and title: what GET /api/v1/messages/stats sums
  * instead of counting `messages` (a team's year of sends is a few thousand rows here, against
- * millions of messages). A missing template name or sent_group is stored as '' and a missing
- * error code as 0 (key columns cannot be null).
+ * millions of messages). The key's columns, and how a missing value is stored, are
+ * message-stats-key.ts's.
  *
  * Kept exact by the write path's triggers on `messages` (db/functions/message_stats_count.sql for
  * INSERT and DELETE, messages_status_changed.sql for UPDATE; the table came with migration 0017):
