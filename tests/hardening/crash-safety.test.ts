@@ -302,8 +302,13 @@ describe("crash safety", { timeout: 420_000 }, () => {
     }
 
     it("status webhooks carrying the update_id adopt every send in flight at the kill: none is sent twice", async () => {
-      // A long grace: the restarted server must learn of the in-flight sends from their webhooks.
-      const r = await crashAndRecover("adopt", { DELIVERY_UNCERTAIN_GRACE_S: "30" }, true);
+      // The production grace (60 s): the restarted server must learn of the in-flight sends from
+      // their webhooks, which it takes in while it sends the rest of the burst and answers the
+      // test's polling, all on one embedded database. At 30 s, `.ci/run` beside a 50 M bench
+      // build (load average 6 on 2 cores) resent 32 of 50 (2026-11-29): Meta's retries had not
+      // landed within the grace, which is the at-least-once the grace exists to bound. A webhook
+      // that lands in time costs nothing here: an adopted send settles at once, not at the grace.
+      const r = await crashAndRecover("adopt", { DELIVERY_UNCERTAIN_GRACE_S: "60" }, true);
       const dupes = [...r.counts].filter(([, n]) => n > 1);
       console.info(
         `[crash-safety] cloud burst of ${BURST}, SIGKILL after ${r.killAt.sends} sends reached Graph: ${r.sentBefore.size} sent before the restart, ` +
