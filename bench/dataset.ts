@@ -64,9 +64,10 @@ async function timed<T>(timings: Record<string, number>, label: string, fn: () =
  * (a database the bench owns) the secondary indexes of messages are dropped during the load and
  * rebuilt after, and foreign-key triggers are skipped, which is several times faster than
  * maintaining them row by row (the conversation_days rollup those triggers keep is then built in
- * one statement).
+ * one statement). With `reports: false` the reports' rollups are not built (no report is read): on
+ * the 50 M set they are about half its build (2,708 of 7,068 s on a slow machine).
  */
-export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad: boolean }): Promise<BenchData> {
+export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad: boolean; reports?: boolean }): Promise<BenchData> {
   const timings: Record<string, number> = {};
   const run = randomInt(100_000, 999_999);
   const [a] = await exec(`insert into teams (name) values ('Bench A ${run}') returning id`);
@@ -237,7 +238,9 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     );
     // Likewise the reports' rollups (migration 0050's backfill): message counts per customer and
     // per day, and the first responses by the triggers' rule (messages in id order).
-    await timed(timings, "report rollups", async () => {
+    const reports = opts.reports ?? true;
+    if (!reports) console.log("  report rollups: skipped (no report is read in this run)");
+    if (reports) await timed(timings, "report rollups", async () => {
       await exec(`insert into report_message_counts (team_id, day, wa_number_id, contact_id, agent_id, direction, messages)
         select team_id, (created_at at time zone 'UTC')::date, wa_number_id, contact_id,
           case when direction = 'OUTBOUND' then agent_id else 0 end, direction, count(*)
@@ -278,7 +281,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     // counted per bucket at the four levels, plus the openings the conversations' trigger just
     // appended as deltas, folded here so that the measured reads do not start with tens of
     // thousands of deltas.
-    await timed(timings, "report histograms", () =>
+    if (reports) await timed(timings, "report histograms", () =>
       exec(`with gone as (delete from report_histogram_deltas where team_id in (${teamA}, ${teamB}) returning *),
         responses as (
           select r.team_id, r.day, l.n as wa_number_id, l.a as agent_id, 'first_response' as metric,
@@ -358,13 +361,16 @@ async function sampleContacts(exec: Exec, teamA: number, { prefix, teamACount }:
  * measured again after a code change without a build that takes most of an hour at 50 M.
  * `sizes` must be the scale it was built at (the same `--scale`).
  */
-export async function recoverDataset(exec: Exec, sizes: Sizes): Promise<BenchData> {
+export async function recoverDataset(exec: Exec, sizes: Sizes, opts: { reports: boolean }): Promise<BenchData> {
   const [a] = await exec(`select id, substr(name, 9) as run from teams where name like 'Bench A %' order by id desc limit 1`);
   if (!a) throw new Error("--resume: no bench team in this database");
   const run = String(a.run);
   const [b] = await exec(`select id from teams where name = 'Bench B ${run}'`);
   const teamA = Number(a.id);
   const teamB = Number(b.id);
+  // A set built without the reports' rollups (generateDataset `reports: false`) would report nothing.
+  if (opts.reports && !(await exec(`select 1 from report_message_days where team_id = ${teamA} limit 1`)).length)
+    throw new Error("--resume: this set was built without the reports' rollups; measure the reports on a set built with `reports` in --only");
   const numbers = (
     await exec(`select id, number, phone_number_id, team_id from wa_numbers
       where team_id in (${teamA}, ${teamB}) and phone_number_id like 'bench${run}%' order by phone_number_id`)

@@ -158,10 +158,10 @@ async function main() {
     if (args.has("--resume")) {
       if (!db || db.owned) throw new Error("--resume needs DATABASE_URL: the kept bench database to measure again");
       console.log("Resuming the data set already in that database…");
-      data = await recoverDataset(exec, sizes);
+      data = await recoverDataset(exec, sizes, { reports: want("reports") });
     } else {
       console.log("Generating the data set…");
-      data = await generateDataset(exec, sizes, { fastLoad: !!db?.owned });
+      data = await generateDataset(exec, sizes, { fastLoad: !!db?.owned, reports: want("reports") });
     }
     // PGlite is one process: the server takes the folder from here on.
     await closeDb();
