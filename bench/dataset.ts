@@ -240,15 +240,16 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     // per day, and the first responses by the triggers' rule (messages in id order).
     const reports = opts.reports ?? true;
     if (!reports) console.log("  report rollups: skipped (no report is read in this run)");
-    if (reports) await timed(timings, "report rollups", async () => {
-      await exec(`insert into report_message_counts (team_id, day, wa_number_id, contact_id, agent_id, direction, messages)
+    if (reports)
+      await timed(timings, "report rollups", async () => {
+        await exec(`insert into report_message_counts (team_id, day, wa_number_id, contact_id, agent_id, direction, messages)
         select team_id, (created_at at time zone 'UTC')::date, wa_number_id, contact_id,
           case when direction = 'OUTBOUND' then agent_id else 0 end, direction, count(*)
         from messages where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4, 5, 6`);
-      await exec(`insert into report_message_days (team_id, day, wa_number_id, agent_id, direction, messages)
+        await exec(`insert into report_message_days (team_id, day, wa_number_id, agent_id, direction, messages)
         select team_id, day, wa_number_id, agent_id, direction, sum(messages)
         from report_message_counts where team_id in (${teamA}, ${teamB}) group by 1, 2, 3, 4, 5`);
-      await exec(`insert into report_responses (team_id, day, wa_number_id, contact_id, agent_id, seconds)
+        await exec(`insert into report_responses (team_id, day, wa_number_id, contact_id, agent_id, seconds)
         SELECT team_id, (answered_at AT TIME ZONE 'UTC')::date AS day, wa_number_id, contact_id, agent_id,
           greatest(0, round(extract(epoch FROM answered_at - first_in)))::int AS seconds
         FROM (SELECT team_id, wa_number_id, contact_id, grp,
@@ -262,7 +263,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
                     WHERE (direction = 'INBOUND' OR (sender IN ('AGENT', 'SYSTEM') AND broadcast_id IS NULL)) AND team_id in (${teamA}, ${teamB})) e
               GROUP BY 1, 2, 3, 4) s
         WHERE answered_at IS NOT NULL AND first_in IS NOT NULL`);
-    });
+      });
     // Likewise the conversations the inbox lists (migration 0010's backfill, for these teams).
     await timed(timings, "conversations", () =>
       exec(`insert into conversations (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
@@ -281,8 +282,9 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
     // counted per bucket at the four levels, plus the openings the conversations' trigger just
     // appended as deltas, folded here so that the measured reads do not start with tens of
     // thousands of deltas.
-    if (reports) await timed(timings, "report histograms", () =>
-      exec(`with gone as (delete from report_histogram_deltas where team_id in (${teamA}, ${teamB}) returning *),
+    if (reports)
+      await timed(timings, "report histograms", () =>
+        exec(`with gone as (delete from report_histogram_deltas where team_id in (${teamA}, ${teamB}) returning *),
         responses as (
           select r.team_id, r.day, l.n as wa_number_id, l.a as agent_id, 'first_response' as metric,
             report_seconds_bucket(r.seconds) as bucket, count(*) as samples, sum(r.seconds) as seconds
@@ -296,7 +298,7 @@ export async function generateDataset(exec: Exec, sizes: Sizes, opts: { fastLoad
         group by 1, 2, 3, 4, 5, 6
         on conflict (team_id, day, wa_number_id, agent_id, metric, bucket)
         do update set samples = h.samples + excluded.samples, seconds = h.seconds + excluded.seconds`),
-    );
+      );
   }
   // A vacuumed table has its visibility map set, as autovacuum keeps a live one: without it the
   // covering history index could not answer index-only.
@@ -370,7 +372,9 @@ export async function recoverDataset(exec: Exec, sizes: Sizes, opts: { reports: 
   const teamB = Number(b.id);
   // A set built without the reports' rollups (generateDataset `reports: false`) would report nothing.
   if (opts.reports && !(await exec(`select 1 from report_message_days where team_id = ${teamA} limit 1`)).length)
-    throw new Error("--resume: this set was built without the reports' rollups; measure the reports on a set built with `reports` in --only");
+    throw new Error(
+      "--resume: this set was built without the reports' rollups; measure the reports on a set built with `reports` in --only",
+    );
   const numbers = (
     await exec(`select id, number, phone_number_id, team_id from wa_numbers
       where team_id in (${teamA}, ${teamB}) and phone_number_id like 'bench${run}%' order by phone_number_id`)

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
+import { genericPlansOf, type Db, type DbOrTx } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
 import type { ConversationStatus } from "@/db/schema/conversations";
@@ -50,7 +50,8 @@ const previewPayload = sql<unknown>`CASE WHEN ${messages.type} = 'template' THEN
       WHERE jsonb_typeof(c) = 'object' AND upper(c ->> 'type') = 'BODY'))
   ELSE ${messages.payload} END`.mapWith(messages.payload);
 
-const listColumns = (teamId: Param<number>) => ({
+/** A listed conversation's columns but its last message's (lastMessageColumns). */
+const conversationColumns = (teamId: Param<number>) => ({
   id: conversations.id,
   waNumber: waNumbers.number,
   contactId: contacts.id,
@@ -68,16 +69,6 @@ const listColumns = (teamId: Param<number>) => ({
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
   status: conversations.status,
-  message: {
-    id: messages.id,
-    updateId: messages.updateId,
-    type: messages.type,
-    direction: messages.direction,
-    sender: messages.sender,
-    status: messages.status,
-    createdAt: messages.createdAt,
-    payload: previewPayload,
-  },
   // The contact's labels in the same statement: a page is one round trip, not two. Read from the
   // contact's own assignments (one probe of contact_labels' key, usually finding none), then their
   // labels by key: left to itself the planner started from the team's labels and probed the
@@ -87,6 +78,21 @@ const listColumns = (teamId: Param<number>) => ({
     from (select cl.label_id from ${contactLabels} cl where cl.team_id = ${teamId} and cl.contact_id = ${contacts.id} offset 0) cl
     join ${labels} l on l.team_id = ${teamId} and l.id = cl.label_id)`,
 });
+/** The last message's columns, as its preview and ticks need them. */
+const lastMessageColumns = {
+  id: messages.id,
+  updateId: messages.updateId,
+  type: messages.type,
+  direction: messages.direction,
+  sender: messages.sender,
+  status: messages.status,
+  createdAt: messages.createdAt,
+  payload: previewPayload,
+};
+
+/** The single-row read: the conversation and its last message in one join. */
+const listColumns = (teamId: Param<number>) => ({ ...conversationColumns(teamId), message: lastMessageColumns });
+
 // NULLS LAST as the activity indexes are built (drizzle-kit writes DESC NULLS LAST): Postgres's
 // default DESC is NULLS FIRST, which no index matches, and the list would join every
 // conversation of the team before sorting (38 ms instead of 0.4 ms on the bench's set).
@@ -95,7 +101,7 @@ const activityOrder = [sql`${conversations.lastMessageAt} DESC NULLS LAST`, sql`
 const waitingOrder = [sql`${conversations.lastMessageAt} ASC NULLS FIRST`, sql`${conversations.id} ASC NULLS FIRST`];
 const orderOf = (f: ConversationFilter) => (f.order === "waiting" ? waitingOrder : activityOrder);
 
-// A listed row: the list and the single-row read select the same listColumns.
+// A listed row: the single-row read selects listColumns; the list, the same columns in two statements.
 export type ConversationRow = NonNullable<Awaited<ReturnType<typeof findConversationRow>>>;
 
 /**
@@ -168,8 +174,8 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
 /**
  * The list's query with placeholders for its values (listStatement prepares it; the plan tests
  * EXPLAIN it). The page's rows are chosen first, in a subquery of `conversations` alone with its
- * LIMIT written as a number, and only those rows are joined to their contact, number, last
- * message and labels. Why: a prepared statement is re-planned on every execution while Postgres
+ * LIMIT written as a number, and only those rows are joined to their contact, number and labels;
+ * their last messages come after, in a statement of their own (lastMessagesQuery says why). Why: a prepared statement is re-planned on every execution while Postgres
  * reckons its generic plan dearer than a fresh one, and the plan of the whole four-way join cost
  * 0.8 ms a page, twice its execution (bench/README.md, 2026-11-26). As one join, the generic plan
  * could not know the page is 21 rows (a `LIMIT $n` is reckoned a tenth of the table) nor that the
@@ -188,14 +194,47 @@ export function conversationListQuery(db: Db, f: ConversationFilter, limit: numb
     .limit(literalLimit(limit))
     .as("conversations");
   // The page goes by the table's own name, so every column reference of the row's shape
-  // (listColumns, shared with findConversationRow) reads the page's columns.
+  // (conversationColumns, shared with findConversationRow) reads the page's columns.
   return db
-    .select(listColumns(teamId))
+    .select({ ...conversationColumns(teamId), lastMessageId: conversations.lastMessageId })
     .from(page)
     .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
-    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
     .orderBy(...orderOf(f));
+}
+
+/**
+ * The last messages of a page's conversations, by id. Not joined to the page: `messages` is
+ * partitioned by id, and a join on `last_message_id` can only choose partitions row by row, so
+ * every execution opened, locked and started a scan of each partition (52 on the 50 M set, four
+ * years of months) to read about 21 rows. That start-up grew with the partitions, not with the
+ * page: 0.52 → 0.70–0.85 ms a page from 16 to 51 partitions, and the empty `outbound_only` list
+ * 0.15 → 0.22–0.26 ms (bench/README.md, 2026-11-29). Here the ids' least and greatest are values
+ * of the statement, so its generic plan drops the partitions outside them when it starts
+ * ("Subplans Removed") and reads one or two. `id = ANY(…)` alone would not: PostgreSQL prunes by
+ * an array only when it is a constant. On the generic-plan twin (db/client.ts genericPlansOf),
+ * since under plan_cache_mode auto such a statement is planned anew for every page.
+ */
+export function lastMessagesQuery(db: Db) {
+  return db
+    .select(lastMessageColumns)
+    .from(messages)
+    .where(
+      and(
+        eq(messages.teamId, placeholder("teamId")),
+        sql`${messages.id} = ANY(${placeholder("ids")}::int[])`,
+        gte(messages.id, placeholder("lo")),
+        lte(messages.id, placeholder("hi")),
+      ),
+    );
+}
+
+const preparedLastMessages = preparedOnce((db) => lastMessagesQuery(db).prepare("conversations_last_messages"));
+
+/** The values of lastMessagesQuery for these message ids (at least one). */
+export function lastMessagesValues(teamId: number, ids: number[]) {
+  // As an array literal: one text parameter, read the same by postgres.js and PGlite.
+  return { teamId, ids: `{${ids.join(",")}}`, lo: Math.min(...ids), hi: Math.max(...ids) };
 }
 
 /**
@@ -250,6 +289,23 @@ export function listValues(teamId: number, filter: ConversationFilter) {
  * transaction: the statement is prepared once per handle.
  */
 export async function listConversationRows(db: Db, teamId: number, filter: ConversationFilter, limit: number): Promise<ConversationRow[]> {
+  const page = await pageRows(db, teamId, filter, limit);
+  if (!page.length) return [];
+  const found = await preparedLastMessages(genericPlansOf(db)).execute(
+    lastMessagesValues(
+      teamId,
+      page.map((r) => r.lastMessageId),
+    ),
+  );
+  const byId = new Map(found.map((m) => [m.id, m]));
+  // As the join did: a conversation whose last message is not there (retention dropped its month) is left out.
+  return page.flatMap(({ lastMessageId, ...row }) => {
+    const message = byId.get(lastMessageId);
+    return message ? [{ ...row, message }] : [];
+  });
+}
+
+function pageRows(db: Db, teamId: number, filter: ConversationFilter, limit: number) {
   const values = listValues(teamId, filter);
   if (filter.labelIds?.length || filter.search) return listStatement(db, filter, limit, "conversations_list_adhoc").execute(values);
   const shape = `${shapeOf(filter)}_${limit}`;
