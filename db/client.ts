@@ -69,19 +69,6 @@ export async function withReadDb<T>(teamId: number, fn: (db: Db) => Promise<T>):
 }
 
 /**
- * Where a repo read that serves several callers runs: the caller's transaction or handle, the
- * read replica (`"replica"`, through `withReadDb`), or by default the primary. Only
- * lib/conversations/repo.ts still takes one; every other repo function takes its handle first and
- * its service picks it (`getDb`, `withReadDb`, `transaction`). Goes when conversations follow.
- */
-export type ReadSource = DbOrTx | "replica" | undefined;
-
-export async function readFrom<T>(teamId: number, source: ReadSource, fn: (db: DbOrTx) => Promise<T>): Promise<T> {
-  if (source === "replica") return withReadDb(teamId, fn);
-  return fn(source ?? (await getDb()));
-}
-
-/**
  * A write for this team committed in this process: its reads stay on the primary until the replica
  * has replayed it (read-your-writes; db/replica.ts). Called by lib/http `withAuth` after every
  * request that is not a GET or HEAD.

@@ -1,5 +1,5 @@
 import "server-only";
-import { readFrom, transaction, withReadDb } from "@/db/client";
+import { getDb, transaction, withReadDb, type Db } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { requireNumber } from "@/lib/numbers/service";
@@ -112,7 +112,8 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
 
 /** `from`: "replica" for a plain read; the primary (default) right after this request's own write. */
 async function loadDto(ctx: AuthContext, id: number, from?: "replica"): Promise<ConversationDto> {
-  const row = await readFrom(ctx.teamId, from, (db) => findConversationRow(db, ctx.teamId, id));
+  const find = (db: Db) => findConversationRow(db, ctx.teamId, id);
+  const row = from === "replica" ? await withReadDb(ctx.teamId, find) : await find(await getDb());
   if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   return toDto(row);
 }
