@@ -69,7 +69,7 @@ const conversationColumns = (teamId: Param<number>) => ({
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
   status: conversations.status,
-  // The contact's labels in the same statement: a page is one round trip, not two. Read from the
+  // The contact's labels in the page's statement, not one more round trip. Read from the
   // contact's own assignments (one probe of contact_labels' key, usually finding none), then their
   // labels by key: left to itself the planner started from the team's labels and probed the
   // contact once per label (OFFSET 0 keeps the subquery as written), 12 buffers a row instead of 3.
@@ -172,10 +172,11 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
 /**
  * The list's query with placeholders for its values (listStatement prepares it; the plan tests
  * EXPLAIN it). The page's rows are chosen first, in a subquery of `conversations` alone with its
- * LIMIT written as a number, and only those rows are joined to their contact, number and labels;
- * their last messages come after, in a statement of their own (lastMessagesQuery says why). Why: a prepared statement is re-planned on every execution while Postgres
- * reckons its generic plan dearer than a fresh one, and the plan of the whole four-way join cost
- * 0.8 ms a page, twice its execution (bench/README.md, 2026-11-26). As one join, the generic plan
+ * LIMIT written as a number, and only those rows are joined to their contact, number and labels
+ * (their last messages come after, in a statement of their own: lastMessagesQuery says why). Why:
+ * a prepared statement is re-planned on every execution while Postgres reckons its generic plan
+ * dearer than a fresh one, and the plan of the whole join (then four-way, with the last message)
+ * cost 0.8 ms a page, twice its execution (bench/README.md, 2026-11-26). As one join, the generic plan
  * could not know the page is 21 rows (a `LIMIT $n` is reckoned a tenth of the table) nor that the
  * join's six team ids are one, and came out as a scan and sort of the team's every conversation:
  * dearer, so never taken. Split so, its generic plan is the custom one (an index walk stopped
