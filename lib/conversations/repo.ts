@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { genericPlansOf, type Db, type DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
 import type { ConversationStatus } from "@/db/schema/conversations";
@@ -50,8 +50,7 @@ const previewPayload = sql<unknown>`CASE WHEN ${messages.type} = 'template' THEN
       WHERE jsonb_typeof(c) = 'object' AND upper(c ->> 'type') = 'BODY'))
   ELSE ${messages.payload} END`.mapWith(messages.payload);
 
-/** A listed conversation's columns but its last message's (lastMessageColumns). */
-const conversationColumns = (teamId: Param<number>) => ({
+const listColumns = (teamId: Param<number>) => ({
   id: conversations.id,
   waNumber: waNumbers.number,
   contactId: contacts.id,
@@ -69,7 +68,17 @@ const conversationColumns = (teamId: Param<number>) => ({
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
   status: conversations.status,
-  // The contact's labels in the page's statement, not one more round trip. Read from the
+  message: {
+    id: messages.id,
+    updateId: messages.updateId,
+    type: messages.type,
+    direction: messages.direction,
+    sender: messages.sender,
+    status: messages.status,
+    createdAt: messages.createdAt,
+    payload: previewPayload,
+  },
+  // The contact's labels in the same statement: a page is one round trip, not two. Read from the
   // contact's own assignments (one probe of contact_labels' key, usually finding none), then their
   // labels by key: left to itself the planner started from the team's labels and probed the
   // contact once per label (OFFSET 0 keeps the subquery as written), 12 buffers a row instead of 3.
@@ -78,18 +87,6 @@ const conversationColumns = (teamId: Param<number>) => ({
     from (select cl.label_id from ${contactLabels} cl where cl.team_id = ${teamId} and cl.contact_id = ${contacts.id} offset 0) cl
     join ${labels} l on l.team_id = ${teamId} and l.id = cl.label_id)`,
 });
-/** The last message's columns, as its preview and ticks need them. */
-const lastMessageColumns = {
-  id: messages.id,
-  updateId: messages.updateId,
-  type: messages.type,
-  direction: messages.direction,
-  sender: messages.sender,
-  status: messages.status,
-  createdAt: messages.createdAt,
-  payload: previewPayload,
-};
-
 // NULLS LAST as the activity indexes are built (drizzle-kit writes DESC NULLS LAST): Postgres's
 // default DESC is NULLS FIRST, which no index matches, and the list would join every
 // conversation of the team before sorting (38 ms instead of 0.4 ms on the bench's set).
@@ -98,9 +95,8 @@ const activityOrder = [sql`${conversations.lastMessageAt} DESC NULLS LAST`, sql`
 const waitingOrder = [sql`${conversations.lastMessageAt} ASC NULLS FIRST`, sql`${conversations.id} ASC NULLS FIRST`];
 const orderOf = (f: ConversationFilter) => (f.order === "waiting" ? waitingOrder : activityOrder);
 
-/** A listed conversation with its last message (listConversationRows, findConversationRow). */
-export type ConversationRow = Awaited<ReturnType<typeof withLastMessages<PageRow>>>[number];
-type PageRow = Awaited<ReturnType<ReturnType<typeof conversationListQuery>["execute"]>>[number];
+// A listed row: the list and the single-row read select the same listColumns.
+export type ConversationRow = NonNullable<Awaited<ReturnType<typeof findConversationRow>>>;
 
 /**
  * The list's WHERE. Values go in as placeholders (named after the filter's fields) except the
@@ -172,16 +168,23 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
 /**
  * The list's query with placeholders for its values (listStatement prepares it; the plan tests
  * EXPLAIN it). The page's rows are chosen first, in a subquery of `conversations` alone with its
- * LIMIT written as a number, and only those rows are joined to their contact, number and labels
- * (their last messages come after, in a statement of their own: lastMessagesQuery says why). Why:
- * a prepared statement is re-planned on every execution while Postgres reckons its generic plan
- * dearer than a fresh one, and the plan of the whole join (then four-way, with the last message)
- * cost 0.8 ms a page, twice its execution (bench/README.md, 2026-11-26). As one join, the generic plan
+ * LIMIT written as a number, and only those rows are joined to their contact, number, last
+ * message and labels. Why: a prepared statement is re-planned on every execution while Postgres
+ * reckons its generic plan dearer than a fresh one, and the plan of the whole four-way join cost
+ * 0.8 ms a page, twice its execution (bench/README.md, 2026-11-26). As one join, the generic plan
  * could not know the page is 21 rows (a `LIMIT $n` is reckoned a tenth of the table) nor that the
  * join's six team ids are one, and came out as a scan and sort of the team's every conversation:
  * dearer, so never taken. Split so, its generic plan is the custom one (an index walk stopped
  * after the page, then nested loops over those rows), and Postgres keeps it: one statement per
  * filter shape and page size, each planned about five times per connection, then only executed.
+ *
+ * The last message stays in this join, though `messages` is partitioned by id and a join on
+ * `last_message_id` chooses partitions row by row, so every execution starts a scan of each
+ * partition (52 on the bench's 50 M set): about 0.3 ms of Postgres a page there, and most of the
+ * empty `outbound_only` page's cost (0.75 ms against 0.20). Reading them in a second statement,
+ * pruned by the ids' least and greatest, kept Postgres flat but cost the web process 0.3 ms more
+ * a page (one more round trip): 5–17 % fewer pages a second at 16 connections (bench/README.md,
+ * 2026-11-29, "The list's last messages, read apart: tried and reverted").
  */
 export function conversationListQuery(db: Db, f: ConversationFilter, limit: number) {
   const teamId = placeholder<number>("teamId");
@@ -193,47 +196,14 @@ export function conversationListQuery(db: Db, f: ConversationFilter, limit: numb
     .limit(literalLimit(limit))
     .as("conversations");
   // The page goes by the table's own name, so every column reference of the row's shape
-  // (conversationColumns, shared with findConversationRow) reads the page's columns.
+  // (listColumns, shared with findConversationRow) reads the page's columns.
   return db
-    .select({ ...conversationColumns(teamId), lastMessageId: conversations.lastMessageId })
+    .select(listColumns(teamId))
     .from(page)
     .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
+    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
     .orderBy(...orderOf(f));
-}
-
-/**
- * The last messages of a page's conversations, by id. Not joined to the page: `messages` is
- * partitioned by id, and a join on `last_message_id` can only choose partitions row by row, so
- * every execution opened, locked and started a scan of each partition (52 on the 50 M set, four
- * years of months) to read about 21 rows. That start-up grew with the partitions, not with the
- * page: 0.52 → 0.70–0.85 ms a page from 16 to 51 partitions, and the empty `outbound_only` list
- * 0.15 → 0.22–0.26 ms (bench/README.md, 2026-11-29). Here the ids' least and greatest are values
- * of the statement, so its generic plan drops the partitions outside them when it starts
- * ("Subplans Removed") and reads one or two. `id = ANY(…)` alone would not: PostgreSQL prunes by
- * an array only when it is a constant. On the generic-plan twin (db/client.ts genericPlansOf),
- * since under plan_cache_mode auto such a statement is planned anew for every page.
- */
-export function lastMessagesQuery(db: Db) {
-  return db
-    .select(lastMessageColumns)
-    .from(messages)
-    .where(
-      and(
-        eq(messages.teamId, placeholder("teamId")),
-        sql`${messages.id} = ANY(${placeholder("ids")}::int[])`,
-        gte(messages.id, placeholder("lo")),
-        lte(messages.id, placeholder("hi")),
-      ),
-    );
-}
-
-const preparedLastMessages = preparedOnce((db) => lastMessagesQuery(db).prepare("conversations_last_messages"));
-
-/** The values of lastMessagesQuery for these message ids (at least one). */
-export function lastMessagesValues(teamId: number, ids: number[]) {
-  // As an array literal: one text parameter, read the same by postgres.js and PGlite.
-  return { teamId, ids: `{${ids.join(",")}}`, lo: Math.min(...ids), hi: Math.max(...ids) };
 }
 
 /**
@@ -288,25 +258,6 @@ export function listValues(teamId: number, filter: ConversationFilter) {
  * transaction: the statement is prepared once per handle.
  */
 export async function listConversationRows(db: Db, teamId: number, filter: ConversationFilter, limit: number): Promise<ConversationRow[]> {
-  return withLastMessages(db, teamId, await pageRows(db, teamId, filter, limit));
-}
-
-/**
- * Each row with its last message (lastMessagesQuery). A conversation whose last message is not
- * there (retention dropped its month) is left out, as a join would leave it.
- */
-async function withLastMessages<R extends { lastMessageId: number }>(db: Db, teamId: number, rows: R[]) {
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.lastMessageId);
-  const found = await preparedLastMessages(genericPlansOf(db)).execute(lastMessagesValues(teamId, ids));
-  const byId = new Map(found.map((m) => [m.id, m]));
-  return rows.flatMap(({ lastMessageId, ...row }) => {
-    const message = byId.get(lastMessageId);
-    return message ? [{ ...row, message }] : [];
-  });
-}
-
-function pageRows(db: Db, teamId: number, filter: ConversationFilter, limit: number) {
   const values = listValues(teamId, filter);
   if (filter.labelIds?.length || filter.search) return listStatement(db, filter, limit, "conversations_list_adhoc").execute(values);
   const shape = `${shapeOf(filter)}_${limit}`;
@@ -317,15 +268,15 @@ function pageRows(db: Db, teamId: number, filter: ConversationFilter, limit: num
 }
 
 /** One conversation of the team, as listed (null when it is not the team's). */
-export async function findConversationRow(db: Db, teamId: number, id: number): Promise<ConversationRow | null> {
-  const rows = await db
-    .select({ ...conversationColumns(teamId), lastMessageId: conversations.lastMessageId })
+export async function findConversationRow(db: Db, teamId: number, id: number) {
+  const [row] = await db
+    .select(listColumns(teamId))
     .from(conversations)
     .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
+    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
     .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)))
     .limit(1);
-  const [row] = await withLastMessages(db, teamId, rows);
   return row ?? null;
 }
 

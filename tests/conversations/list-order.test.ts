@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, Placeholder } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
-import {
-  conversationListQuery,
-  lastMessagesQuery,
-  lastMessagesValues,
-  listValues,
-  type ConversationFilter,
-} from "@/lib/conversations/repo";
+import { conversationListQuery, listValues, type ConversationFilter } from "@/lib/conversations/repo";
 import { ORDER_INVALID, listConversationsResponse } from "@/lib/conversations/schemas";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
@@ -111,11 +105,8 @@ describe("GET /api/v1/conversations: order and outbound_only", () => {
  */
 async function genericPlan(filter: ConversationFilter): Promise<string> {
   const db = await getDb();
-  return genericPlanOf(conversationListQuery(db, filter, 31).toSQL(), listValues(1, filter));
-}
-
-async function genericPlanOf({ sql: text, params }: { sql: string; params: unknown[] }, values: Record<string, unknown>): Promise<string> {
-  const db = await getDb();
+  const { sql: text, params } = conversationListQuery(db, filter, 31).toSQL();
+  const values = listValues(1, filter) as Record<string, unknown>;
   const literal = (p: unknown) => {
     const v = p instanceof Placeholder ? values[p.name] : p;
     return typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
@@ -161,8 +152,6 @@ describe("conversation list plans", () => {
     // The keyset bound of the next page is an index condition, not a filter over every row.
     expect(plans.waitingNextPage).toMatch(/Index Cond: \(.*last_message_at >= /);
     for (const [name, text] of Object.entries(plans)) {
-      // The last messages are read by a statement of their own (below), not joined row by row.
-      expect(text, name).not.toMatch(/ on messages/);
       // The page is the index's first rows, stopped at the page's size, before anything is joined.
       expect(text, name).toMatch(/-> {2}Limit\n\s+-> {2}Index Scan (Backward )?using conversations_\w+ on conversations/);
       // The rows come out of the index already in order: the page is never sorted (the only
@@ -170,40 +159,6 @@ describe("conversation list plans", () => {
       expect(text, name).not.toMatch(/Sort Key: conversations/);
       expect(text, name).not.toMatch(/Seq Scan on conversations|Bitmap Heap Scan on conversations/);
     }
-  });
-});
-
-describe("the page's last messages", () => {
-  it("are read from the partitions holding their ids alone: the generic plan drops the others when it starts", async () => {
-    const w = await world();
-    const db = await getDb();
-    const partitions = rowsOf<{ n: number }>(
-      await db.execute(sql`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'messages'::regclass`),
-    )[0].n;
-    // The last messages of the world's four conversations, as the list asks for them.
-    const ids = rowsOf<{ id: number }>(
-      await db.execute(sql`SELECT last_message_id AS id FROM conversations WHERE team_id = ${w.team.id}`),
-    ).map((r) => r.id);
-    expect(ids).toHaveLength(4);
-    const plan = await genericPlanOf(lastMessagesQuery(db).toSQL(), lastMessagesValues(w.team.id, ids));
-    if (process.env.CONVERSATION_PLAN_PRINT) console.log(plan);
-    // One scan per partition left: those of the ids' range (these ids are minutes apart, so one
-    // partition, two across a month's end), never all of them.
-    const scans = plan.match(/Scan (?:Backward )?(?:using \w+ )?on messages_\w+/g) ?? [];
-    expect(partitions).toBeGreaterThan(3);
-    expect(scans.length).toBeGreaterThanOrEqual(1);
-    expect(scans.length).toBeLessThanOrEqual(2);
-    expect(plan).toMatch(/Subplans Removed: \d+/);
-
-    // And the list reads them: each row carries its own last message.
-    const listed = await w.api.get(`/api/v1/conversations?wa_number=${w.number.number}`);
-    const body = listConversationsResponse.parse(listed.body);
-    expect(body.data.map((c) => [c.contact.name, c.last_message?.direction])).toEqual([
-      ["Dani", "OUTBOUND"],
-      ["Caro", "OUTBOUND"],
-      ["Beto", "INBOUND"],
-      ["Ana", "INBOUND"],
-    ]);
   });
 });
 
