@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, Placeholder } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
-import { conversationListQuery, listConversationRows, listValues, type ConversationFilter } from "@/lib/conversations/repo";
-import { recentIdFloor } from "@/lib/conversations/recent-floor";
-import { partitionBounds } from "@/lib/messages/history-repo";
+import { conversationListQuery, listValues, type ConversationFilter } from "@/lib/conversations/repo";
 import { ORDER_INVALID, listConversationsResponse } from "@/lib/conversations/schemas";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
@@ -105,10 +103,10 @@ describe("GET /api/v1/conversations: order and outbound_only", () => {
  * the generic plan. Seq scans are off as in history-plan.test.ts: on a near-empty table the planner
  * would prefer one, which says nothing about the 5 M set; the point is that the index serves it.
  */
-async function genericPlan(filter: ConversationFilter, recentLo = 0): Promise<string> {
+async function genericPlan(filter: ConversationFilter): Promise<string> {
   const db = await getDb();
   const { sql: text, params } = conversationListQuery(db, filter, 31).toSQL();
-  const values = listValues(1, filter, recentLo) as Record<string, unknown>;
+  const values = listValues(1, filter) as Record<string, unknown>;
   const literal = (p: unknown) => {
     const v = p instanceof Placeholder ? values[p.name] : p;
     return typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
@@ -161,32 +159,6 @@ describe("conversation list plans", () => {
       expect(text, name).not.toMatch(/Sort Key: conversations/);
       expect(text, name).not.toMatch(/Seq Scan on conversations|Bitmap Heap Scan on conversations/);
     }
-  });
-});
-
-describe("the list's last messages", () => {
-  it("are joined from the recent partitions only, and a row whose last message lies below is completed, never dropped", async () => {
-    const w = await world();
-    const db = await getDb();
-    const floor = recentIdFloor(await partitionBounds(db));
-    // The world's messages were written just now: the floor is their partition's first id, and
-    // the partitions below it (messages_legacy at least) are dropped when the plan starts.
-    const plan = await genericPlan({ waNumberId: 1 }, floor);
-    if (process.env.CONVERSATION_PLAN_PRINT) console.log(plan);
-    expect(floor).toBeGreaterThan(-2147483648);
-    expect(plan).toMatch(/Subplans Removed: [1-9]/);
-    expect(plan).not.toMatch(/on messages_legacy/);
-
-    // Whatever the floor, the page is the same: above every id, every last message comes from the
-    // second statement; below every id, all from the join.
-    const listed = (recentLo: number) =>
-      listConversationRows(db, w.team.id, { waNumberId: w.number.id }, 21, recentLo).then((rows) =>
-        rows.map((r) => [r.contactName, r.message.id, r.message.direction, r.message.status]),
-      );
-    const joined = await listed(-2147483648);
-    expect(joined.map((r) => r[0])).toEqual(["Dani", "Caro", "Beto", "Ana"]);
-    expect(await listed(2147483647)).toEqual(joined);
-    expect(await listed(floor)).toEqual(joined);
   });
 });
 
