@@ -183,8 +183,10 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
  * partition (52 on the bench's 50 M set): about 0.3 ms of Postgres a page there, and most of the
  * empty `outbound_only` page's cost (0.75 ms against 0.20). Reading them in a second statement,
  * pruned by the ids' least and greatest, kept Postgres flat but cost the web process 0.3 ms more
- * a page (one more round trip): 5–17 % fewer pages a second at 16 connections (bench/README.md,
- * 2026-11-29, "The list's last messages, read apart: tried and reverted").
+ * a page (one more round trip): 5–17 % fewer pages a second at 16 connections. Flooring this
+ * join to the recent partitions (`id >= $recentLo`) pruned well under a generic plan, but under
+ * plan_cache_mode auto the statement was then planned anew at every page (1.6–2.0 ms of Postgres).
+ * Both reverted; the next step is in bench/README.md ("the `outbound_only` list's loss found").
  */
 export function conversationListQuery(db: Db, f: ConversationFilter, limit: number) {
   const teamId = placeholder<number>("teamId");
