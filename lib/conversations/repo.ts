@@ -1,6 +1,9 @@
 import "server-only";
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
+import { genericPlansOf, type Db, type DbOrTx } from "@/db/client";
+import { partitionBounds } from "@/lib/messages/history-repo";
+import { CachedBounds } from "@/lib/messages/history-bounds";
+import { recentIdFloor } from "./recent-floor";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
 import type { ConversationStatus } from "@/db/schema/conversations";
@@ -50,6 +53,18 @@ const previewPayload = sql<unknown>`CASE WHEN ${messages.type} = 'template' THEN
       WHERE jsonb_typeof(c) = 'object' AND upper(c ->> 'type') = 'BODY'))
   ELSE ${messages.payload} END`.mapWith(messages.payload);
 
+/** The last message's columns, as its preview and ticks need them. */
+const lastMessageColumns = {
+  id: messages.id,
+  updateId: messages.updateId,
+  type: messages.type,
+  direction: messages.direction,
+  sender: messages.sender,
+  status: messages.status,
+  createdAt: messages.createdAt,
+  payload: previewPayload,
+};
+
 const listColumns = (teamId: Param<number>) => ({
   id: conversations.id,
   waNumber: waNumbers.number,
@@ -68,16 +83,7 @@ const listColumns = (teamId: Param<number>) => ({
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
   status: conversations.status,
-  message: {
-    id: messages.id,
-    updateId: messages.updateId,
-    type: messages.type,
-    direction: messages.direction,
-    sender: messages.sender,
-    status: messages.status,
-    createdAt: messages.createdAt,
-    payload: previewPayload,
-  },
+  message: lastMessageColumns,
   // The contact's labels in the same statement: a page is one round trip, not two. Read from the
   // contact's own assignments (one probe of contact_labels' key, usually finding none), then their
   // labels by key: left to itself the planner started from the team's labels and probed the
@@ -178,17 +184,17 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
  * after the page, then nested loops over those rows), and Postgres keeps it: one statement per
  * filter shape and page size, each planned about five times per connection, then only executed.
  *
- * The last message stays in this join, though `messages` is partitioned by id and a join on
- * `last_message_id` chooses partitions row by row, so every execution starts a scan of each
- * partition (52 on the bench's 50 M set): about 0.3 ms of Postgres a page there, and most of the
- * empty `outbound_only` page's cost (0.75 ms against 0.20). Reading them in a second statement,
- * pruned by the ids' least and greatest, kept Postgres flat but cost the web process 0.3 ms more
- * a page (one more round trip): 5–17 % fewer pages a second at 16 connections. Flooring this
- * join to the recent partitions (`id >= $recentLo`) pruned well under a generic plan, but under
- * plan_cache_mode auto the statement was then planned anew at every page (1.6–2.0 ms of Postgres).
- * Both reverted; the next step is in bench/README.md ("the `outbound_only` list's loss found").
+ * The last message is joined only from the recent partitions up (`id >= recentLo`:
+ * lib/conversations/recent-floor.ts says why), and listConversationRows completes the rows whose
+ * last message lies below. The floor is written into the text as the LIMIT is, not passed as a
+ * value: then the planner drops the older partitions when it plans, in the generic plan as in a
+ * custom one, so the two cost the same and the generic plan is kept. Passed as a value, a custom
+ * plan pruned by it was reckoned much cheaper than the generic one, and under plan_cache_mode auto
+ * the statement was planned anew at every page (1.6–2.0 ms of Postgres). Reading every last
+ * message in a second statement instead cost the web process 0.3 ms more a page, one more round
+ * trip on every page (bench/README.md, 2026-11-29, "The list's last messages").
  */
-export function conversationListQuery(db: Db, f: ConversationFilter, limit: number) {
+export function conversationListQuery(db: Db, f: ConversationFilter, limit: number, recentLo: number) {
   const teamId = placeholder<number>("teamId");
   const page = db
     .select()
@@ -200,12 +206,44 @@ export function conversationListQuery(db: Db, f: ConversationFilter, limit: numb
   // The page goes by the table's own name, so every column reference of the row's shape
   // (listColumns, shared with findConversationRow) reads the page's columns.
   return db
-    .select(listColumns(teamId))
+    .select({ ...listColumns(teamId), lastMessageId: conversations.lastMessageId })
     .from(page)
     .innerJoin(contacts, and(eq(contacts.id, conversations.contactId), eq(contacts.teamId, teamId)))
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
-    .innerJoin(messages, and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId)))
+    .leftJoin(
+      messages,
+      and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId), gte(messages.id, literalInt(recentLo))),
+    )
     .orderBy(...orderOf(f));
+}
+
+/**
+ * The last messages the list's join left out (below its floor), by id. Their least and greatest
+ * are values of the statement, so its generic plan drops the partitions outside them when it
+ * starts; `id = ANY(…)` alone would not (PostgreSQL prunes by an array only when it is a
+ * constant). On the generic-plan twin (db/client.ts genericPlansOf): planned anew for every call,
+ * as plan_cache_mode auto did, it cost 0.80–0.86 ms on the 50 M set against 0.35–0.51.
+ */
+export function lastMessagesQuery(db: Db) {
+  return db
+    .select(lastMessageColumns)
+    .from(messages)
+    .where(
+      and(
+        eq(messages.teamId, placeholder("teamId")),
+        sql`${messages.id} = ANY(${placeholder("ids")}::int[])`,
+        gte(messages.id, placeholder("lo")),
+        lte(messages.id, placeholder("hi")),
+      ),
+    );
+}
+
+const preparedLastMessages = preparedOnce((db) => lastMessagesQuery(db).prepare("conversations_last_messages"));
+
+/** The values of lastMessagesQuery for these message ids (at least one). */
+export function lastMessagesValues(teamId: number, ids: number[]) {
+  // As an array literal: one text parameter, read the same by postgres.js and PGlite.
+  return { teamId, ids: `{${ids.join(",")}}`, lo: Math.min(...ids), hi: Math.max(...ids) };
 }
 
 /**
@@ -218,8 +256,14 @@ function literalLimit(limit: number): number {
   return sql.raw(String(limit)) as unknown as number;
 }
 
-function listStatement(db: Db, f: ConversationFilter, limit: number, name: string) {
-  return conversationListQuery(db, f, limit).prepare(name);
+/** An int4 written into the statement's text (the join's floor), checked to be one. */
+function literalInt(n: number): SQL {
+  if (!Number.isInteger(n) || n < -2147483648 || n > 2147483647) throw new Error(`not an int4: ${n}`);
+  return sql.raw(String(n));
+}
+
+function listStatement(db: Db, f: ConversationFilter, limit: number, recentLo: number, name: string) {
+  return conversationListQuery(db, f, limit, recentLo).prepare(name);
 }
 
 /** Which filters are present (not their values): the key of a statement built once. */
@@ -259,13 +303,44 @@ export function listValues(teamId: number, filter: ConversationFilter) {
  * `db` is a database handle (the service passes the read replica's when it routes there), not a
  * transaction: the statement is prepared once per handle.
  */
-export async function listConversationRows(db: Db, teamId: number, filter: ConversationFilter, limit: number): Promise<ConversationRow[]> {
+export async function listConversationRows(
+  db: Db,
+  teamId: number,
+  filter: ConversationFilter,
+  limit: number,
+  /** The join's floor (recent-floor.ts); the process's cached one unless given (tests give their own). */
+  recentLo?: number,
+): Promise<ConversationRow[]> {
+  recentLo ??= recentIdFloor(await floorBounds.get(() => partitionBounds(db)));
+  const rows = await pageRows(db, teamId, filter, limit, recentLo);
+  const below = rows.filter((r) => r.message === null).map((r) => r.lastMessageId);
+  const older = below.length ? await preparedLastMessages(genericPlansOf(db)).execute(lastMessagesValues(teamId, below)) : [];
+  const byId = new Map(older.map((m) => [m.id, m]));
+  // As an inner join would: a conversation whose last message is not there at all (retention
+  // dropped its month) is left out.
+  return rows.flatMap(({ lastMessageId, message, ...row }) => {
+    const last = message ?? byId.get(lastMessageId);
+    return last ? [{ ...row, message: last }] : [];
+  });
+}
+
+/** The partitions' bounds the join's floor is reckoned from, read again each minute. */
+const floorBounds = new CachedBounds();
+/** The floor the statements of preparedLists were built with: a new one (a month on) drops them. */
+let preparedFloor: number | null = null;
+
+function pageRows(db: Db, teamId: number, filter: ConversationFilter, limit: number, recentLo: number) {
   const values = listValues(teamId, filter);
-  if (filter.labelIds?.length || filter.search) return listStatement(db, filter, limit, "conversations_list_adhoc").execute(values);
+  if (filter.labelIds?.length || filter.search)
+    return listStatement(db, filter, limit, recentLo, "conversations_list_adhoc").execute(values);
+  if (preparedFloor !== recentLo) {
+    preparedLists.clear();
+    preparedFloor = recentLo;
+  }
   const shape = `${shapeOf(filter)}_${limit}`;
   let statement = preparedLists.get(shape);
   if (!statement)
-    preparedLists.set(shape, (statement = preparedOnce((db) => listStatement(db, filter, limit, `conversations_list_${shape}`))));
+    preparedLists.set(shape, (statement = preparedOnce((db) => listStatement(db, filter, limit, recentLo, `conversations_list_${shape}`))));
   return statement(db).execute(values);
 }
 

@@ -63,38 +63,51 @@ export function idRangeFor(bounds: PartitionBounds[], window: HistoryWindow): Id
 const BOUNDS_TTL_MS = 60_000;
 
 /**
+ * Partition bounds read with `load` and kept for ttlMs (or until `fresh` asks again): the history's
+ * id ranges below, and the conversation list's join floor (lib/conversations/recent-floor.ts).
+ */
+export class CachedBounds {
+  private bounds: PartitionBounds[] | null = null;
+  private readAt = 0;
+
+  constructor(private readonly ttlMs = BOUNDS_TTL_MS) {}
+
+  async get(load: () => Promise<PartitionBounds[]>, fresh = false): Promise<PartitionBounds[]> {
+    if (fresh || !this.bounds || Date.now() - this.readAt > this.ttlMs) {
+      this.bounds = await load();
+      this.readAt = Date.now();
+    }
+    return this.bounds;
+  }
+}
+
+/**
  * The process's cached bounds and the retry around a statement that checks its range: `run` gets
  * a range from the cache (reading the bounds with `load` when there are none or they are old);
  * if the statement says the range is stale, the bounds are read again and it runs once more; if
  * even that range is stale (bounds widened in between), it runs over every id.
  */
 export class HistoryIdRanges {
-  private bounds: PartitionBounds[] | null = null;
-  private readAt = 0;
+  private readonly bounds: CachedBounds;
 
   constructor(
     private readonly isStale: (err: unknown) => boolean,
-    private readonly ttlMs = BOUNDS_TTL_MS,
-  ) {}
+    ttlMs = BOUNDS_TTL_MS,
+  ) {
+    this.bounds = new CachedBounds(ttlMs);
+  }
 
   async run<T>(load: () => Promise<PartitionBounds[]>, window: HistoryWindow, statement: (ids: IdRange) => Promise<T>): Promise<T> {
-    if (!this.bounds || Date.now() - this.readAt > this.ttlMs) await this.refresh(load);
     try {
-      return await statement(idRangeFor(this.bounds!, window));
+      return await statement(idRangeFor(await this.bounds.get(load), window));
     } catch (err) {
       if (!this.isStale(err)) throw err;
     }
-    await this.refresh(load);
     try {
-      return await statement(idRangeFor(this.bounds!, window));
+      return await statement(idRangeFor(await this.bounds.get(load, true), window));
     } catch (err) {
       if (!this.isStale(err)) throw err;
     }
     return statement(ALL_IDS);
-  }
-
-  private async refresh(load: () => Promise<PartitionBounds[]>) {
-    this.bounds = await load();
-    this.readAt = Date.now();
   }
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, Placeholder } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
-import { conversationListQuery, listValues, type ConversationFilter } from "@/lib/conversations/repo";
+import { conversationListQuery, listConversationRows, listValues, type ConversationFilter } from "@/lib/conversations/repo";
+import { recentIdFloor } from "@/lib/conversations/recent-floor";
+import { partitionBounds } from "@/lib/messages/history-repo";
 import { ORDER_INVALID, listConversationsResponse } from "@/lib/conversations/schemas";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
@@ -103,23 +105,35 @@ describe("GET /api/v1/conversations: order and outbound_only", () => {
  * the generic plan. Seq scans are off as in history-plan.test.ts: on a near-empty table the planner
  * would prefer one, which says nothing about the 5 M set; the point is that the index serves it.
  */
-async function genericPlan(filter: ConversationFilter): Promise<string> {
+async function genericPlan(filter: ConversationFilter, recentLo = 0): Promise<string> {
+  return withPrepared(filter, recentLo, async (tx, execute) => {
+    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+    const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql.raw(`EXPLAIN (COSTS OFF) ${execute}`)));
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
+}
+
+/**
+ * The very SQL the repository sends, PREPAREd in a transaction; `run` gets the EXECUTE with the
+ * filter's values.
+ */
+async function withPrepared<T>(
+  filter: ConversationFilter,
+  recentLo: number,
+  run: (tx: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0], execute: string) => Promise<T>,
+): Promise<T> {
   const db = await getDb();
-  const { sql: text, params } = conversationListQuery(db, filter, 31).toSQL();
+  const { sql: text, params } = conversationListQuery(db, filter, 31, recentLo).toSQL();
   const values = listValues(1, filter) as Record<string, unknown>;
   const literal = (p: unknown) => {
     const v = p instanceof Placeholder ? values[p.name] : p;
     return typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
   };
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-    await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
     await tx.execute(sql.raw(`PREPARE conv_plan AS ${text}`));
     try {
-      const rows = rowsOf<{ "QUERY PLAN": string }>(
-        await tx.execute(sql.raw(`EXPLAIN (COSTS OFF) EXECUTE conv_plan(${params.map(literal).join(", ")})`)),
-      );
-      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+      return await run(tx, `EXECUTE conv_plan(${params.map(literal).join(", ")})`);
     } finally {
       await tx.execute(sql.raw(`DEALLOCATE conv_plan`));
     }
@@ -159,6 +173,47 @@ describe("conversation list plans", () => {
       expect(text, name).not.toMatch(/Sort Key: conversations/);
       expect(text, name).not.toMatch(/Seq Scan on conversations|Bitmap Heap Scan on conversations/);
     }
+  });
+});
+
+describe("the list's last messages", () => {
+  it("are joined from the recent partitions only, and a row whose last message lies below is completed, never dropped", async () => {
+    const w = await world();
+    const db = await getDb();
+    const floor = recentIdFloor(await partitionBounds(db));
+    // The world's messages were written just now: the floor is their partition's first id, and
+    // the partitions below it (messages_legacy at least) are left out of the plan.
+    const plan = await genericPlan({ waNumberId: 1 }, floor);
+    if (process.env.CONVERSATION_PLAN_PRINT) console.log(plan);
+    expect(floor).toBeGreaterThan(-2147483648);
+    expect(plan).toMatch(/on messages_\w+/);
+    expect(plan).not.toMatch(/on messages_legacy/);
+    // Left out when planned, not when the plan starts (which costing would not see).
+    expect(plan).not.toMatch(/Subplans Removed/);
+
+    // The floor is in the statement's text, not a value: a custom plan prunes no more than the
+    // generic one, so under plan_cache_mode auto PostgreSQL settles on the generic plan after its
+    // five custom ones instead of planning every page anew (as it did with the floor as a value).
+    const plans = await withPrepared({ waNumberId: w.number.id }, floor, async (tx, execute) => {
+      await tx.execute(sql`SET LOCAL plan_cache_mode = auto`);
+      for (let i = 0; i < 10; i++) await tx.execute(sql.raw(execute));
+      const [row] = rowsOf<{ generic_plans: number; custom_plans: number }>(
+        await tx.execute(sql`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'conv_plan'`),
+      );
+      return { generic: Number(row.generic_plans), custom: Number(row.custom_plans) };
+    });
+    expect(plans).toEqual({ generic: 5, custom: 5 });
+
+    // Whatever the floor, the page is the same: above every id, every last message comes from the
+    // second statement; below every id, all from the join.
+    const listed = (recentLo: number) =>
+      listConversationRows(db, w.team.id, { waNumberId: w.number.id }, 21, recentLo).then((rows) =>
+        rows.map((r) => [r.contactName, r.message.id, r.message.direction, r.message.status]),
+      );
+    const joined = await listed(-2147483648);
+    expect(joined.map((r) => r[0])).toEqual(["Dani", "Caro", "Beto", "Ana"]);
+    expect(await listed(2147483647)).toEqual(joined);
+    expect(await listed(floor)).toEqual(joined);
   });
 });
 
