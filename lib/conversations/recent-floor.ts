@@ -1,4 +1,4 @@
-import type { PartitionBounds } from "@/lib/messages/history-bounds";
+import { ALL_IDS, type PartitionBounds } from "@/lib/messages/history-bounds";
 
 /**
  * The conversation list joins each row to its last message on `last_message_id`. `messages` is
@@ -14,8 +14,8 @@ import type { PartitionBounds } from "@/lib/messages/history-bounds";
 
 /** How far back the list's own join reaches: the partitions with messages of the last 31 days. */
 const RECENT_MS = 31 * 86_400_000;
-/** The least int4: no partition left out. */
-export const NO_FLOOR = -2147483648;
+/** The least id: no partition left out. */
+const NO_FLOOR = ALL_IDS.lo;
 
 /**
  * The first id of the partitions holding messages of the last RECENT_MS, or of the newest

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, exists, gt, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { genericPlansOf, type Db, type DbOrTx } from "@/db/client";
 import { partitionBounds } from "@/lib/messages/history-repo";
-import { CachedBounds } from "@/lib/messages/history-bounds";
+import { ALL_IDS, CachedBounds } from "@/lib/messages/history-bounds";
 import { recentIdFloor } from "./recent-floor";
 import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { agents, contactLabels, contacts, conversations, labels, messages, waNumbers } from "@/db/schema";
@@ -212,7 +212,7 @@ export function conversationListQuery(db: Db, f: ConversationFilter, limit: numb
     .innerJoin(waNumbers, and(eq(waNumbers.id, conversations.waNumberId), eq(waNumbers.teamId, teamId)))
     .leftJoin(
       messages,
-      and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId), gte(messages.id, literalInt(recentLo))),
+      and(eq(messages.id, conversations.lastMessageId), eq(messages.teamId, teamId), gte(messages.id, literalId(recentLo))),
     )
     .orderBy(...orderOf(f));
 }
@@ -256,9 +256,9 @@ function literalLimit(limit: number): number {
   return sql.raw(String(limit)) as unknown as number;
 }
 
-/** An int4 written into the statement's text (the join's floor), checked to be one. */
-function literalInt(n: number): SQL {
-  if (!Number.isInteger(n) || n < -2147483648 || n > 2147483647) throw new Error(`not an int4: ${n}`);
+/** A message id written into the statement's text (the join's floor), checked to be one. */
+function literalId(n: number): SQL {
+  if (!Number.isInteger(n) || n < ALL_IDS.lo || n > ALL_IDS.hi) throw new Error(`not a message id: ${n}`);
   return sql.raw(String(n));
 }
 
