@@ -192,7 +192,8 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
  * plan pruned by it was reckoned much cheaper than the generic one, and under plan_cache_mode auto
  * the statement was planned anew at every page (1.6–2.0 ms of Postgres). Reading every last
  * message in a second statement instead cost the web process 0.3 ms more a page, one more round
- * trip on every page (bench/README.md, 2026-11-29, "The list's last messages").
+ * trip on every page (bench/README.md, 2026-11-29, "Tried: the last messages in a statement of
+ * their own").
  */
 export function conversationListQuery(db: Db, f: ConversationFilter, limit: number, recentLo: number) {
   const teamId = placeholder<number>("teamId");
@@ -224,7 +225,7 @@ export function conversationListQuery(db: Db, f: ConversationFilter, limit: numb
  * constant). On the generic-plan twin (db/client.ts genericPlansOf): planned anew for every call,
  * as plan_cache_mode auto did, it cost 0.80–0.86 ms on the 50 M set against 0.35–0.51.
  */
-export function lastMessagesQuery(db: Db) {
+function lastMessagesQuery(db: Db) {
   return db
     .select(lastMessageColumns)
     .from(messages)
@@ -241,7 +242,7 @@ export function lastMessagesQuery(db: Db) {
 const preparedLastMessages = preparedOnce((db) => lastMessagesQuery(db).prepare("conversations_last_messages"));
 
 /** The values of lastMessagesQuery for these message ids (at least one). */
-export function lastMessagesValues(teamId: number, ids: number[]) {
+function lastMessagesValues(teamId: number, ids: number[]) {
   // As an array literal: one text parameter, read the same by postgres.js and PGlite.
   return { teamId, ids: `{${ids.join(",")}}`, lo: Math.min(...ids), hi: Math.max(...ids) };
 }
