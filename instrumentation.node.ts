@@ -7,6 +7,8 @@ import { startChores } from "@/lib/chores/schedule";
 import { trackHttpRequests } from "@/lib/shutdown/http-drain";
 import { installGracefulShutdown } from "@/lib/shutdown/graceful";
 import { startWebhookFastLane } from "@/lib/meta-webhooks/fast-lane";
+import { startRequestLineGuard } from "@/lib/http/request-line-guard";
+import { limitHttpConnections } from "@/lib/http/connection-limits";
 
 /**
  * What one `next start` (or `next dev`) does before serving: apply migrations, load the demo
@@ -25,9 +27,14 @@ export async function startServerProcess() {
   // First: the drain must know of the requests in flight (one that arrived while the server was
   // starting is held by Next until register() ends, but Node announced it before this ran).
   trackHttpRequests();
+  // Timeouts in seconds, and no body read past an answer given without it (an endless upload).
+  limitHttpConnections(() => config.httpLimits);
   // Meta's webhook posts answered before Next's pipeline, on `next start` only (`next dev` keeps
   // every request in Next, where its reloads reach the code).
   if (config.webhookFastLane && process.env.NODE_ENV !== "development") startWebhookFastLane();
+  // Proxy-form targets (400) and methods Next does not route (405), answered before everything
+  // else on the server, the fast lane included (lib/http/request-line-guard.ts).
+  startRequestLineGuard();
   const handle = await getHandle();
   await runMigrations();
   if (config.seedDemo) {
@@ -47,9 +54,9 @@ export async function startServerProcess() {
     // The chores stop with the worker: nothing new is claimed once the drain has begun.
     installGracefulShutdown({
       timeoutS: config.shutdownTimeoutS,
+      // Awaited before the pool closes: a chore's run in progress ends before its connection does.
       stopWorker: async () => {
-        stopChores();
-        await worker?.stop();
+        await Promise.all([stopChores(), worker?.stop()]);
       },
     });
   }

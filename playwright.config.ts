@@ -18,6 +18,8 @@ const env: Record<string, string> = {
   PORT: String(E2E_PORT),
   APP_URL: BASE_URL,
   APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY || "e2e-encryption-key",
+  // e2e/webhooks.spec.ts points a webhook endpoint at a receiver on 127.0.0.1.
+  ALLOW_PRIVATE_WEBHOOK_URLS: "1",
 };
 // On a Postgres server the browser suite gets a fresh database of its own beside DATABASE_URL
 // (`<name>_e2e`, recreated by e2e/prepare-db.ts), as it gets a fresh folder on PGlite: the
@@ -43,6 +45,8 @@ const liveEnv: Record<string, string> = {
   DATA_DIR: path.dirname(livePglite),
   WORKER_IN_PROCESS: "1",
   SANDBOX_STEP_MS: "300",
+  // The sandbox approves a template from the editor this long after its submission (e2e/template-editor.spec.ts).
+  SANDBOX_TEMPLATE_REVIEW_MS: "1500",
   PORT: String(livePort),
   APP_URL: LIVE_BASE_URL,
 };
@@ -66,7 +70,7 @@ export default defineConfig({
     baseURL: BASE_URL,
     locale: "es-CO",
     timezoneId: "UTC",
-    trace: "retain-on-failure",
+    trace: process.env.E2E_TRACE === "off" ? "off" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",

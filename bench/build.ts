@@ -9,7 +9,11 @@ const SOURCES = [
   "db",
   "components",
   "next.config.mjs",
+  "proxy.ts",
+  "postcss.config.mjs",
+  "package.json",
   "package-lock.json",
+  "patches",
   "instrumentation.ts",
   "instrumentation.node.ts",
   "tsconfig.json",
@@ -33,18 +37,48 @@ function newestMtime(p: string): number {
 
 /** `next build` when `.next` is missing or older than any source file; returns what it did. */
 export function ensureBuild(force: boolean): "fresh" | "built" {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
-  const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
-  const newest = Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
-  if (!force && built > newest) return "fresh";
-  console.log(built ? "Sources changed since the last build: next build…" : "No production build yet: next build…");
-  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  // Test files run in parallel workers and several serve the built app: one builds while the
+  // others wait for it and then find the build fresh (two `next build` in one tree break both).
+  return withBuildLock(() => {
+    const buildId = path.join(ROOT, ".next", "BUILD_ID");
+    const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+    const newest = Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
+    if (!force && built > newest) return "fresh";
+    console.log(built ? "Sources changed since the last build: next build…" : "No production build yet: next build…");
+    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    if (r.status !== 0) throw new Error(`next build failed (exit ${r.status}); fix the build or run with --no-build`);
+    return "built";
   });
-  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status}); fix the build or run with --no-build`);
-  return "built";
+}
+
+const LOCK = path.join(ROOT, ".data", "next-build.lock");
+/** A lock left by a process that died mid-build is taken over after this long. */
+const STALE_LOCK_MS = 20 * 60_000;
+
+/** Runs `fn` holding a lock directory (mkdir is atomic), waiting for another holder to finish. */
+function withBuildLock<T>(fn: () => T): T {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) fs.rmSync(LOCK, { recursive: true, force: true });
+      // The callers are synchronous: block this worker half a second, then look again.
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
 }
 
 /**

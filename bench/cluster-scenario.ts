@@ -47,7 +47,7 @@ export async function clusterScenarios(ctx: ScenarioCtx, env: Record<string, str
     const out: Measure[] = [];
     out.push({ ...(await emptyLoad(ctx, cluster, 64, "cluster")), note });
     for (const kind of ["heavy", "ordinary"] as const) out.push(await historyLoad(ctx, cluster, "cluster", kind, 64));
-    // Issue 18's label target is a deployment's, not one process's: the label round trip is bound
+    // The label target is a deployment's, not one process's: the label round trip is bound
     // by the web process, so it is measured here too, on every core.
     out.push(await labelLoad({ ...ctx, app: cluster }, 64, "cluster"));
     return out;

@@ -4,8 +4,7 @@ import postgres from "postgres";
  * The server the throwaway database is made on: the machine's PostgreSQL, or BENCH_SERVER_URL (a
  * cluster of the bench's own, say). A 50 M build runs statements for minutes, and the event tail
  * of every database on the same instance reads only below its oldest running transaction, so on
- * the machine's instance it stalls the suite's tests/events files (bench/README.md, the fifth
- * 50 M run); on a cluster of its own it shares only the cores.
+ * the machine's instance it stalls the suite's tests/events files (bench/log/2026-11-28-50m-fifth-run.md); on a cluster of its own it shares only the cores.
  */
 export const LOCAL_SERVER = (process.env.BENCH_SERVER_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
 

@@ -5,6 +5,13 @@
  * with its count in one, lib/messages/history-repo.ts) and writes the same JSON,
  * so app ÷ floor is the price of Next.js plus our layers. Only the paginated form is served.
  *
+ * And the template send (`POST /send`): the token by hash as above, the request's zod schema, then
+ * the app's own send service (lib/messages/send-service.ts), which sends the very statements the
+ * app's route does, in the same order. What the floor leaves out is the route's frame: Next.js,
+ * withAuth (permissions, the rate limit, the client address) and the error mapper. So
+ * `template send` ÷ floor is the price of that frame, and the floor's own CPU per send is what the
+ * send's statements and their drizzle queries cost on a bare server.
+ *
  *   DATABASE_URL=… PORT=4000 node --conditions=react-server --import tsx bench/floor-server.ts
  */
 import http from "node:http";
@@ -18,6 +25,9 @@ import { HistoryIdRanges, STALE_RANGE, type PartitionBounds } from "@/lib/messag
 import { boundsStatement, conversationStatement, countStatement, pageStatement } from "@/lib/messages/history-repo";
 import { resolveWindow } from "@/lib/messages/history-range";
 import { parseLocalDate } from "@/lib/messages/history-schemas";
+import { sendTemplateInput } from "@/lib/messages/send-schemas";
+import { sendTemplate } from "@/lib/messages/send-service";
+import { ApiError } from "@/lib/http/errors";
 
 const poolSize = Number(process.env.DATABASE_POOL_SIZE || 10);
 const sql = postgres(process.env.DATABASE_URL!, { max: poolSize, onnotice: () => {} });
@@ -50,14 +60,14 @@ const tokenByHash = statement(tokenStatement(builder));
 const conversation = statement(conversationStatement(builder));
 // Named statements, as the app's on a direct connection: id bounds that prune when the plan starts.
 const pages = {
-  "DESC:true": statement(pageStatement(builder, "DESC", true, "start"), generic),
-  "ASC:true": statement(pageStatement(builder, "ASC", true, "start"), generic),
-  "DESC:false": statement(pageStatement(builder, "DESC", false, "start"), generic),
-  "ASC:false": statement(pageStatement(builder, "ASC", false, "start"), generic),
+  "DESC:true": statement(pageStatement(builder, { order: "DESC", bounded: true, pruneAt: "start" }), generic),
+  "ASC:true": statement(pageStatement(builder, { order: "ASC", bounded: true, pruneAt: "start" }), generic),
+  "DESC:false": statement(pageStatement(builder, { order: "DESC", bounded: false, pruneAt: "start" }), generic),
+  "ASC:false": statement(pageStatement(builder, { order: "ASC", bounded: false, pruneAt: "start" }), generic),
 };
 const counts = {
-  true: statement(countStatement(builder, true, "start"), generic),
-  false: statement(countStatement(builder, false, "start"), generic),
+  true: statement(countStatement(builder, { bounded: true, pruneAt: "start" }), generic),
+  false: statement(countStatement(builder, { bounded: false, pruneAt: "start" }), generic),
 };
 // The window's id range, as the app turns it (lib/messages/history-bounds.ts): cached bounds, checked by the page.
 const bounds = statement(boundsStatement(builder));
@@ -79,10 +89,16 @@ const pad = (n: number) => String(n).padStart(2, "0");
 const formatUtc = (d: Date) =>
   `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 
-async function history(req: http.IncomingMessage, res: http.ServerResponse) {
+/** The bearer token's row (id, team, scopes…), or undefined: the caller answers 401. */
+async function bearer(req: http.IncomingMessage) {
   const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
-  if (!m) return send(res, 401, { message: "Unauthenticated." });
+  if (!m) return undefined;
   const [token] = await tokenByHash({ tokenHash: createHash("sha256").update(m[1]).digest("hex") });
+  return token;
+}
+
+async function history(req: http.IncomingMessage, res: http.ServerResponse) {
+  const token = await bearer(req);
   if (!token) return send(res, 401, { message: "Unauthenticated." });
   const teamId = token[1] as number;
 
@@ -135,9 +151,38 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
   });
 }
 
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+async function sendOne(req: http.IncomingMessage, res: http.ServerResponse) {
+  const token = await bearer(req);
+  if (!token) return send(res, 401, { message: "Unauthenticated." });
+  const parsed = sendTemplateInput.safeParse(await readBody(req));
+  if (!parsed.success) return send(res, 422, { message: parsed.error.issues[0]?.message ?? "invalid" });
+  try {
+    const ctx = { teamId: token[1] as number, actor: { kind: "token" as const, tokenId: token[0] as number } };
+    const result = await sendTemplate({ ctx, input: parsed.data, idempotency: null });
+    send(res, result.status, result.body);
+  } catch (err) {
+    // The contract's 422s (an unknown number or template…) as the app answers them; anything else is a 500 below.
+    if (err instanceof ApiError) return send(res, err.status, { message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+    throw err;
+  }
+}
+
 const server = http.createServer((req, res) => {
   const path = (req.url ?? "").split("?")[0];
-  const handle = path === "/health" ? async () => send(res, 200, { ok: true }) : path.endsWith("/history") ? () => history(req, res) : null;
+  const handle =
+    path === "/health"
+      ? async () => send(res, 200, { ok: true })
+      : path.endsWith("/history")
+        ? () => history(req, res)
+        : path === "/send" && req.method === "POST"
+          ? () => sendOne(req, res)
+          : null;
   if (!handle) return send(res, 404, { message: "Not found" });
   handle().catch((err) => {
     console.error(err);

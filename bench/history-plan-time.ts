@@ -23,7 +23,7 @@ const runs = Number(process.argv[2] ?? 200);
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 const builder = drizzle(postgres(url, { max: 1 })) as unknown as Db;
 const pruneAt = (process.env.PRUNE_AT ?? "plan") as "plan" | "start";
-const { sql: text, params } = pageStatement(builder, "DESC", true, pruneAt).toSQL();
+const { sql: text, params } = pageStatement(builder, { order: "DESC", bounded: true, pruneAt }).toSQL();
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const now = new Date();

@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { RawRequest } from "autocannon";
 import { load, mb, unavailable, type Measure } from "./load";
 import { cpuMs, memorySampler } from "./processes";
 import type { ScenarioCtx } from "./scenarios";
@@ -10,7 +11,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const LIST_VARIANTS = {
   all: "",
   needs_reply: "&needs_reply=1",
-  // Issue 21: the customer waiting longest first, and the conversations a broadcast opened.
+  // The customer waiting longest first, and the conversations a broadcast opened.
   waiting: "&needs_reply=1&order=waiting",
   outbound_only: "&outbound_only=1",
 } as const;
@@ -23,7 +24,46 @@ export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant
 }
 
 /**
- * The reports (issue 21): team A's last 30 days per day, and per agent, read from their rollups.
+ * Opening a conversation in the inbox: its thread's first page (the newest 50 messages, one
+ * request: GET /api/v1/conversations/{id}/messages), for the heavy customer (≈200,000 messages in
+ * the 5 M set) or a random ordinary one of team A on numbers[0]. Needs Postgres (the ids are read
+ * beside the server).
+ */
+export async function threadLoad(ctx: ScenarioCtx, connections: number, kind: "heavy" | "ordinary"): Promise<Measure> {
+  const scenario = `conversation opened (${kind})`;
+  if (!ctx.query) return unavailable(scenario, "app", connections, "needs Postgres (the bench reads the conversations' ids)");
+  const { data } = ctx;
+  const numberId = data.numbers[0].id;
+  const rows = await ctx.query(
+    kind === "heavy"
+      ? `select id from conversations where team_id = ${data.teamA.id} and wa_number_id = ${numberId} and contact_id = ${data.heavy.contactId}`
+      : `select c.id from conversations c join contacts k on k.team_id = c.team_id and k.id = c.contact_id
+         where c.team_id = ${data.teamA.id} and c.wa_number_id = ${numberId} and c.contact_id <> ${data.heavy.contactId}
+         order by c.id limit 2000`,
+  );
+  const ids = rows.map((r) => Number(r.id));
+  if (!ids.length) return unavailable(scenario, "app", connections, "no conversation of that kind in the data set");
+  const pathOf = () => `/api/v1/conversations/${ids[Math.floor(Math.random() * ids.length)]}/messages?per_page=50`;
+  const headers = auth(data.teamA.token);
+  return load({
+    scenario,
+    target: "app",
+    url: ctx.app.url,
+    connections,
+    duration: ctx.duration,
+    serverPid: ctx.app.child.pid!,
+    headers,
+    requests: [{ method: "GET", path: pathOf(), setupRequest: (req: RawRequest) => ({ ...req, path: pathOf() }) }],
+    probe: async () => {
+      const res = await fetch(ctx.app.url + pathOf(), { headers });
+      await res.arrayBuffer();
+      return res.status;
+    },
+  });
+}
+
+/**
+ * The reports: team A's last 30 days per day, and per agent, read from their rollups.
  */
 export function reportsLoad(ctx: ScenarioCtx, connections: number, which: "summary" | "agents"): Promise<Measure> {
   return getLoad(ctx, connections, `reports ${which}`, `/api/v1/reports/${which}`);
@@ -83,7 +123,7 @@ export async function eventsScenario(ctx: ScenarioCtx, streams = 1000, perSecond
   let opened = 0;
   let failed = 0;
   const mem = memorySampler(app.child.pid!);
-  // A credential holds at most MAX_STREAMS_PER_CREDENTIAL streams (issue 19): the streams are
+  // A credential holds at most MAX_STREAMS_PER_CREDENTIAL streams: the streams are
   // spread over as many of team A's tokens as that takes, like the dashboards of many agents.
   const { createToken } = await import("@/lib/auth/tokens");
   const { MAX_STREAMS_PER_CREDENTIAL } = await import("@/lib/events/stream-registry");

@@ -1,4 +1,4 @@
-/** Prints a results file as the Markdown table of the README: `npx tsx bench/print.ts [file]`. */
+/** Prints a results file as the Markdown table of the bench logs (bench/log/): `npx tsx bench/print.ts [file]`. */
 import fs from "node:fs";
 import path from "node:path";
 import { tableLines, type Row } from "./report";

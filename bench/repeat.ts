@@ -2,8 +2,8 @@ import type { Measure } from "./load";
 
 /**
  * `--repeat=N`: one p99 per read moved by ±10–25 % between readings of the same set minutes apart
- * on this machine kind (bench/README.md, the fifth and sixth 50 M runs), more than issue 22's 20 %
- * allowance. So the reads the issue compares are measured N times, in rounds (every read once,
+ * on this machine kind (bench/log/2026-11-28-50m-sixth-run.md), more than the 50 M target's 20 %
+ * allowance. So the reads it compares are measured N times, in rounds (every read once,
  * then every read again), and the reading with the median p99 is what the table shows and the
  * 50 M summary judges. Rounds rather than N loads of one read back to back, so a slow minute of
  * the machine touches one reading of every read instead of every reading of one.

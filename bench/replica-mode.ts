@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- --replica`: the pooler and the read replica of docs/deployment.md, measured
- * (issue 22 part 6). Starts its own PostgreSQL 15 primary, a streaming replica of it and PgBouncer
+ * `npm run bench -- --replica`: the pooler and the read replica of docs/deployment.md, measured.
+ * Starts its own PostgreSQL 15 primary, a streaming replica of it and PgBouncer
  * in transaction pooling (scripts/pg-cluster.sh, as the scale pass does) in a temporary folder,
  * generates the usual data set on the primary (the replica follows by WAL), and measures the same
  * two loads on three deployments, each served by its own pair of `next start`:

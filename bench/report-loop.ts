@@ -1,5 +1,5 @@
 /**
- * A report's price outside Next (bench/README.md, "service functions called in a loop"): calls
+ * A report's price outside Next (bench/log/2026-11-26-report-and-list-time.md, "service functions called in a loop"): calls
  * reportSummary and reportAgents for a bench team's last 30 days (the bench's own requests) in a
  * loop, and prints per call the CPU of this process (our code, drizzle, postgres.js; no HTTP) and
  * of the database's backends (read from /proc: run it on the database's machine, with nothing else

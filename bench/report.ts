@@ -7,7 +7,7 @@ const ratio = (a: number, b: number | undefined) => (b ? Math.round((a / b) * 10
 /**
  * app ÷ empty route (our own cost over the framework) for every app row, compared at the same
  * connection count and in requests per second; app ÷ floor (the framework's cost) for the history
- * rows, against the bare server's same customer kind.
+ * rows, against the bare server's same customer kind, and for the template send.
  */
 export function withRatios(results: Measure[]): Row[] {
   const empty = new Map<number | null, number>();
@@ -24,9 +24,10 @@ export function withRatios(results: Measure[]): Row[] {
     return {
       ...m,
       vsEmpty: m.scenario === "empty route" ? null : ratio(m.reqPerSec, base.get(m.connections)),
-      vsFloor: m.scenario.startsWith("history")
-        ? ratio(m.reqPerSec, floor.get(`${m.scenario.replace(/ \(.*\)$/, "")}|${m.connections}`))
-        : null,
+      vsFloor:
+        m.scenario.startsWith("history") || m.scenario === "template send"
+          ? ratio(m.reqPerSec, floor.get(`${m.scenario.replace(/ \(.*\)$/, "")}|${m.connections}`))
+          : null,
     };
   });
 }

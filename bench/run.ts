@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --pglite] [-- --no-build] [-- --duration=10] [-- --keep] [-- --repeat=3]`
  *
  * One command: builds the app if needed, generates the data set with SQL, starts `next start`
- * and the baselines, runs every scenario of issue 5 with autocannon, prints a table and writes
+ * and the baselines, runs every scenario with autocannon, prints a table and writes
  * bench/results/<timestamp>.json and bench/results/latest.json. See bench/README.md.
  */
 import fs from "node:fs";
@@ -15,10 +15,10 @@ import { FULL, QUICK, SCALES, generateDataset, recoverDataset, type BenchData, t
 import type { Measure } from "./load";
 import { ROOT, benchWebhookFastLane, freePort, startProcess, stopChild, type Proc } from "./processes";
 import { printTable, withRatios } from "./report";
-import { emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoad, type ScenarioCtx } from "./scenarios";
+import { authLoad, emptyLoad, historyLoad, labelLoad, rateLimitLoad, sendLoad, bulkSendLoad, type ScenarioCtx } from "./scenarios";
 import { clusterScenarios } from "./cluster-scenario";
 import { workerScenarios } from "./worker-scenario";
-import { conversationsLoad, eventsScenario, LIST_VARIANT_NAMES, reportsLoad } from "./inbox-scenarios";
+import { conversationsLoad, eventsScenario, LIST_VARIANT_NAMES, reportsLoad, threadLoad } from "./inbox-scenarios";
 import { importScenario, statsLoad } from "./audience-scenarios";
 import { broadcastScenario } from "./broadcast-scenario";
 import { statusIngestScenario, statusWritesScenario } from "./status-scenarios";
@@ -32,7 +32,7 @@ const scale = argValue("scale");
 if (scale !== undefined && !SCALES[scale]) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(", ")}`);
 const quick = args.has("--quick") || scale === "500k";
 const sizes = scale ? SCALES[scale] : quick ? QUICK : FULL;
-/** The 50 M set (issue 22) is built for the reads the issue compares: history, the list and stats at 16 connections. */
+/** The 50 M set is built for the reads its target compares: history, the list and stats at 16 connections. */
 const big = sizes.messages > FULL.messages;
 const pglite = args.has("--pglite");
 const replica = args.has("--replica");
@@ -76,7 +76,7 @@ function logMeasure(m: Measure) {
   console.log(`  ${m.scenario} [${m.target}] × ${m.connections}: ${shown}`);
 }
 
-/** One more reading of each read issue 22 compares (history, the list, stats) at `connections`. */
+/** One more reading of each read the 50 M target compares (history, the list, stats) at `connections`. */
 async function readsAgain(ctx: ScenarioCtx, connections: number): Promise<Measure[]> {
   const out: Measure[] = [];
   const take = (m: Measure) => {
@@ -189,7 +189,8 @@ async function main() {
       const floorPort = await freePort();
       floor = await startProcess("floor", ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "bench", "floor-server.ts")], {
         port: floorPort,
-        env: { DATABASE_URL: db.url },
+        // The app's settings: the send service reads them (lib/config.ts) as the app does.
+        env,
         readyPath: "/health",
       });
       procs.push(floor);
@@ -206,11 +207,12 @@ async function main() {
     const record = recordInto(results);
 
     console.log("Scenarios:");
-    // The 50 M set is compared with the 5 M set's p99 at 16 connections (issue 22); each read runs
+    // The 50 M set is compared with the 5 M set's p99 at 16 connections (bench/README.md); each read runs
     // at 1 connection first, as in the 5 M run, so both servers are as warm when it is measured.
     const levels = big ? [1, 16] : [1, 16, 64];
     for (const c of levels) {
       if (want("empty")) record(await emptyLoad(ctx, app, c));
+      if (want("auth")) record(await authLoad(ctx, app, c));
       for (const kind of ["heavy", "ordinary"] as const) {
         if (!want("history")) continue;
         record(await historyLoad(ctx, app, "app", kind, c));
@@ -218,10 +220,15 @@ async function main() {
       }
     }
     if (want("ratelimit")) record(await rateLimitLoad(ctx, 16));
-    if (want("send")) for (const c of [16, 64]) record(await sendLoad(ctx, c));
+    if (want("send"))
+      for (const c of [16, 64]) {
+        record(await sendLoad(ctx, c));
+        if (floor) record(await sendLoad(ctx, c, floor, "floor"));
+      }
     if (want("bulk")) record(await bulkSendLoad(ctx, 4, BULK_PATH, 1000));
     if (want("labels")) record(await labelLoad(ctx, 64));
     if (want("conversations")) for (const c of [1, 16]) for (const v of LIST_VARIANT_NAMES) record(await conversationsLoad(ctx, c, v));
+    if (want("thread")) for (const c of [1, 16]) for (const k of ["heavy", "ordinary"] as const) record(await threadLoad(ctx, c, k));
     if (want("reports")) for (const c of [1, 16]) for (const w of ["summary", "agents"] as const) record(await reportsLoad(ctx, c, w));
     if (want("events")) record(await eventsScenario(ctx));
     if (want("stats")) for (const c of [1, 16]) record(await statsLoad(ctx, c));

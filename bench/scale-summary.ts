@@ -5,7 +5,7 @@ import { FULL } from "./dataset";
 import type { Measure } from "./load";
 import { ROOT } from "./processes";
 
-/** Issue 22's allowance: the 50 M set's reads keep the 5 M set's p99 within this share… */
+/** The 50 M target's allowance: the 50 M set's reads keep the 5 M set's p99 within this share… */
 const ALLOWED = 0.2;
 /** …at this many connections. */
 const COMPARED_AT = 16;
@@ -81,7 +81,7 @@ export function scaleSummary(results: Measure[], data: BenchData | undefined, re
     `p99 at ${COMPARED_AT} connections against the 5 M run of ${ref.report.date} (bench/results/${ref.file}), allowance +${ALLOWED * 100} %:`,
   );
   // A reference whose reads began while its own build still loaded the machine reads slower than
-  // it should, and makes a 50 M run look better than it is (bench/README.md, the fifth 50 M run:
+  // it should, and makes a 50 M run look better than it is (bench/log/2026-11-28-50m-fifth-run.md:
   // 58 ms for the ordinary page straight after the build, 41 ms with --wait-quiet).
   const busy = ref.report.machine?.loadAvgAtReads?.[0];
   const cpus = ref.report.machine?.cpus ?? 2;

@@ -89,6 +89,21 @@ export function emptyLoad(ctx: ScenarioCtx, server: Proc, connections: number, t
   });
 }
 
+/** Authentication's price: the empty route behind `withAuth`, with team A's token (app/api/bench/auth). */
+export function authLoad(ctx: ScenarioCtx, server: Proc, connections: number) {
+  const headers = auth(ctx.data.teamA.token);
+  return load({
+    scenario: "empty authenticated route",
+    target: "empty",
+    url: server.url + "/api/bench/auth",
+    connections,
+    duration: ctx.duration,
+    serverPid: server.child.pid!,
+    headers,
+    probe: () => status(server.url + "/api/bench/auth", { headers }),
+  });
+}
+
 /** The limiter's price: the empty route plus one `checkRateLimit` on one hot key. */
 export function rateLimitLoad(ctx: ScenarioCtx, connections: number) {
   return load({
@@ -116,25 +131,34 @@ export function sendBody(data: BenchData, destination: string, numberIndex = 0) 
   });
 }
 
-/** Scenario 3: template sends accepted (200, durably QUEUED) per second. */
-export async function sendLoad(ctx: ScenarioCtx, connections: number): Promise<Measure> {
+/**
+ * Scenario 3: template sends accepted (200, durably QUEUED) per second, by the app or by the floor
+ * (bench/floor-server.ts `POST /send`: the same service, on bare node:http).
+ */
+export async function sendLoad(
+  ctx: ScenarioCtx,
+  connections: number,
+  server: Proc = ctx.app,
+  target: Measure["target"] = "app",
+): Promise<Measure> {
   const { data } = ctx;
   const headers = { ...auth(data.teamA.token), "content-type": "application/json" };
-  const url = ctx.app.url + "/api/v1/message_templates/send";
+  const path = target === "floor" ? "/send" : "/api/v1/message_templates/send";
+  const url = server.url + path;
   const before = await queuedCount(ctx);
   const m = await load({
     scenario: "template send",
-    target: "app",
-    url: ctx.app.url,
+    target,
+    url: server.url,
     connections,
     duration: ctx.duration,
-    serverPid: ctx.app.child.pid!,
+    serverPid: server.child.pid!,
     unit: "sends/s",
     headers,
     requests: [
       {
         method: "POST",
-        path: "/api/v1/message_templates/send",
+        path,
         setupRequest: (req: RawRequest) => ({ ...req, body: sendBody(data, pick(data.ordinary)) }),
       },
     ],

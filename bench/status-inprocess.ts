@@ -8,7 +8,7 @@
  * - MODE=status (default): `applyStatusUpdates` (lib/delivery/status.ts), one transaction per
  *   status, by as many concurrent callers as the pool has connections.
  * - MODE=webhook: scenario 13's work without Next: signed webhooks handed to
- *   `receiveWhatsAppWebhook` (lib/meta-webhooks/whatsapp.ts) as Request objects by 64 callers, so
+ *   `receiveWhatsAppWebhook` (lib/meta-webhooks/whatsapp-service.ts) as Request objects by 64 callers, so
  *   the statuses share the group commit as they do in the server.
  *
  * Prints statuses applied per second and this process's CPU per applied status, to set against
@@ -18,7 +18,7 @@
 import postgres from "postgres";
 import { applyStatusUpdates } from "@/lib/delivery/status";
 import { cloudNumberByPhoneNumberId } from "@/lib/meta-webhooks/secrets";
-import { receiveWhatsAppWebhook } from "@/lib/meta-webhooks/whatsapp";
+import { receiveWhatsAppWebhook } from "@/lib/meta-webhooks/whatsapp-service";
 import { signedStatusWebhook } from "./status-scenarios";
 
 const MESSAGES = Number(process.env.MESSAGES ?? 3000);

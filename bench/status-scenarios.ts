@@ -161,7 +161,7 @@ export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]>
     // a status UPDATE walks and dirties the index pages of its partition, and the indexes of 10,000
     // rows are shallower and far fewer pages than a month's. With only the 10,000 rows copied the
     // baseline was a smaller table than the one it stands for (on the full set its UPDATE committed
-    // 19,105 times a second at 64 connections, 17,574 with the month's rows; bench/README.md, 2026-11-28).
+    // 19,105 times a second at 64 connections, 17,574 with the month's rows; bench/log/2026-11-28-new-machine.md).
     const holders = partitioned
       ? await q(`select r.lo, r.hi from messages_partition_ranges() r where r.name in
             (select distinct tableoid::regclass::text from messages where id between ${range.lo} and ${range.hi} and team_id = ${team})`)
@@ -214,7 +214,7 @@ export async function statusWritesScenario(ctx: ScenarioCtx): Promise<Measure[]>
       try {
         // Alternated, so a change in what else the machine runs touches both sides alike; with
         // --repeat=N, N such rounds, and the round with the median ratio is reported (the plain
-        // side alone moved by ±20 % between runs minutes apart: bench/README.md, the third machine).
+        // side alone moved by ±20 % between runs minutes apart: bench/log/2026-11-28-50m-third-run.md).
         const rounds: { plain: PgbenchResult; triggers: PgbenchResult; plainAudit: PgbenchResult; triggersAudit: PgbenchResult }[] = [];
         for (let round = 0; round < (ctx.repeat ?? 1); round++) {
           const plain = await runPgbench(bin, url, files.plain, clients, ctx.duration);

@@ -18,4 +18,9 @@ export const ADVISORY_LOCKS = {
   eventPartitions: 727_278,
   /** The partitions of messages (try-lock). */
   messagePartitions: 727_279,
+  /**
+   * The event-stream leases of one holder (pg_advisory_xact_lock(this, hashtext(holder)), the
+   * two-key form, which never meets the one-key locks above).
+   */
+  streamLeases: 727_280,
 } as const;

@@ -6,6 +6,7 @@ import * as schema from "./schema";
 import type { Sql } from "postgres";
 import { config } from "@/lib/config";
 import { oneQueryPerConnection } from "./pooler-gate";
+import { DbCircuit, guardWithCircuit } from "./circuit";
 import { ReplicaMonitor, replicaReadFailure, type ReplicaStatus } from "./replica";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -138,7 +139,7 @@ const historyPoolSize = () => Math.max(1, Math.ceil(config.databasePoolSize / 2)
  * generic plan when it is estimated dearer than a custom one. The history page's generic plan holds
  * every month partition (pruned only when it starts, which costing ignores), so on the 50 M set's 52
  * partitions it was estimated at twice a custom plan, and every page was planned anew: 11 ms of
- * planning for 0.55 ms of execution (bench/README.md, "Issues 18 and 22, later the same day").
+ * planning for 0.55 ms of execution (bench/log/2026-11-28-50m-third-run.md).
  * Only these statements: the app's other named statements were never checked under a forced
  * generic plan.
  */
@@ -168,18 +169,25 @@ async function open(): Promise<Handle> {
         ...(startup ? { connection: startup } : {}),
       });
     const clients: Sql[] = [];
+    // The primary's circuit (db/circuit.ts); its probe has a connection of its own, with a short
+    // connect timeout, so a probe of a server that does not answer ends soon.
+    const probeClient = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 1, onnotice: () => {} });
+    const circuit = new DbCircuit(() => probeClient.unsafe("SELECT 1"));
     // A handle sending named statements (the pool itself, or its generic-plan twin for the history).
     const named = (target: string, max: number, startup?: Record<string, string>) => {
       const c = connect(target, max, false, startup);
       namedStatements(c);
+      if (target === url) guardWithCircuit(c, circuit);
       clients.push(c);
       const d = drizzle(c, { schema }) as unknown as Db;
       namedOn.set(d, true);
       return d;
     };
     const client = connect(url, config.databasePoolSize, pooled);
-    if (pooled) oneQueryPerConnection(client, config.databasePoolSize);
+    if (pooled) circuit.onOpen(oneQueryPerConnection(client, config.databasePoolSize).failWaiting);
     else namedStatements(client);
+    // After the gate: an open circuit fails a query before it waits there for a connection.
+    guardWithCircuit(client, circuit);
     const db = drizzle(client, { schema }) as unknown as Db;
     namedOn.set(db, !pooled);
     if (!pooled) genericTwins.set(db, named(url, historyPoolSize(), FORCE_GENERIC));
@@ -211,6 +219,7 @@ async function open(): Promise<Handle> {
         client.end({ timeout: 5 }),
         listener === client ? undefined : listener.end({ timeout: 5 }),
         readClient?.end({ timeout: 5 }),
+        probeClient.end({ timeout: 1 }),
         ...clients.map((c) => c.end({ timeout: 5 })),
       ]);
     };
@@ -220,7 +229,10 @@ async function open(): Promise<Handle> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const dir = config.pgliteDir;
   const release = dir.startsWith("memory://") ? () => {} : lockDataDir(dir);
-  const client = new PGlite(dir);
+  // An in-memory database may start from a migrated template (the test suite's: migrating each
+  // test file's database from scratch cost it seconds per file).
+  const template = dir.startsWith("memory://") ? config.pgliteTemplate : undefined;
+  const client = template ? new PGlite(dir, { loadDataDir: new Blob([await fs.promises.readFile(template)]) }) : new PGlite(dir);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   // PGlite is one session in this process: NOTIFY from any of its transactions reaches it here.
@@ -244,7 +256,7 @@ async function open(): Promise<Handle> {
  * drizzle runs every query not built with `.prepare()` as an unnamed statement, which postgres.js
  * sends as Parse/Describe first and Bind/Execute second: two round trips and a fresh plan each
  * time. Our SQL strings are a fixed set (values are always parameters), so named statements,
- * cached per connection, are safe and cut a round trip off every query (bench/README.md,
+ * cached per connection, are safe and cut a round trip off every query (bench/log/2026-11-22-findings.md,
  * finding 1). Only on a direct connection: a transaction pooler cannot keep them (see `open`).
  */
 function namedStatements(client: Sql) {

@@ -42,7 +42,38 @@ const LOST_CONNECTION_CODES = new Set([
   "CONNECT_TIMEOUT",
   // db/pooler-gate.ts: behind a transaction pooler, no connection of this process came free in time.
   "POOL_QUEUE_TIMEOUT",
+  // db/circuit.ts: a connection could not be made a moment ago; no query is tried until one can.
+  "DB_CIRCUIT_OPEN",
 ]);
+
+// A connection that could not be made: the server is away (not merely busy, not one lost backend).
+const CONNECT_FAILURE_CODES = new Set([
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECT_TIMEOUT",
+  // The server crashed or cannot take connections now. Not 57P01 (admin shutdown): that is also
+  // what one backend ended by pg_terminate_backend gets, with the server well; a server shutting
+  // down refuses the next connect anyway.
+  "57P02",
+  "57P03",
+]);
+
+/** Whether `err` (or a cause, or one of a dual-stack connect's errors) says no connection could be made. */
+export function connectFailed(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; cause?: unknown; errors?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (typeof e.code === "string" && CONNECT_FAILURE_CODES.has(e.code)) return true;
+    if (Array.isArray(e.errors) && e.errors.some((x) => connectFailed(x))) return true;
+  }
+  return false;
+}
 
 /**
  * Whether `err` (or a cause drizzle wrapped it in) says the database cannot be reached right now:

@@ -4,8 +4,8 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * What writing a row sets off inside the database, in one place (DESIGN section 13, "side effects
- * you can find"): db/functions/*.sql holds the CURRENT definition of every trigger function and
+ * What writing a row sets off inside the database, in one place (docs/write-path.md, "Side
+ * effects in one place"): db/functions/*.sql holds the CURRENT definition of every trigger function and
  * its trigger, one file per function, and of the one function a hot path calls instead of a
  * transaction of several round trips (contact_labels_change.sql). Migrations create tables; these
  * files are re-applied after them on every start and `npm run db:migrate` (CREATE OR REPLACE, so

@@ -23,9 +23,11 @@ import type { Sql } from "postgres";
 /** How long a query may wait here for a connection before it fails as "database busy" (503). */
 const WAIT_MS = 10_000;
 
-export function oneQueryPerConnection(client: Sql, max: number, waitMs = WAIT_MS) {
+export function oneQueryPerConnection(client: Sql, max: number, waitMs = WAIT_MS): { failWaiting: (err: Error) => void } {
   let free = max;
   const waiting: (() => void)[] = [];
+  // How each waiter is failed before its time (failWaiting), by its `take`.
+  const fails = new Map<() => void, (err: Error) => void>();
   // Resolves once a permit is held; rejects after `waitMs` (a transaction that queries the pool
   // instead of its own connection could otherwise wait here forever once all permits are held by
   // such transactions), with a code connectionLost (db/errors.ts) answers 503 for.
@@ -37,13 +39,21 @@ export function oneQueryPerConnection(client: Sql, max: number, waitMs = WAIT_MS
     return new Promise<void>((resolve, reject) => {
       const take = () => {
         clearTimeout(timer);
+        fails.delete(take);
         resolve();
       };
-      const timer = setTimeout(() => {
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        fails.delete(take);
         waiting.splice(waiting.indexOf(take), 1);
-        reject(Object.assign(new Error(`no database connection free within ${waitMs} ms`), { code: "POOL_QUEUE_TIMEOUT" }));
-      }, waitMs);
+        reject(err);
+      };
+      const timer = setTimeout(
+        () => fail(Object.assign(new Error(`no database connection free within ${waitMs} ms`), { code: "POOL_QUEUE_TIMEOUT" })),
+        waitMs,
+      );
       waiting.push(take);
+      fails.set(take, fail);
     });
   };
   // A released permit passes straight to the next waiter, so none is lost or counted twice.
@@ -89,4 +99,7 @@ export function oneQueryPerConnection(client: Sql, max: number, waitMs = WAIT_MS
       release();
     }
   }) as typeof client.begin;
+
+  // The database is away (db/circuit.ts): nobody waits here for a connection that will not come.
+  return { failWaiting: (err) => [...fails.values()].forEach((fail) => fail(err)) };
 }

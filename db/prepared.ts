@@ -5,7 +5,7 @@ import type { Db } from "./client";
 /**
  * A hot query built once per database handle with drizzle's `.prepare()`, then only executed.
  * Building a select (entity checks, selection, SQL text) is about a quarter of a small request's
- * CPU (bench/README.md, finding 1); values arrive through `sql.placeholder`. Keyed by handle
+ * CPU (bench/log/2026-11-22-findings.md, finding 1); values arrive through `sql.placeholder`. Keyed by handle
  * because tests open a second one on the same database.
  */
 export function preparedOnce<Q>(build: (db: Db) => Q): (db: Db) => Q {

@@ -41,8 +41,8 @@ test("no serious accessibility violations on sign-in and the dashboard pages, at
       },
     ],
     [
-      "conversations",
-      `/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`,
+      "history",
+      `/history?wa_number=${DEMO.number}&customer=${DEMO.maria}`,
       async () => {
         await expect(page.locator("article[data-message-id]").first()).toBeVisible();
       },

@@ -3,7 +3,7 @@ import { shot, signIn } from "./helpers";
 import { DEMO } from "./fixtures";
 
 test("a signed-out visitor is sent to the sign-in page, which shows the demo hint", async ({ page }) => {
-  await page.goto("/conversations");
+  await page.goto("/history");
   await expect(page).toHaveURL(/\/login\?next=/);
   await expect(page.getByTestId("demo-hint")).toContainText(DEMO.email);
   await expect(page.getByTestId("demo-hint")).toContainText(DEMO.password);
@@ -19,7 +19,10 @@ test("wrong credentials show the server's message; the demo agent signs in and o
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page.getByText("El correo o la contraseña no son correctos.")).toBeVisible();
 
-  await signIn(page);
+  await page.getByLabel("Contraseña").fill(DEMO.password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/inbox$/);
+  await expect(page.getByTestId("agent-name")).toHaveText(DEMO.agentName);
   const cookies = await page.context().cookies();
   const session = cookies.find((c) => c.name === "wa_session");
   expect(session?.httpOnly).toBe(true);
@@ -31,14 +34,23 @@ test("wrong credentials show the server's message; the demo agent signs in and o
   await expect(page).toHaveURL(/\/login/);
 });
 
-test("the interface switches to English and remembers it", async ({ page }) => {
+test("the interface switches to English and remembers it, tab titles too", async ({ page }) => {
   await signIn(page);
   await page.getByLabel("Idioma").selectOption("en");
-  await expect(page.getByRole("link", { name: "Conversations" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "History" })).toBeVisible();
   await page.reload();
   await expect(page.getByRole("heading", { name: "Inbox" })).toBeAttached();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  // The inbox's title leads with the unread count, when there is one (the specs before this one wrote).
+  await expect(page).toHaveTitle(/^(\(\d+\) )?Inbox · WA Messaging$/);
+  // Every page's tab title follows, though the server wrote it in Spanish.
+  await page.getByRole("link", { name: "Contacts" }).click();
+  await expect(page).toHaveTitle("Contacts · WA Messaging");
+  await page.goto("/reports");
+  await expect(page).toHaveTitle("Reports · WA Messaging");
   await page.getByLabel("Language").selectOption("es");
+  await expect(page).toHaveTitle("Informes · WA Mensajería");
+  await page.goto("/inbox");
   await expect(page.getByRole("heading", { name: "Bandeja de entrada" })).toBeAttached();
 });
 
@@ -60,9 +72,9 @@ test("sign-in and navigation work from the keyboard alone", async ({ page }) => 
   await expect(page.getByRole("link", { name: "Saltar al contenido" })).toBeFocused();
   for (let i = 0; i < 10; i++) {
     await page.keyboard.press("Tab");
-    if (await page.getByRole("link", { name: "Conversaciones", exact: true }).evaluate((el) => el === document.activeElement)) break;
+    if (await page.getByRole("link", { name: "Historial", exact: true }).evaluate((el) => el === document.activeElement)) break;
   }
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/conversations/);
-  await expect(page.getByRole("heading", { name: "Conversaciones" })).toBeVisible();
+  await expect(page).toHaveURL(/\/history/);
+  await expect(page.getByRole("heading", { name: "Historial" })).toBeVisible();
 });

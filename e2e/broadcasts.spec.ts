@@ -4,7 +4,7 @@ import { api, expectAccessible, expectNoOverflow, shot, signIn, unique } from ".
 import { DEMO, LIVE_BASE_URL } from "./fixtures";
 
 /**
- * Broadcasts end to end (issue 13), on the suite's second server: the delivery worker runs in its
+ * Broadcasts end to end, on the suite's second server: the delivery worker runs in its
  * process and the sandbox number walks each message to READED (playwright.config.ts).
  */
 test.use({ baseURL: LIVE_BASE_URL });

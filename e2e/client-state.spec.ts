@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { api, signIn, unique } from "./helpers";
 import { DEMO } from "./fixtures";
 
-// Issue 10, item 8: the dashboard's query cache and its client-side form messages.
+// The dashboard's query cache and its client-side form messages.
 
 /** Sends one template over the API to `destination` (a send creates the contact). */
 async function sendTo(page: Page, destination: string, when = "lunes") {
@@ -25,7 +25,7 @@ test("the contacts page shows 20 rows after the customer search (8 per page) loo
   for (let i = 0; i < 21; i++) await sendTo(page, `${prefix}${String(i).padStart(2, "0")}`);
 
   // The conversation viewer's customer search asks for 8 per page …
-  await page.getByRole("link", { name: "Conversaciones", exact: true }).click();
+  await page.getByRole("link", { name: "Historial", exact: true }).click();
   await page.getByTestId("customer-search").fill(prefix);
   await expect(page.getByRole("listbox").getByRole("option")).toHaveCount(8);
 
@@ -40,7 +40,7 @@ test("the contacts page shows 20 rows after the customer search (8 per page) loo
 
 test("a template sent from the form shows at once in the conversation that was open", async ({ page }) => {
   await signIn(page);
-  await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`);
+  await page.goto(`/history?wa_number=${DEMO.number}&customer=${DEMO.maria}`);
   await expect(page.getByTestId("current-customer")).toBeVisible();
   await expect(page.locator("article").first()).toBeVisible();
 
@@ -55,8 +55,11 @@ test("a template sent from the form shows at once in the conversation that was o
   await expect(page.getByTestId("send-success")).toBeVisible();
 
   // Back to the same conversation (same history query, seconds old): the send is there at once
-  // (a send invalidates every history; the viewer itself does not poll).
-  await page.getByTestId("send-success").getByRole("link").click();
+  // (a send invalidates every history; the viewer itself does not poll). The browser's back
+  // button, a client-side navigation like the nav's links ("Abrir la conversación" now opens the
+  // inbox: e2e/send-knows-contact.spec.ts).
+  await page.goBack();
+  await expect(page).toHaveURL(/\/history\?/);
   await expect(page.getByTestId("current-customer")).toBeVisible();
   await expect(
     page.locator('article[data-type="template"]').filter({ hasText: `Te recordamos tu cita el ${when} a las 10:00.` }),

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { api, expectAccessible, PNG_1PX, shot, signIn, uniquePhone } from "./helpers";
 import { DEMO } from "./fixtures";
 
-/** Issue 21, part 1: the composer never loses or hides the agent's work. */
+/** The composer never loses or hides the agent's work. */
 async function customerWrites(page: Page, from: string, text: string) {
   const res = await api(page).post("/api/v1/sandbox/inbound", { wa_number: DEMO.number, from, type: "text", payload: { text } });
   expect(res.status(), await res.text()).toBe(200);

@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { api, expectAccessible, shot, signIn, unique } from "./helpers";
 
 /**
- * Issue 21, item 8: the contacts import asks before creating the labels a file names that the team
+ * The contacts import asks before creating the labels a file names that the team
  * lacks, creates them when told to, shows each rejected row's cells beside its line and reason,
  * and hands the rejected rows back as a CSV (formulas neutralised, the reason in the UI's language).
  */

@@ -1,9 +1,9 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { shot, signIn } from "./helpers";
+import { clickAndWatch, shot, signIn } from "./helpers";
 import { DEMO, JS_URL, LONG_CONTACT, XSS_CONTACT } from "./fixtures";
 
 async function openConversation(page: Page, search: string, name: string) {
-  await page.goto("/conversations");
+  await page.goto("/history");
   await page.getByTestId("customer-search").fill(search);
   await page.getByRole("option").filter({ hasText: name }).first().getByRole("button").click();
   await expect(page.getByTestId("current-customer")).toBeVisible();
@@ -119,11 +119,13 @@ test("older messages load while scrolling up a long conversation", async ({ page
   // Each older page keeps the message that was on screen in place, so the agent scrolls on up.
   const first = page.getByText("Mensaje número 1", { exact: true });
   const start = page.getByText("Inicio de la conversación en este rango");
-  for (let i = 0; i < 60; i++) {
+  // Scrolled up a screenful at a time until the first message and the start show (each older
+  // page loads as the top comes near).
+  await expect(async () => {
     await scroller.evaluate((el) => el.scrollBy(0, -1500));
-    await page.waitForTimeout(300);
-    if ((await first.isVisible()) && (await start.isVisible())) break;
-  }
+    await expect(first).toBeVisible({ timeout: 1000 });
+    await expect(start).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
   await expect(page.getByText("Mensaje número 1", { exact: true })).toBeVisible();
   await expect(page.getByText("Inicio de la conversación en este rango")).toBeVisible();
   await shot(page, "conversation-long-top");
@@ -152,9 +154,19 @@ test("hostile payloads render as inert text: no script runs, no javascript: link
   await expect(log.locator("script")).toHaveCount(0);
   await expect(log.locator('[href^="javascript:" i], [src^="javascript:" i]')).toHaveCount(0);
   await expect(log.locator("img[src='x']")).toHaveCount(0);
-  await page.getByText("Botón peligroso").click();
-  await page.waitForTimeout(300);
+  // Clicked, the dangerous button starts nothing, and no script ran by then.
+  expect(await clickAndWatch(page, page.getByText("Botón peligroso"))).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   expect(dialogs).toEqual([]);
   await shot(page, "conversation-xss");
+});
+
+test("the viewer's old address /conversations moves permanently to /history, with its query", async ({ page }) => {
+  await signIn(page);
+  const res = await page.request.get(`/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`, { maxRedirects: 0 });
+  expect(res.status()).toBe(308);
+  expect(res.headers()["location"]).toBe(`/history?wa_number=${DEMO.number}&customer=${DEMO.maria}`);
+  await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`);
+  await expect(page).toHaveURL(new RegExp(`/history\\?wa_number=${DEMO.number}&customer=${DEMO.maria}$`));
+  await expect(page.getByTestId("current-customer")).toBeVisible();
 });

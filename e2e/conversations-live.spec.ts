@@ -3,7 +3,7 @@ import { api, expectAccessible, shot, signIn, unique } from "./helpers";
 import { DEMO, LIVE_BASE_URL } from "./fixtures";
 
 /**
- * Issue 21, part 8: the conversation viewer (`/conversations`) follows the event stream while its
+ * The conversation viewer (`/conversations`) follows the event stream while its
  * range holds today, as the inbox does. On the second server: its delivery worker walks a reply's
  * ticks (the first server keeps sends QUEUED), and no other spec reads its demo conversation.
  */

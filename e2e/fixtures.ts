@@ -33,7 +33,7 @@ export const LOOKALIKE_URL = "/\\evil.example/x";
 export const LOOKALIKE_TAB_URL = "/\t/evil.example/tab.png";
 
 /**
- * WhatsApp types beyond the contract's list and the finer points of the renderers (issue 12):
+ * WhatsApp types beyond the contract's list and the finer points of the renderers:
  * reactions (one on a loaded message, one on a message not loaded), an order, a Flow reply,
  * monospace, SENDED/SENT ticks, a FAILED reason, contact kinds, routing notes and dates.
  */
@@ -47,3 +47,9 @@ export const RENDER = {
   documentUrl: "/api/v1/media/uploads/team1/5f0c2a1e-8d3b-4c7a-9e2f-0a1b2c3d4e5f.pdf",
   expires: 1_795_000_000,
 };
+
+/** A demo-team template Meta rejected, with its history (the templates page). */
+export const REJECTED_TEMPLATE = { name: "promo_dos_por_uno", reason: "INVALID_FORMAT", metaId: "1357924680" };
+
+/** An agent of the demo team with the plain `agent` role: reads the templates, may not sync them. */
+export const PLAIN_AGENT = { email: "agente.basico@demo.local", password: "demo1234", name: "Beto Básico" };

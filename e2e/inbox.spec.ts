@@ -57,24 +57,27 @@ test("a customer's reply reaches the list and the open conversation live; unread
 });
 
 test("scrolled far back, nothing polls; a new message, a label change and reply-to still arrive live", async ({ page }) => {
+  // The page's timers run on Playwright's clock (in step with real time until told otherwise), so
+  // "nothing polls" can be checked over a fast-forwarded minute instead of seconds of waiting.
+  await page.clock.install();
   await signIn(page);
   await row(page, LONG_CONTACT.name).click();
   const scroller = page.getByTestId("message-scroller");
   await expect(page.locator("article[data-message-id]").first()).toBeVisible();
-  // Back to the start of the conversation: every older page, across date windows, no dates asked.
-  for (let i = 0; i < 30; i++) {
+  // Back to the start of the conversation: every older page, by cursor, no dates asked.
+  // Each scroll to the top asks for the next older page; scrolled again until the start shows.
+  await expect(async () => {
     await scroller.evaluate((el) => (el.scrollTop = 0));
-    if (await scroller.getByText("Inicio de la conversación").isVisible()) break;
-    await page.waitForTimeout(300);
-  }
-  await expect(scroller.getByText("Inicio de la conversación")).toBeVisible();
+    await expect(scroller.getByText("Inicio de la conversación")).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
 
-  // With the stream up, the page makes no requests of its own while nothing happens.
+  // With the stream up, the page makes no requests of its own while nothing happens: a minute of
+  // its timers (any polling interval or refetch timer among them) runs at once.
   const calls: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("/api/v1/") && !r.url().includes("/api/v1/events")) calls.push(r.url());
   });
-  await page.waitForTimeout(4000);
+  await page.clock.runFor(60_000);
   expect(calls).toEqual([]);
 
   await customerWrites(page, LONG_CONTACT.number, "Mensaje nuevo mientras leía lo antiguo");
@@ -112,7 +115,7 @@ test("a customer who never wrote gets the template form instead of the composer"
     ],
   });
   expect(sent.status(), await sent.text()).toBe(200);
-  // A conversation the customer never wrote in is not under "Abiertas" but under its own filter (issue 21).
+  // A conversation the customer never wrote in is not under "Abiertas" but under its own filter.
   await page.goto("/inbox?status=outbound");
   await row(page, phone).click();
   await expect(page.getByTestId("window-countdown")).toContainText("aún no ha escrito");

@@ -3,7 +3,7 @@ import { BASE_URL, DEMO } from "./fixtures";
 import { HOSTILE_NEXT } from "./hostile-next";
 
 /**
- * Issue 19, finding 2: one redirect rule, checked after every normalisation the browser does.
+ * One redirect rule, checked after every normalisation the browser does.
  * For each hostile `next` of the table, sign in with it in Chromium and assert where the browser
  * really ends up: our origin, on the landing page.
  */

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import { and, count, eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { contacts, messages, waNumbers } from "@/db/schema";
+import { agents, contacts, messages, templateChanges, templates, waNumbers } from "@/db/schema";
+import { hashPassword } from "@/lib/auth/password";
 import { seedDemo } from "@/lib/seed/demo";
 import {
   BROKEN_CONTACT,
@@ -19,6 +20,8 @@ import {
   LOOKALIKE_CONTACT,
   LOOKALIKE_TAB_URL,
   LOOKALIKE_URL,
+  PLAIN_AGENT,
+  REJECTED_TEMPLATE,
   RENDER,
   RENDER_CONTACT,
   XSS_CONTACT,
@@ -253,6 +256,48 @@ await contactWithMessages(RENDER_CONTACT, () => [
     ],
   }),
 ]);
+
+// The templates page (e2e/templates.spec.ts): a template Meta rejected, with the history its
+// sync and webhook left, and an agent of the plain `agent` role, who may read it but not sync.
+const [rejected] = await db
+  .insert(templates)
+  .values({
+    teamId,
+    name: REJECTED_TEMPLATE.name,
+    language: "es_CO",
+    category: "MARKETING",
+    status: "REJECTED",
+    rejectedReason: REJECTED_TEMPLATE.reason,
+    externalId: REJECTED_TEMPLATE.metaId,
+    components: [{ type: "BODY", text: "¡{{1}}, llévate 2x1 en toda la tienda!", example: { body_text: [["María"]] } }],
+  })
+  .onConflictDoNothing()
+  .returning();
+if (rejected) {
+  await db.insert(templateChanges).values([
+    { teamId, templateId: rejected.id, field: "status", previous: null, value: "PENDING", source: "sync", metaAt: minutesAgo(120) },
+    {
+      teamId,
+      templateId: rejected.id,
+      field: "status",
+      previous: "PENDING",
+      value: "REJECTED",
+      reason: REJECTED_TEMPLATE.reason,
+      source: "webhook",
+      metaAt: minutesAgo(60),
+    },
+  ]);
+}
+await db
+  .insert(agents)
+  .values({
+    teamId,
+    email: PLAIN_AGENT.email,
+    name: PLAIN_AGENT.name,
+    role: "agent",
+    passwordHash: await hashPassword(PLAIN_AGENT.password),
+  })
+  .onConflictDoNothing();
 
 await closeDb();
 console.log(JSON.stringify({ prepared: true, team_id: teamId }));

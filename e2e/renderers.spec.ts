@@ -2,13 +2,13 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectAccessible, shot, signIn } from "./helpers";
 import { RENDER, RENDER_CONTACT } from "./fixtures";
 
-/** Issue 12's message renderers, in a real browser (data: e2e/prepare-db.ts and the demo seed). */
+/** The message renderers, in a real browser (data: e2e/prepare-db.ts and the demo seed). */
 
 // A browser whose own locale is US English: the UI (Spanish by default) must not write dates its way.
 test.use({ locale: "en-US" });
 
 async function openConversation(page: Page, search: string, name: string) {
-  await page.goto("/conversations");
+  await page.goto("/history");
   await page.getByTestId("customer-search").fill(search);
   await expect(page.getByRole("option").filter({ hasText: name }).first()).toBeVisible();
   await page.getByRole("option").filter({ hasText: name }).first().getByRole("button").click();
@@ -67,7 +67,7 @@ test("WhatsApp's own types, ticks, failures, contacts, dates and routing notes r
   expect(await sended.innerHTML()).not.toBe(await sent.innerHTML());
   const failed = byType(page, "text").filter({ hasText: "Mensaje que no salió" });
   await expect(failed.getByTestId("failure-reason")).toBeVisible();
-  // In the UI's language, with the code and Meta's own words after it (issue 21).
+  // In the UI's language, with the code and Meta's own words after it.
   await expect(failed.getByTestId("failure-reason")).toContainText(
     `No se envió: El número del destinatario no está en la lista de números permitidos de prueba (131030: Recipient not in allowed list: ${RENDER.failedDetails})`,
   );

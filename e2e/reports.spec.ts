@@ -10,7 +10,7 @@ async function summary(page: Page, query = "") {
 }
 
 /**
- * Reports (issue 21): a customer writes to the sandbox number and the agent answers; the page's
+ * Reports (docs/features/reports.md): a customer writes to the sandbox number and the agent answers; the page's
  * totals and per-day table then show what /api/v1/reports/summary says, with and without a
  * number filter, in Spanish and English, accessible and without sideways overflow at 1440 and 390 px.
  */

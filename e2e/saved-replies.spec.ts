@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { api, expectAccessible, shot, signIn, unique, uniquePhone } from "./helpers";
 import { DEMO } from "./fixtures";
 
-/** Issue 21, part 2: saved replies, made on their page and used with "/" from the keyboard alone. */
+/** Saved replies, made on their page and used with "/" from the keyboard alone. */
 async function customerWrites(page: Page, from: string, text: string, profileName?: string) {
   const res = await api(page).post("/api/v1/sandbox/inbound", {
     wa_number: DEMO.number,

@@ -1,11 +1,11 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { api, PDF_MIN, shot, signIn } from "./helpers";
+import { api, clickAndWatch, PDF_MIN, shot, signIn } from "./helpers";
 import { BASE_URL, BROKEN_CONTACT, BROKEN_TEXTS, DEMO, LOOKALIKE_CONTACT, LOOKALIKE_URL } from "./fixtures";
 
 /** Security review findings 1, 6, 7 and 8, as the agent's browser meets them. */
 
 async function openConversation(page: Page, search: string, name: string) {
-  await page.goto("/conversations");
+  await page.goto("/history");
   await page.getByTestId("customer-search").fill(search);
   await page.getByRole("option").filter({ hasText: name }).first().getByRole("button").click();
   await expect(page.getByTestId("current-customer")).toBeVisible();
@@ -36,9 +36,9 @@ test("finding 1: after signing in, a next that only looks like a path never leav
   // A real same-site destination is still honoured, query and all.
   await page.goto("about:blank");
   await context.clearCookies();
-  await page.goto(`/login?next=${encodeURIComponent(`/conversations?wa_number=${DEMO.number}`)}`);
+  await page.goto(`/login?next=${encodeURIComponent(`/history?wa_number=${DEMO.number}`)}`);
   await submitLogin(page);
-  await expect(page).toHaveURL(`${BASE_URL}/conversations?wa_number=${DEMO.number}`);
+  await expect(page).toHaveURL(`${BASE_URL}/history?wa_number=${DEMO.number}`);
 });
 
 test("finding 6: stored payloads no renderer expects fall back one by one; the conversation still renders", async ({ page }) => {
@@ -95,9 +95,9 @@ test("finding 7: payload URLs that only look local stay text, and nothing loads 
   // The look-alike URLs are shown, as inert text.
   await expect(byType(page, "contacts").locator("[data-inert-url]")).toHaveText(LOOKALIKE_URL);
   await expect(byType(page, "text").locator("[data-inert-url]")).toHaveText(LOOKALIKE_URL);
-  await page.getByText("Botón parecido", { exact: true }).click();
-  await page.waitForTimeout(300);
-  expect(page.url()).toContain("/conversations");
+  // The look-alike button is inert: clicking it starts no navigation and opens no window.
+  expect(await clickAndWatch(page, page.getByText("Botón parecido", { exact: true }))).toEqual([]);
+  expect(page.url()).toContain("/history");
   expect(context.pages()).toHaveLength(1);
   expect(foreign).toEqual([]);
   await shot(page, "conversation-lookalike-urls");
@@ -129,8 +129,8 @@ const PAGES: [string, string, (page: Page) => Promise<void>][] = [
     },
   ],
   [
-    "conversations",
-    `/conversations?wa_number=${DEMO.number}&customer=${DEMO.maria}`,
+    "history",
+    `/history?wa_number=${DEMO.number}&customer=${DEMO.maria}`,
     async (page) => {
       for (const img of [
         page.locator('article[data-type="image"] img').first(),
@@ -181,13 +181,13 @@ test("finding 8: every page sends a nonce CSP and security headers, and works un
   const reported = async () => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
 
   // Signed out: the redirect to sign-in, and the sign-in page itself.
-  const login = await page.goto("/conversations");
+  const login = await page.goto("/history");
   nonces.add(expectPageHeaders(login!.headers()));
   await expect(page).toHaveURL(/\/login\?next=/);
   await expect(page.getByRole("heading", { name: "Iniciar sesión" })).toBeVisible();
   expect(await reported()).toEqual([]);
   await submitLogin(page);
-  await expect(page).toHaveURL(/\/conversations$/);
+  await expect(page).toHaveURL(/\/history$/);
   await expect(page.getByTestId("agent-name")).toHaveText(DEMO.agentName);
 
   for (const [, url, ready] of PAGES) {
@@ -239,7 +239,9 @@ test("finding 8: media downloads are sandboxed and never sniffed; a PDF and a re
   expect(pdf.headers()["content-disposition"]).toMatch(/^inline;/);
   const opened = await page.goto(`/api/v1/media/${mediaPath}`);
   expect(opened!.status()).toBe(200);
-  await page.waitForTimeout(1500);
+  // Shown in the tab (a download would have failed the navigation): loaded, and nothing downloaded.
+  await page.waitForLoadState("load");
+  expect(page.url()).toContain(`/api/v1/media/${mediaPath}`);
   expect(downloads).toBe(0);
   await shot(page, "media-pdf-inline");
 

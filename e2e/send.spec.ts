@@ -25,7 +25,7 @@ async function forceOption(page: Page, selectId: string, value: string) {
   await page.locator(`[id="${selectId}"]`).selectOption(value);
 }
 
-/** Screenshots to look at (issue 12): both widths, both languages, before and after a send, with errors. */
+/** Screenshots to look at: both widths, both languages, before and after a send, with errors. */
 const saveShot = (page: Page, name: string) => shot(page, `send-form-${name}`);
 
 test.beforeEach(async ({ page }) => {
@@ -63,12 +63,9 @@ test("sends a template with parameters and an attachment, then sees it QUEUED in
   const success = page.getByTestId("send-success");
   await expect(success).toContainText(`Mensaje en cola para +${destination}.`);
   await expect(success).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
-  await expect(success.getByRole("link", { name: "Abrir la conversación" })).toHaveAttribute(
-    "href",
-    `/conversations?wa_number=${DEMO.number}&customer=${destination}`,
-  );
+  await expect(success.getByRole("link", { name: "Abrir la conversación" })).toHaveAttribute("href", /^\/inbox\?c=\d+$/);
 
-  await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${destination}`);
+  await page.goto(`/history?wa_number=${DEMO.number}&customer=${destination}`);
   const message = page.locator('article[data-type="template"]').last();
   await expect(message).toHaveAttribute("data-status", "QUEUED");
   await expect(message).toContainText("¡Lucía, esta Navidad tienes 35% de descuento");
@@ -230,8 +227,12 @@ test("a video preview never shows an empty player", async ({ page }) => {
   await chooseTemplate(page, "video_bienvenida");
   const preview = page.getByTestId("template-preview");
   await expect(preview.locator('[data-part="header"]')).toBeVisible();
-  // Give the probe its time, then: a player only with a source that loaded.
-  await page.waitForTimeout(1500);
+  // Once the probe has answered: a player only with a source that loaded.
+  await expect(preview).toHaveAttribute("data-video", /^(playable|unplayable)$/);
+  if ((await preview.getAttribute("data-video")) === "playable") {
+    await expect(preview.locator("video")).toHaveCount(1);
+    await expect.poll(() => preview.locator("video").evaluate((v) => (v as HTMLVideoElement).readyState)).toBeGreaterThanOrEqual(1);
+  } else await expect(preview.locator("video")).toHaveCount(0);
   const players = await preview
     .locator("video")
     .evaluateAll((vs) => vs.map((v) => ({ src: (v as HTMLVideoElement).currentSrc, ready: (v as HTMLVideoElement).readyState })));
@@ -310,8 +311,9 @@ test("after a send the form starts a new send of the same template and names the
   await page.getByLabel("Language").selectOption("es");
 
   await success.getByRole("link", { name: "Abrir la conversación" }).click();
-  await expect(page).toHaveURL(/\/conversations\?wa_number=\d+&customer=\d+$/);
-  await expect(page.locator('article[data-type="template"]').last()).toContainText("Te recordamos tu cita el viernes a las 09:30.");
+  await expect(page).toHaveURL(/\/inbox\?c=\d+$/);
+  await expect(page.getByTestId("thread-title")).toHaveText("Valentina Torres");
+  await expect(page.getByText("Te recordamos tu cita el viernes a las 09:30.").last()).toBeVisible();
 });
 
 test("a double click or a retry of the same submit sends once: each attempt carries one Idempotency-Key", async ({ page }) => {
@@ -425,7 +427,7 @@ test("on the sandbox number the agent answers as the customer; the reply shows w
   });
   expect(sent.status()).toBe(200);
 
-  await page.goto(`/conversations?wa_number=${DEMO.number}&customer=${destination}`);
+  await page.goto(`/history?wa_number=${DEMO.number}&customer=${destination}`);
   await expect(page.locator('article[data-type="template"]')).toContainText("Te recordamos tu cita el jueves a las 16:00.");
   const form = page.getByTestId("sandbox-reply");
   await form.getByLabel("Responder como el cliente (número de prueba)").fill("Sí, ahí estaré");

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { api, expectAccessible, shot, signIn, uniquePhone } from "./helpers";
 import { DEMO } from "./fixtures";
 
-/** Issue 21, part 4: the inbox from the keyboard. */
+/** The inbox from the keyboard. */
 async function customerWrites(page: Page, from: string, text: string) {
   const res = await api(page).post("/api/v1/sandbox/inbound", { wa_number: DEMO.number, from, type: "text", payload: { text } });
   expect(res.status(), await res.text()).toBe(200);

@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 
 /**
- * Every setting of the service (README "Configuration"), and the only module that reads
+ * Every setting of the service (docs/operations.md, "Configuration"), and the only module that reads
  * `process.env` for them. Each variable has one zod schema: `checkSettings()` validates them all
  * at start-up (a bad value stops the process with a message naming it), and each getter parses
  * its own variable when read, so tests that change the environment see the change. A getter never
@@ -45,6 +45,9 @@ const schema = {
   DATABASE_READ_POOLED: z.preprocess(unset, z.enum(["0", "1"]).optional()),
   READ_REPLICA_MAX_LAG_S: positive(5),
   PGLITE_DIR: optionalText,
+  // A dump of a migrated PGlite data folder (PGlite's dumpDataDir) that an in-memory database
+  // starts from: the test suite migrates once and each test file loads it (tests/global-setup.ts).
+  PGLITE_TEMPLATE: optionalText,
   DATA_DIR: optionalText,
   PORT: positiveInt(3000),
   APP_URL: z.preprocess(unset, httpUrl.optional()),
@@ -60,7 +63,25 @@ const schema = {
   SEED_DEMO: z.preprocess(unset, z.enum(["0", "1"]).optional()),
   RATE_LIMIT_PER_MINUTE: count(600),
   TRUST_PROXY: count(0),
-  SIGN_IN_FAILURES_PER_ACCOUNT: count(10),
+  SIGN_IN_FREE_FAILURES: count(5),
+  SIGN_IN_MAX_DELAY_SECONDS: count(60),
+  SESSIONS_PER_AGENT: positiveInt(10),
+  AUDIT_RETENTION_DAYS: positiveInt(365),
+  // Outgoing mail (agent invitations; lib/mail): an SMTP server's URL, smtp:// (STARTTLS when the
+  // server offers it) or smtps:// (TLS from the start), with its user and password in the URL.
+  SMTP_URL: z.preprocess(unset, z.url({ protocol: /^smtps?$/, error: "debe ser una URL smtp:// o smtps://" }).optional()),
+  // The sender of that mail: an address, or "Nombre <dirección>".
+  MAIL_FROM: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^([^<>]+<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, "debe ser una dirección de correo o Nombre <dirección>")
+      .optional(),
+  ),
+  // Minutes between scheduled syncs of each business account's templates with Meta; 0 turns them off.
+  TEMPLATE_SYNC_INTERVAL_MIN: count(360),
+  // How long the sandbox "reviews" a template submitted from the editor before approving it.
+  SANDBOX_TEMPLATE_REVIEW_MS: count(60_000),
   AUTH_FAILURES_PER_ADDRESS: count(100),
   PASSWORD_HASH_CONCURRENCY: positiveInt(2),
   SESSION_TTL_HOURS: positive(12),
@@ -70,6 +91,8 @@ const schema = {
   DELIVERY_MAX_ATTEMPTS: positiveInt(8),
   SANDBOX_STEP_MS: positiveInt(1500),
   DELIVERY_UNCERTAIN_GRACE_S: z.preprocess(unset, z.coerce.number().min(0).finite().default(60)),
+  // Meta's rolling window of a number's messaging limit (24 h); only tests shorten it.
+  MESSAGING_LIMIT_WINDOW_MS: positiveInt(24 * 60 * 60 * 1000),
   GRAPH_API_BASE_URL: z.preprocess(unset, httpUrl.default("https://graph.facebook.com")),
   GRAPH_API_VERSION: z.preprocess(
     unset,
@@ -93,6 +116,11 @@ const schema = {
   OPT_OUT_WORDS: z.preprocess(unset, z.string().default("SALIR,STOP,BAJA")),
   BENCH_ROUTES: flag("0"),
   WEBHOOK_FAST_LANE: flag("1"),
+  // Webhook posts one process works on at once; past it Meta's posts answer 503 at once (it retries).
+  WEBHOOK_MAX_IN_FLIGHT: positiveInt(256),
+  HTTP_HEADERS_TIMEOUT_S: positive(10),
+  HTTP_REQUEST_TIMEOUT_S: positive(60),
+  HTTP_KEEP_ALIVE_TIMEOUT_S: positive(5),
   SHUTDOWN_TIMEOUT_S: positive(25),
 } as const;
 
@@ -103,6 +131,8 @@ type Value<K extends SettingName> = z.output<Schema[K]>;
 /** Values that must never be echoed back in an error message. */
 const SECRET: ReadonlySet<SettingName> = new Set([
   "APP_ENCRYPTION_KEY",
+  // It carries the SMTP password.
+  "SMTP_URL",
   "DEMO_API_TOKEN",
   "WHATSAPP_APP_SECRET",
   "WHATSAPP_VERIFY_TOKEN",
@@ -159,7 +189,7 @@ export const config = {
    * Whether the replica is reached through a transaction pooler (DATABASE_READ_POOLED; by default
    * whatever DATABASE_URL is). A replica connected directly keeps named statements, which a
    * pooled one cannot: through the pooler a history page cost the replica about three times the
-   * CPU (every statement parsed and planned afresh; bench/README.md, the --replica runs).
+   * CPU (every statement parsed and planned afresh; bench/log/2026-11-26-pooler-and-replica.md).
    */
   get databaseReadPooled(): boolean {
     const v = read("DATABASE_READ_POOLED");
@@ -172,6 +202,10 @@ export const config = {
   /** PGlite folder when DATABASE_URL is unset; `memory://` keeps it in memory (tests). */
   get pgliteDir(): string {
     return read("PGLITE_DIR") || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data", "pglite");
+  },
+  /** A migrated data folder's dump an in-memory PGlite starts from (tests; unset: an empty one). */
+  get pgliteTemplate(): string | undefined {
+    return read("PGLITE_TEMPLATE");
   },
   get dataDir(): string {
     return read("DATA_DIR") || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data");
@@ -237,6 +271,27 @@ export const config = {
   get webhookFastLane(): boolean {
     return read("WEBHOOK_FAST_LANE") === "1";
   },
+  /**
+   * Meta's webhook posts one process works on at once (lib/meta-webhooks/admission.ts): past it a
+   * post is answered 503 with Retry-After before its body is read, so a backlog of retries after
+   * an outage is shed at once instead of queueing until every client has given up (default 256).
+   */
+  get webhookMaxInFlight(): number {
+    return read("WEBHOOK_MAX_IN_FLIGHT");
+  },
+  /**
+   * What one connection may take (lib/http/connection-limits.ts): its request's headers within
+   * HTTP_HEADERS_TIMEOUT_S (10), the whole request, body included, within HTTP_REQUEST_TIMEOUT_S
+   * (60; a large upload on a slow link needs more), an idle keep-alive connection kept
+   * HTTP_KEEP_ALIVE_TIMEOUT_S (5).
+   */
+  get httpLimits(): { headersTimeoutS: number; requestTimeoutS: number; keepAliveTimeoutS: number } {
+    return {
+      headersTimeoutS: read("HTTP_HEADERS_TIMEOUT_S"),
+      requestTimeoutS: read("HTTP_REQUEST_TIMEOUT_S"),
+      keepAliveTimeoutS: read("HTTP_KEEP_ALIVE_TIMEOUT_S"),
+    };
+  },
   /** The bench's empty and limiter-only routes answer only with BENCH_ROUTES=1. */
   get benchRoutes(): boolean {
     return read("BENCH_ROUTES") === "1";
@@ -253,7 +308,7 @@ export const config = {
   },
   /**
    * Messages one worker process sends at once. Each waits on the provider's answer for most of
-   * its time, so the drain rate grows with this until the CPU is busy (bench/README.md, finding 4).
+   * its time, so the drain rate grows with this until the CPU is busy (bench/log/2026-11-22-findings.md, finding 4).
    */
   get workerConcurrency(): number {
     return read("WORKER_CONCURRENCY");
@@ -274,6 +329,13 @@ export const config = {
   /** Seconds a send that may have reached Meta waits for its status webhook before it is resent. */
   get deliveryUncertainGraceS(): number {
     return read("DELIVERY_UNCERTAIN_GRACE_S");
+  },
+  /**
+   * The rolling window over which a number's messaging limit tier counts the customers it opened
+   * business-initiated conversations with (docs/features/broadcasts.md, "Messaging limit").
+   */
+  get messagingLimitWindowMs(): number {
+    return read("MESSAGING_LIMIT_WINDOW_MS");
   },
   get graphBaseUrl(): string {
     return read("GRAPH_API_BASE_URL").replace(/\/$/, "");
@@ -299,9 +361,48 @@ export const config = {
   get trustProxyHops(): number {
     return read("TRUST_PROXY");
   },
-  /** Failed sign-ins per account (email) per 15 minutes before 429 (default 10; 0 turns it off). */
-  get signInFailuresPerAccount(): number {
-    return read("SIGN_IN_FAILURES_PER_ACCOUNT");
+  /**
+   * Wrong passwords one email may get from one client address before each next attempt waits an
+   * exponential delay (lib/auth/sign-in-throttle.ts; default 5).
+   */
+  get signInFreeFailures(): number {
+    return read("SIGN_IN_FREE_FAILURES");
+  },
+  /** The longest sign-in delay, in seconds (default 60; 0 turns the delays off). */
+  get signInMaxDelaySeconds(): number {
+    return read("SIGN_IN_MAX_DELAY_SECONDS");
+  },
+  /** Open dashboard sessions per agent; signing in once more ends the oldest (default 10). */
+  /**
+   * Where agent invitations are mailed from (lib/mail), or null: without SMTP_URL and MAIL_FROM no
+   * mail is sent and the inviting admin shares the link (docs/operations.md, "E-mail").
+   */
+  get mail(): { smtpUrl: string; from: string } | null {
+    const smtpUrl = read("SMTP_URL");
+    const from = read("MAIL_FROM");
+    return smtpUrl && from ? { smtpUrl, from } : null;
+  },
+  /** Days the audit trail keeps its rows (lib/audit; default 365). */
+  get auditRetentionDays(): number {
+    return read("AUDIT_RETENTION_DAYS");
+  },
+  /**
+   * Minutes between two scheduled syncs of a business account's templates with Meta's list
+   * (lib/templates/sync-service.ts, a chore of each delivery worker; default 360, 0: off).
+   */
+  get templateSyncIntervalMin(): number {
+    return read("TEMPLATE_SYNC_INTERVAL_MIN");
+  },
+  /**
+   * Milliseconds a template submitted for a sandbox number stays PENDING before the sandbox approves
+   * it, as Meta's status webhook would (lib/templates/editor-service.ts; default 60000, 0: at the
+   * worker's next look).
+   */
+  get sandboxTemplateReviewMs(): number {
+    return read("SANDBOX_TEMPLATE_REVIEW_MS");
+  },
+  get sessionsPerAgent(): number {
+    return read("SESSIONS_PER_AGENT");
   },
   /**
    * Failed unauthenticated requests (wrong passwords, unsigned or mis-signed webhooks, wrong verify
@@ -315,7 +416,7 @@ export const config = {
     return read("PASSWORD_HASH_CONCURRENCY");
   },
   /**
-   * Lets bot and campaign webhook URLs reach loopback, private, link-local and reserved addresses
+   * Lets bot and campaign webhook URLs and webhook endpoints reach loopback, private, link-local and reserved addresses
    * (default off: only public addresses; `1` for tests and local development).
    */
   get allowPrivateWebhookUrls(): boolean {
@@ -351,6 +452,10 @@ export function settingsProblems(): string[] {
     if (read(name) && !read("DATABASE_URL")) {
       problems.push(`${name}: requiere DATABASE_URL (la base embebida PGlite no tiene réplicas ni pooler)`);
     }
+  }
+  // Half a mail setting sends nothing: say so rather than leave invitations silently unmailed.
+  if (read("SMTP_URL") && !read("MAIL_FROM") && !problems.some((p) => p.startsWith("MAIL_FROM"))) {
+    problems.push("MAIL_FROM: es obligatoria con SMTP_URL (el remitente de las invitaciones)");
   }
   return problems;
 }

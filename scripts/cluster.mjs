@@ -6,8 +6,8 @@
  * One Next.js server per core (Node's cluster module: the primary owns the port and hands each
  * new connection to a worker in turn), plus one delivery worker process (`scripts/worker.ts`)
  * beside them, so the web processes run with WORKER_IN_PROCESS=0. A child that dies is started
- * again; SIGTERM/SIGINT are passed to every child, which drain before exiting (README "Operations:
- * shutdown": each web process stops taking connections, answers what it holds, ends its event
+ * again; SIGTERM/SIGINT are passed to every child, which drain before exiting (docs/operations.md,
+ * "Shutdown": each web process stops taking connections, answers what it holds, ends its event
  * streams with a retry hint; the delivery process finishes or gives back its claims). The primary
  * exits 0 when every child exited 0, else 1; a child still running SHUTDOWN_TIMEOUT_S + 5 s after
  * the signal (its own deadline plus a margin) is killed.

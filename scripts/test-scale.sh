@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale pass (issue 22, docs/deployment.md): a throwaway PostgreSQL 15 primary, a streaming
+# The scale pass (docs/deployment.md): a throwaway PostgreSQL 15 primary, a streaming
 # replica of it (pg_basebackup -R) and PgBouncer in transaction pooling in front of the primary,
 # all in a temporary folder on their own ports (scripts/pg-cluster.sh, shared with the bench's
 # replica mode); then the API suite and the scale tests
@@ -43,7 +43,7 @@ export DATABASE_DIRECT_URL="postgres://postgres@127.0.0.1:$PRIMARY_PORT/$DB"
 export DATABASE_READ_URL="postgres://postgres@127.0.0.1:$REPLICA_PORT/$DB"
 # The replica is reached directly (not through PgBouncer): its statements stay named.
 export DATABASE_READ_POOLED=0
-# For tests/scale/replica-failover: how to stop and start the replica.
+# For tests/scale/replica-failover.test.ts: how to stop and start the replica.
 export SCALE_REPLICA_DIR="$WORK/replica"
 export SCALE_PG_CTL="$PG_BIN/pg_ctl"
 export SCALE_RUN_AS="$([ "$(id -u)" = 0 ] && echo postgres || true)"

@@ -23,8 +23,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`[worker] ${signal}: finishing sends in flight…`);
-    stopChores();
-    await worker.stop();
+    // Both stop at once; the pool closes only once a chore's run in progress has ended too (one
+    // cut off mid-statement by closeDb would log a failure and leave its work for the next start).
+    await Promise.all([stopChores(), worker.stop()]);
     await closeDb();
     process.exit(0);
   };

@@ -13,6 +13,7 @@ import { hashToken } from "@/lib/auth/tokens";
 import { decryptJson } from "@/lib/crypto/secrets";
 import { verifyPassword } from "@/lib/auth/password";
 import { startServer, type TestServer } from "./helpers/server";
+import { SCOPES } from "@/lib/auth/permissions";
 import { apiClient } from "./helpers/client";
 import { createTeam, uniqueNumber } from "./helpers/factories";
 
@@ -96,7 +97,7 @@ describe("admin CLI, spawned", { timeout: 120_000 }, () => {
       const result = databaseUrl
         ? JSON.parse((await spawnAdmin(args, { DATABASE_URL: databaseUrl })).lines[0])
         : (await runAdmin(args)).output;
-      expect(result).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^wam_/) });
+      expect(result).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^wam_/), scopes: [...SCOPES] });
       expect((await apiClient(server.url, result.token).get("/api/v1/wa_numbers")).status).toBe(200);
     },
   );
@@ -239,7 +240,7 @@ describe("admin CLI, in process (same database as the test server)", () => {
 
     const email = `Ana${Date.now()}${process.pid}@Example.com`;
     const agent = await runAdmin(["agent:create", "--team", t, "--email", email, "--name", "Ana", "--password", "clave-segura"]);
-    expect(agent).toEqual({ code: 0, output: { id: expect.any(Number), email: email.toLowerCase() } });
+    expect(agent).toEqual({ code: 0, output: { id: expect.any(Number), email: email.toLowerCase(), role: "agent" } });
     const [row] = await (
       await getDb()
     )
@@ -252,6 +253,43 @@ describe("admin CLI, in process (same database as the test server)", () => {
         error: `Ya existe un agente con el correo ${email.toLowerCase()}.`,
       },
     );
+  });
+
+  it("agent:create takes --role; token:create takes --scopes, and the server holds each to them", async () => {
+    const team = await createTeam();
+    const t = String(team.id);
+    const email = `sup${Date.now()}${process.pid}@example.com`;
+    const made = await runAdmin([
+      "agent:create",
+      "--team",
+      t,
+      "--email",
+      email,
+      "--name",
+      "Sara",
+      "--password",
+      "clave-segura",
+      "--role",
+      "supervisor",
+    ]);
+    expect(made).toEqual({ code: 0, output: { id: expect.any(Number), email, role: "supervisor" } });
+    expect(
+      (await runAdmin(["agent:create", "--team", t, "--email", `x${email}`, "--name", "X", "--password", "clave-segura", "--role", "jefe"]))
+        .output,
+    ).toEqual({
+      error: "La opción --role debe ser una de: owner, admin, supervisor, agent.",
+    });
+
+    const tok = await runAdmin(["token:create", "--team", t, "--scopes", "history, contacts"]);
+    expect(tok.output).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^wam_/), scopes: ["history", "contacts"] });
+    const api = apiClient(server.url, tok.output.token as string);
+    expect((await api.get("/api/v1/contacts")).status).toBe(200);
+    const refused = await api.get("/api/v1/broadcasts");
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: "El token no tiene el permiso necesario: broadcasts." });
+    expect((await runAdmin(["token:create", "--team", t, "--scopes", "send,todo"])).output).toEqual({
+      error: `La opción --scopes admite una lista separada por comas de: ${SCOPES.join(", ")}.`,
+    });
   });
 
   it("contact:add refuses a taken number or customer_id, leaves that contact as it was, and creates one of parallel adds", async () => {

@@ -139,7 +139,7 @@ describe("seedDemo", () => {
     expect(campaignRows.map((c) => c.name)).toContain("Promo Navidad");
 
     const [agent] = await db.select().from(agents).where(eq(agents.email, "agente@demo.local"));
-    expect(agent).toMatchObject({ teamId, name: "Ana Agente" });
+    expect(agent).toMatchObject({ teamId, name: "Ana Agente", role: "owner" });
     expect(await verifyPassword("demo1234", agent.passwordHash)).toBe(true);
   });
 

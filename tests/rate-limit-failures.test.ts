@@ -20,8 +20,8 @@ describe("failure budgets (lib/rate-limit/failures.ts)", () => {
     const api = `test:${randomUUID()}`;
     const failStart = new Date(Math.floor(now / W) * W - W); // the previous 15-minute window
     const apiStart = new Date(now - 5 * 60_000);
-    await bumpWindow(db, fail, failStart);
-    await bumpWindow(db, api, apiStart);
+    await bumpWindow(db, { key: fail, windowStart: failStart });
+    await bumpWindow(db, { key: api, windowStart: apiStart });
     sweep(60_000);
     const exists = async (key: string, start: Date) =>
       (

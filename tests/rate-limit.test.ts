@@ -2,17 +2,20 @@ import { afterAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
+import { LocalBudget } from "@/lib/rate-limit/local-budget";
 import {
-  checkRateLimit,
+  checkRateLimit as checkWith,
   rateLimitError,
   rateLimitHeaders,
   rateLimitKey,
   rateLimitPerMinute,
+  sharedCountOn,
   tooManyRequestsMessage,
   withRateLimitHeaders,
 } from "@/lib/rate-limit/service";
 import { toErrorResponse } from "@/lib/http/respond";
 import * as schema from "@/db/schema";
+import { ManualClock } from "./helpers/manual-clock";
 
 const MINUTE = 60_000;
 // An instant 15.5 s into a minute, so reset times are exact; in the near future, because the
@@ -37,6 +40,16 @@ async function secondReplica(): Promise<Db> {
 afterAll(async () => {
   for (const close of closers) await close();
 });
+
+/**
+ * This process's limiter on a clock the test moves: a request that must wait for its key's next
+ * statement (budgets under 100 are decided by the shared count, batched per 250 ms) is settled by
+ * moving the clock to that statement, never by waiting.
+ */
+const clock = new ManualClock(T);
+const here = new LocalBudget({ add: sharedCountOn(getDb), clock });
+type Opts = NonNullable<Parameters<typeof checkWith>[1]>;
+const checkRateLimit = (key: string, opts: Opts) => clock.settle(checkWith(key, { limiter: here, ...opts }));
 
 describe("checkRateLimit", () => {
   it("counts down the budget and refuses past the limit with the time to the next window", async () => {
@@ -79,16 +92,16 @@ describe("checkRateLimit", () => {
     expect((await checkRateLimit(key, { limit: 1, windowSeconds: 1, now: second + 1000 })).ok).toBe(true);
   });
 
-  it("shares one budget between two replicas, exactly, under concurrent requests", async () => {
+  it("shares one budget under 100 between two replicas, exactly, under concurrent requests", async () => {
     const key = newKey();
-    const other = await secondReplica();
-    const calls = Array.from({ length: 40 }, (_, i) => checkRateLimit(key, { limit: 25, now: T, db: i % 2 ? other : undefined }));
-    const results = await Promise.all(calls);
+    const there = new LocalBudget({ add: sharedCountOn(await secondReplica()), clock });
+    const calls = Array.from({ length: 40 }, (_, i) => checkWith(key, { limit: 25, now: T, limiter: i % 2 ? there : here }));
+    const results = await clock.settle(Promise.all(calls));
     expect(results.filter((r) => r.ok)).toHaveLength(25);
     const remaining = results.map((r) => r.remaining).sort((x, y) => y - x);
     // Every request saw its own count: 24, 23, …, 0 once each, then zeros for the refused ones.
     expect(remaining.slice(0, 25)).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
-    const after = await checkRateLimit(key, { limit: 25, now: T, db: other });
+    const after = await clock.settle(checkWith(key, { limit: 25, now: T, limiter: there }));
     expect(after.ok).toBe(false);
   });
 

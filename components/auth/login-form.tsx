@@ -1,17 +1,20 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useEffect } from "react";
 import { useForm } from "react-hook-form";
-import { useLogin } from "@/lib/api-client/hooks";
+import { useLogin } from "@/lib/api-client/auth";
+import { useSetupNeeded } from "@/lib/api-client/setup";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import type { LoginInput } from "@/lib/api-client/types";
 import { loginRequestSchema, type LoginRequest } from "@/lib/auth/session-schemas";
 import { postLoginPath } from "@/lib/http/safe-redirect";
 import { useT } from "@/lib/i18n";
 import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
-import { Button, Field, inputClass } from "@/components/ui";
+import { Button, Field, FormError, inputClass } from "@/components/ui";
 import { LanguageSwitch } from "@/components/layout/language-switch";
+import { useDocumentTitle } from "@/components/layout/use-document-title";
 
-// The demo agent seeded with the demo data (README "Demo"); shown only where the server seeds it.
+// The demo agent seeded with the demo data (README.md, "Run it, test it"); shown only where the server seeds it.
 const DEMO = { email: "agente@demo.local", password: "demo1234" };
 
 /** Only a same-site path may be a post-login destination (no open redirect). */
@@ -21,8 +24,15 @@ function safeNext(): string {
 
 export function LoginForm({ demoHint }: { demoHint: boolean }) {
   const t = useT();
+  useDocumentTitle(`${t("login.title")} · ${t("app.name")}`);
   const router = useRouter();
   const login = useLogin();
+  // No team at all yet (a first run with SEED_DEMO=0): nobody can sign in; the set-up comes first.
+  // Asked here, not in proxy.ts, which stays free of the database (docs/features/setup.md).
+  const setupNeeded = useSetupNeeded().data === true;
+  useEffect(() => {
+    if (setupNeeded) router.replace("/setup");
+  }, [setupNeeded, router]);
   // Checked in the browser with the route's own schema (messages in the UI's language), then by the server.
   const resolver = useLocalizedResolver(loginRequestSchema, { email: t("login.email"), password: t("login.password") });
   const { register, handleSubmit, setValue, formState } = useForm<LoginInput, unknown, LoginRequest>({
@@ -72,11 +82,7 @@ export function LoginForm({ demoHint }: { demoHint: boolean }) {
             aria-describedby={fieldError("password") ? "password-error" : undefined}
           />
         </Field>
-        {general && (
-          <p role="alert" className="text-sm text-red-700">
-            {general}
-          </p>
-        )}
+        <FormError message={general} />
         <Button type="submit" className="w-full" disabled={login.isPending}>
           {login.isPending ? t("login.submitting") : t("login.submit")}
         </Button>

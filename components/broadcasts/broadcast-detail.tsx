@@ -8,10 +8,11 @@ import { useLiveEvents, type StreamState } from "@/lib/api-client/live-stream";
 import { useI18n } from "@/lib/i18n";
 import { Button, Card, cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { BroadcastStatusBadge } from "./status-badge";
+import { MessagingLimitSummary } from "./messaging-limit";
 import { ProgressBar } from "./progress-bar";
 import { progressOf } from "@/lib/broadcasts/counts";
 import { formatDateTime } from "@/lib/i18n/dates";
-import { formatNumber } from "./format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { TemplateName } from "@/components/templates/template-name";
 import { FunnelChart } from "./charts/funnel-chart";
 import { TimelineChart } from "./charts/timeline-chart";
@@ -56,6 +57,15 @@ export function BroadcastDetail({ id }: { id: number }) {
           <dt className="text-slate-600">{t("send.sentGroup")}</dt>
           <dd className="break-words">{b.sent_group}</dd>
         </dl>
+        {b.status === "PAUSED" && b.paused_reason ? (
+          <p
+            className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            role="status"
+            data-testid="broadcast-paused-reason"
+          >
+            {t("bc.pausedByMeta")} {b.paused_reason}
+          </p>
+        ) : null}
         {b.created_by?.agent_name ? (
           <p className="mt-1 text-sm text-slate-700">{t("bc.createdBy", { name: b.created_by.agent_name })}</p>
         ) : null}
@@ -87,10 +97,16 @@ export function BroadcastDetail({ id }: { id: number }) {
           text={t("bc.progressText", { done: formatNumber(p.done, locale), total: formatNumber(p.total, locale), percent: p.percent })}
           testId="broadcast-progress"
         />
-        {b.counts.rejected > 0 && (
-          <p className="text-xs text-amber-800">{t("bc.rejectedNote", { count: formatNumber(b.counts.rejected, locale) })}</p>
-        )}
+        {b.counts.rejected > 0 && <p className="text-xs text-amber-800">{t("bc.rejectedNote", { count: b.counts.rejected })}</p>}
       </Card>
+
+      {b.messaging_limit && (
+        <Card>
+          <section aria-label={t("bc.limit.title")}>
+            <MessagingLimitSummary plan={b.messaging_limit} />
+          </section>
+        </Card>
+      )}
 
       <Card>
         <FunnelChart counts={b.counts} />

@@ -11,7 +11,7 @@ import { BroadcastStatusBadge } from "./status-badge";
 import { ProgressBar } from "./progress-bar";
 import { progressOf } from "@/lib/broadcasts/counts";
 import { formatDateTime } from "@/lib/i18n/dates";
-import { formatNumber } from "./format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { TemplateName } from "@/components/templates/template-name";
 
 /** Every broadcast of the team, newest first; counts and statuses move live from the event stream. */

@@ -9,7 +9,6 @@ import { useI18n } from "@/lib/i18n";
 import { EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { Pager } from "@/components/ui/pager";
 import { formatDateTime } from "@/lib/i18n/dates";
-import { formatNumber } from "./format";
 
 /** A broadcast's recipients, one page at a time, filtered by status, and the whole list as CSV. */
 export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
@@ -24,11 +23,7 @@ export function RecipientsTable({ broadcastId }: { broadcastId: number }) {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 id={`${id}-title`} className="text-base font-semibold">
           {t("bc.recipients")}
-          {pg && (
-            <span className="ml-2 text-sm font-normal text-slate-600">
-              {t("bc.recipients.count", { count: formatNumber(pg.total_items, locale) })}
-            </span>
-          )}
+          {pg && <span className="ml-2 text-sm font-normal text-slate-600">{t("bc.recipients.count", { count: pg.total_items })}</span>}
         </h2>
         <div className="flex flex-wrap items-end gap-3">
           <div>

@@ -33,7 +33,7 @@ export function ContactRow({ contact, allLabels }: { contact: Contact; allLabels
           </p>
         </div>
         {source && (
-          <Link href={`/conversations?customer=${encodeURIComponent(source)}`} className="text-sm text-wa-green-dark underline">
+          <Link href={`/history?customer=${encodeURIComponent(source)}`} className="text-sm text-wa-green-dark underline">
             {t("contacts.openConversation")}
           </Link>
         )}

@@ -8,7 +8,7 @@ import type { ImportIssue, ImportPreview, ImportReport } from "@/lib/api-client/
 import { rejectedRowsCsv } from "@/lib/contacts/rejected-csv";
 import { IMPORT_MAX_NEW_LABELS } from "@/lib/contacts/import-schemas";
 import { useI18n, useT, type Translate } from "@/lib/i18n";
-import { formatNumber } from "@/components/broadcasts/format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { Button, Card, ErrorBox, Field, inputClass, PageTitle } from "@/components/ui";
 import { LabelChip } from "@/components/labels/label-chip";
 import { ProgressBar } from "@/components/broadcasts/progress-bar";

@@ -2,7 +2,8 @@
 import { useDeferredValue, useMemo, useState } from "react";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useContacts, useLabels } from "@/lib/api-client/hooks";
+import { useContacts } from "@/lib/api-client/contacts";
+import { useLabels } from "@/lib/api-client/labels";
 import { useT } from "@/lib/i18n";
 import { EmptyState, ErrorBox, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
 import { Pager } from "@/components/ui/pager";

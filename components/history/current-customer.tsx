@@ -1,5 +1,5 @@
 "use client";
-import { useContacts } from "@/lib/api-client/hooks";
+import { useContacts } from "@/lib/api-client/contacts";
 import { contactDisplayName } from "@/lib/contacts/display-name";
 import { useT } from "@/lib/i18n";
 

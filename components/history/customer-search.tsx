@@ -1,6 +1,6 @@
 "use client";
 import { useDeferredValue, useId, useState } from "react";
-import { useContacts } from "@/lib/api-client/hooks";
+import { useContacts } from "@/lib/api-client/contacts";
 import { useT } from "@/lib/i18n";
 import { cx, inputClass } from "@/components/ui";
 

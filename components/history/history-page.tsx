@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useState, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useWaNumbers } from "@/lib/api-client/hooks";
+import { useWaNumbers } from "@/lib/api-client/numbers";
 import { rangeHoldsDay } from "@/lib/api-client/history-cache";
 import { useI18n } from "@/lib/i18n";
 import { formatLongDate } from "@/lib/i18n/dates";
@@ -13,6 +13,7 @@ import { MessageList } from "./message-list";
 import { SandboxReply } from "./sandbox-reply";
 import { LiveHistory } from "./live-history";
 import { ymd } from "./rows";
+import { DateField } from "@/components/ui/date-field";
 
 function defaultRange() {
   const to = new Date();
@@ -69,7 +70,7 @@ export function HistoryPage() {
 
   const ready = effectiveNumber && customer;
   // The native date inputs show dates as the browser's locale writes them, whatever the UI's
-  // language (README, "UI notes"); the range is also said here in the UI's language.
+  // language (docs/features/inbox.md, "Across the dashboard"); the range is also said here in the UI's language.
   const rangeText =
     draft.from && draft.to ? t("conv.range", { from: formatLongDate(draft.from, locale), to: formatLongDate(draft.to, locale) }) : "";
   // A range that holds today follows the event stream; a past one opens no stream and never changes.
@@ -104,28 +105,22 @@ export function HistoryPage() {
             <label htmlFor="conv-from" className="mb-1 block text-sm font-medium">
               {t("conv.from")}
             </label>
-            <input
+            <DateField
               id="conv-from"
-              type="date"
-              className={inputClass}
               value={draft.from}
-              max={draft.to}
               aria-describedby={rangeText ? "conv-range" : undefined}
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+              onChange={(from) => setDraft({ ...draft, from })}
             />
           </div>
           <div>
             <label htmlFor="conv-to" className="mb-1 block text-sm font-medium">
               {t("conv.to")}
             </label>
-            <input
+            <DateField
               id="conv-to"
-              type="date"
-              className={inputClass}
               value={draft.to}
-              min={draft.from}
               aria-describedby={rangeText ? "conv-range" : undefined}
-              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+              onChange={(to) => setDraft({ ...draft, to })}
             />
           </div>
           <Button type="submit">{t("conv.show")}</Button>
@@ -143,15 +138,16 @@ export function HistoryPage() {
         <>
           {live && (
             <LiveHistory
-              key={`${effectiveNumber}|${customer}|${from}|${to}`}
+              key={`live|${effectiveNumber}|${customer}|${from}|${to}`}
               waNumber={effectiveNumber}
               customer={customer}
               from={from}
               to={to}
             />
           )}
+          {/* Siblings: their keys differ (one key for both made React warn on every load). */}
           <MessageList
-            key={`${effectiveNumber}|${customer}|${from}|${to}`}
+            key={`list|${effectiveNumber}|${customer}|${from}|${to}`}
             params={{ wa_number: effectiveNumber, customer_source: customer, from_date: from, to_date: to }}
             highlightUpdateId={sp.get("update_id")}
           />

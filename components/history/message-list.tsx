@@ -1,5 +1,5 @@
 "use client";
-import { useHistory, type HistoryParams } from "@/lib/api-client/hooks";
+import { useHistory, type HistoryParams } from "@/lib/api-client/history";
 import { useI18n } from "@/lib/i18n";
 import { MessageBubble } from "@/components/messages/message-bubble";
 import { EmptyState, ErrorBox, Skeleton } from "@/components/ui";

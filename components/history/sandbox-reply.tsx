@@ -1,6 +1,6 @@
 "use client";
 import { useId, useState, type FormEvent } from "react";
-import { useSandboxReply } from "@/lib/api-client/hooks";
+import { useSandboxReply } from "@/lib/api-client/history";
 import { useT } from "@/lib/i18n";
 import { Button, Card, inputClass } from "@/components/ui";
 

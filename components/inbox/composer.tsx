@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { Conversation, Message } from "@/lib/api-client/types";
 import { useSendReply, type ReplyInput } from "@/lib/api-client/inbox";
-import { useMe, useUploadMedia } from "@/lib/api-client/hooks";
+import { useMe } from "@/lib/api-client/auth";
+import { useUploadMedia } from "@/lib/api-client/send";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { useT, type MessageKey } from "@/lib/i18n";
 import { SendForm } from "@/components/send/send-form";
@@ -67,7 +68,7 @@ export function ReplyComposer({
 }) {
   const t = useT();
   const me = useMe();
-  const send = useSendReply(me.data ? { id: me.data.id, name: me.data.name } : null);
+  const send = useSendReply(me.data ? { id: me.data.id, name: me.data.name } : null, conv.id);
   const upload = useUploadMedia();
   const left = useWindowLeft(conv.window_expires_at);
   const [serverClosed, setServerClosed] = useState(false);

@@ -6,6 +6,8 @@ import { contactDisplayName } from "@/lib/contacts/display-name";
 import { ContactLabelEditor } from "@/components/contacts/contact-label-editor";
 import { cx } from "@/components/ui";
 import { MarketingOptOut } from "@/components/contacts/marketing-opt-out";
+import { SandboxReply } from "@/components/history/sandbox-reply";
+import { ConversationClocks } from "./clocks";
 
 /** Time left in the 24-hour customer-service window, ticking every 30 seconds. */
 export function useWindowLeft(expiresAt: string | null): number {
@@ -33,8 +35,11 @@ export function WindowCountdown({ conv }: { conv: Conversation }) {
   );
 }
 
-/** The contact beside the conversation: number, customer_id, labels (5 at most), the window. */
-export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabels: Label[] }) {
+/**
+ * The contact beside the conversation: number, customer_id, the window, the conversation's clocks,
+ * on a sandbox number the customer's box, labels (5 at most), marketing opt-out.
+ */
+export function ContactPanel({ conv, allLabels, sandbox }: { conv: Conversation; allLabels: Label[]; sandbox: boolean }) {
   const t = useT();
 
   return (
@@ -52,6 +57,11 @@ export function ContactPanel({ conv, allLabels }: { conv: Conversation; allLabel
         </dl>
       </div>
       <WindowCountdown conv={conv} />
+      <ConversationClocks conv={conv} />
+      {/* A sandbox number has no real customer: the agent plays one here, as in the history viewer. */}
+      {sandbox && conv.contact.customer_number ? (
+        <SandboxReply waNumber={conv.wa_number} customerNumber={conv.contact.customer_number} />
+      ) : null}
       <div>
         <h3 className="mb-1 text-sm font-semibold">{t("contacts.labels")}</h3>
         <ContactLabelEditor contact={conv.contact} allLabels={allLabels} pickerId="inbox-label-picker" />

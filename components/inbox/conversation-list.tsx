@@ -8,6 +8,10 @@ import { contactDisplayName } from "@/lib/contacts/display-name";
 import { LabelChip } from "@/components/labels/label-chip";
 import { cx, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
 import { NumberOptions } from "@/components/numbers/number-options";
+import { previewText } from "./preview-text";
+import { WaitingClock } from "./clocks";
+import { useTeamSettings } from "@/lib/api-client/team-settings";
+import { DEFAULT_WAITING_ALERT_MINUTES } from "@/lib/teams/settings-schemas";
 
 export type Tab = "me" | "none" | "all";
 
@@ -38,8 +42,6 @@ const ICON_OF: Record<string, string> = {
   list_reply: "interactive",
   button_reply: "interactive",
 };
-/** The preview's own leading pictogram (lib/conversations/preview.ts) gives way to the drawn icon. */
-const LEADING_PICTOGRAM = /^(?:📷|🎥|🎤|📄|📋|📍|👤|☰)\s*/u;
 
 function TypeIcon({ type }: { type: string }) {
   const d = ICON_PATHS[ICON_OF[type] ?? ""];
@@ -139,6 +141,8 @@ export function ConversationList({
     ...(filters.search ? { search: filters.search } : {}),
   };
   const list = useConversations(query);
+  // The team's threshold for the rows' waiting clocks; its default until the settings are read.
+  const alertMinutes = useTeamSettings().data?.waiting_alert_minutes ?? DEFAULT_WAITING_ALERT_MINUTES;
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
   // Live patches may leave a conversation that no longer fits the tab (assigned or resolved meanwhile).
   const visible = rows.filter(
@@ -291,17 +295,20 @@ export function ConversationList({
                         <span className="truncate text-sm text-slate-700" data-testid="conversation-preview">
                           {c.last_message.direction === "OUTBOUND" && <span className="sr-only">{t("inbox.you")}: </span>}
                           <TypeIcon type={c.last_message.type} />
-                          {c.last_message.preview.replace(LEADING_PICTOGRAM, "")}
+                          {previewText(c.last_message.preview, t)}
                         </span>
-                        {c.unread_count > 0 && (
-                          <span
-                            className="ml-auto shrink-0 rounded-full bg-emerald-700 px-1.5 text-xs font-semibold text-white"
-                            data-testid="unread-badge"
-                            aria-label={t("inbox.unread", { count: c.unread_count })}
-                          >
-                            {c.unread_count}
-                          </span>
-                        )}
+                        <span className="ml-auto flex shrink-0 items-center gap-1">
+                          <WaitingClock conv={c} alertMinutes={alertMinutes} />
+                          {c.unread_count > 0 && (
+                            <span
+                              className="shrink-0 rounded-full bg-emerald-700 px-1.5 text-xs font-semibold text-white"
+                              data-testid="unread-badge"
+                              aria-label={t("inbox.unread", { count: c.unread_count })}
+                            >
+                              {c.unread_count}
+                            </span>
+                          )}
+                        </span>
                       </span>
                       {c.contact.labels.length > 0 && (
                         <span className="mt-1 flex flex-wrap gap-1">

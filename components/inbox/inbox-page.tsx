@@ -2,7 +2,9 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useLabels, useMe, useWaNumbers } from "@/lib/api-client/hooks";
+import { useLabels } from "@/lib/api-client/labels";
+import { useMe } from "@/lib/api-client/auth";
+import { useWaNumbers } from "@/lib/api-client/numbers";
 import { useConversation, useMarkRead, useUpdateConversation } from "@/lib/api-client/inbox";
 import { useLiveEvents } from "@/lib/api-client/live-stream";
 import type { Conversation, Message } from "@/lib/api-client/types";
@@ -15,8 +17,7 @@ import { ContactPanel } from "./contact-panel";
 import { ConversationComposer, type ComposerRequest } from "./conversation-composer";
 import { ShortcutsDialog, useInboxShortcuts } from "./shortcuts";
 import { InboxSkipLinks } from "./skip-links";
-
-const APP_TITLE = "WA Mensajería";
+import { useDocumentTitle } from "@/components/layout/use-document-title";
 
 /**
  * The inbox: conversations on the left, the open one in the middle, its contact on the right.
@@ -94,17 +95,8 @@ export function InboxPage() {
 
   // The tab title carries the unread count of the conversations listed.
   const totalUnread = shown.reduce((n, x) => n + (x.id === selectedId ? 0 : x.unread_count), 0);
-  useEffect(() => {
-    const wanted = totalUnread > 0 ? `(${totalUnread}) ${t("inbox.title")} · ${APP_TITLE}` : `${t("inbox.title")} · ${APP_TITLE}`;
-    const apply = () => {
-      if (document.title !== wanted) document.title = wanted;
-    };
-    apply();
-    // Next writes the page's metadata title again after each navigation (?c=…): keep ours on top.
-    const observer = new MutationObserver(apply);
-    observer.observe(document.head, { subtree: true, childList: true, characterData: true });
-    return () => observer.disconnect();
-  }, [totalUnread, t]);
+  const inboxTitle = `${t("inbox.title")} · ${t("app.name")}`;
+  useDocumentTitle(totalUnread > 0 ? `(${totalUnread}) ${inboxTitle}` : inboxTitle);
 
   const source = c ? (c.contact.customer_number ?? c.contact.customer_id ?? "") : "";
   const mine = !!c && !!me.data && c.assignee_agent_id === me.data.id;
@@ -248,7 +240,7 @@ export function InboxPage() {
                   {c.status === "open" ? t("inbox.resolve") : t("inbox.reopen")}
                 </button>
                 <Link
-                  href={`/conversations?wa_number=${encodeURIComponent(c.wa_number)}&customer=${encodeURIComponent(source)}`}
+                  href={`/history?wa_number=${encodeURIComponent(c.wa_number)}&customer=${encodeURIComponent(source)}`}
                   className="text-xs text-emerald-800 underline"
                 >
                   {t("inbox.oldViewer")}
@@ -264,8 +256,9 @@ export function InboxPage() {
                 </button>
               </header>
               <Thread
-                key={`${c.wa_number}|${source}`}
+                key={c.id}
                 conversationId={c.id}
+                contactId={c.contact.id}
                 waNumber={c.wa_number}
                 source={source}
                 onReply={setReplyTo}
@@ -297,7 +290,11 @@ export function InboxPage() {
               >
                 ← {t("inbox.backToConversation")}
               </button>
-              <ContactPanel conv={c} allLabels={labels.data ?? []} />
+              <ContactPanel
+                conv={c}
+                allLabels={labels.data ?? []}
+                sandbox={numbers.data?.find((n) => n.number === c.wa_number)?.provider === "sandbox"}
+              />
             </>
           ) : (
             <p className="p-4 text-sm text-slate-600">{t("inbox.noContact")}</p>

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { useT, type MessageKey } from "@/lib/i18n";
 import { Button } from "@/components/ui";
 
@@ -44,7 +44,10 @@ export function isTypingTarget(target: EventTarget | null): boolean {
  */
 export function useInboxShortcuts(actions: ShortcutActions) {
   const ref = useRef(actions);
-  useEffect(() => {
+  // A layout effect, not a passive one: a key pressed right after the selection is painted must
+  // act on that selection, and a passive effect can run after the next keydown (a fast "j k" then
+  // lost its "k").
+  useLayoutEffect(() => {
     ref.current = actions;
   }, [actions]);
   useEffect(() => {

@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
-import { isPendingMessage, usePendingReplies, useThread } from "@/lib/api-client/inbox";
+import { isPendingMessage, usePendingReplies, useThread, useThreadLive } from "@/lib/api-client/inbox";
+import { withLive } from "@/lib/api-client/inbox-thread";
 import { useNotes } from "@/lib/api-client/notes";
 import type { Message } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
@@ -12,18 +13,21 @@ import { useVirtualThread } from "@/components/history/use-virtual-thread";
 import { NoteBubble } from "./note-bubble";
 
 /**
- * The open conversation: the viewer's virtualized bubbles over the customer's whole history
- * (lib/api-client/inbox.ts walks the date windows), pinned to the newest message unless the agent
- * scrolled back; new messages and ticks arrive through the event stream into the same cache.
+ * The open conversation: the viewer's virtualized bubbles, opening at its newest page (one request,
+ * lib/api-client/inbox-thread.ts) and reading older pages as the agent scrolls up, pinned to the
+ * newest message unless the agent scrolled back. New messages arrive through the event stream from
+ * the moment the thread is mounted, even while its first page loads, and join it by id.
  */
 export function Thread({
   conversationId,
+  contactId,
   waNumber,
   source,
   onReply,
   follow = 0,
 }: {
   conversationId: number;
+  contactId: number;
   waNumber: string;
   source: string;
   onReply: (m: Message) => void;
@@ -31,17 +35,20 @@ export function Thread({
   follow?: number;
 }) {
   const { t, locale } = useI18n();
-  const history = useThread(waNumber, source);
+  const history = useThread({ conversationId, waNumber, contactId });
+  const live = useThreadLive(conversationId);
   const notes = useNotes(conversationId);
   const pendingReplies = usePendingReplies(waNumber, source);
-  // The agent's bubbles not yet in the history go on as one more page (rows are sorted by id).
+  // What the stream brought, then the agent's bubbles not yet in the history, go on as more pages
+  // (rows are sorted and deduplicated by id).
   const data = history.data;
   const pages = useMemo(() => {
-    if (!data || !pendingReplies.length) return data;
-    const loaded = new Set(data.pages.flatMap((p) => p.data.map((m) => m.update_id)));
+    const withStream = withLive(data, live);
+    if (!withStream || !pendingReplies.length) return withStream;
+    const loaded = new Set(withStream.pages.flatMap((p) => p.data.map((m) => m.update_id)));
     const shown = pendingReplies.filter((m) => !(m.update_id && loaded.has(m.update_id)));
-    return { ...data, pages: [{ message: "", data: shown, pagination: null }, ...data.pages] };
-  }, [data, pendingReplies]);
+    return { ...withStream, pages: [{ message: "", data: shown, pagination: null, next_cursor: null }, ...withStream.pages] };
+  }, [data, live, pendingReplies]);
   const { parentRef, rows, virtualizer, items, totalSize, onScroll } = useVirtualThread(
     {
       data: pages,

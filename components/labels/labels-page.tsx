@@ -3,12 +3,12 @@ import { useState } from "react";
 import Link from "next/link";
 import { useForm, useWatch } from "react-hook-form";
 import type { Label, LabelListItem } from "@/lib/api-client/types";
-import { useLabelMutations, useLabels, type LabelInput } from "@/lib/api-client/hooks";
+import { useLabelMutations, useLabels, type LabelInput } from "@/lib/api-client/labels";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { createLabelBody, DEFAULT_LABEL_COLORS, type CreateLabelInput } from "@/lib/labels/schemas";
 import { useT } from "@/lib/i18n";
 import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
-import { Button, Card, EmptyState, ErrorBox, Field, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
+import { Button, Card, EmptyState, ErrorBox, Field, FormError, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
 import { contrast, LabelChip } from "./label-chip";
 
 /** Label management: create, rename, recolour, delete. */
@@ -174,11 +174,7 @@ function LabelForm({ idPrefix, initial, submitText, pending, error, onSubmit, on
         {t("labels.previewChip")}: <LabelChip label={{ title: v.title || "…", bg_color: v.bg_color, text_color: v.text_color }} />
       </p>
       {contrast(v.bg_color, v.text_color) < 4.5 && <p className="text-xs text-amber-900">{t("labels.lowContrast")}</p>}
-      {general && (
-        <p role="alert" className="text-sm text-red-700">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
           {submitText}

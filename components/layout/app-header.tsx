@@ -2,21 +2,26 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { useLogout, useMe } from "@/lib/api-client/hooks";
+import { useLogout, useMe } from "@/lib/api-client/auth";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { useT, type MessageKey } from "@/lib/i18n";
 import { cx, Skeleton } from "@/components/ui";
 import { LanguageSwitch } from "./language-switch";
+import { allows, type Permission } from "@/lib/auth/permissions";
 
-const NAV: { href: string; key: MessageKey }[] = [
+// `need`: shown only to a role granted it (the server refuses the rest anyway: docs/roles.md).
+const NAV: { href: string; key: MessageKey; need?: Permission }[] = [
   { href: "/inbox", key: "nav.inbox" },
-  { href: "/send", key: "nav.send" },
+  { href: "/send", key: "nav.send", need: "messages:send" },
   { href: "/broadcasts", key: "nav.broadcasts" },
+  { href: "/templates", key: "nav.templates", need: "templates:read" },
   { href: "/contacts", key: "nav.contacts" },
   { href: "/labels", key: "nav.labels" },
   { href: "/saved-replies", key: "nav.savedReplies" },
-  { href: "/conversations", key: "nav.conversations" },
+  { href: "/history", key: "nav.history" },
   { href: "/reports", key: "nav.reports" },
+  { href: "/audit", key: "nav.audit", need: "audit:read" },
+  { href: "/settings", key: "nav.settings", need: "agents:read" },
 ];
 
 /**
@@ -54,7 +59,7 @@ export function AppHeader({ signedOutOk = false }: { signedOutOk?: boolean }) {
         {!signedOut && (
           <nav id="main-nav" aria-label={t("nav.main")} className={cx("w-full md:block md:w-auto", open ? "block" : "hidden")}>
             <ul className="flex flex-col gap-1 md:flex-row md:gap-1">
-              {NAV.map((item) => {
+              {NAV.filter((item) => !item.need || !me.data?.role || allows({ role: me.data.role }, item.need)).map((item) => {
                 const active = pathname.startsWith(item.href);
                 return (
                   <li key={item.href}>

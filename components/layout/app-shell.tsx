@@ -1,12 +1,13 @@
 "use client";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, type ReactNode } from "react";
-import { useMe } from "@/lib/api-client/hooks";
+import { useMe } from "@/lib/api-client/auth";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { LiveEventsProvider } from "@/lib/api-client/live-stream";
 import { cx, ErrorBox } from "@/components/ui";
 import { AppHeader } from "./app-header";
 import { SkipToContent } from "./skip-to-content";
+import { TabTitle } from "./tab-title";
 
 /**
  * Dashboard frame: checks the session (→ /login on 401), then the app's header and the page, and
@@ -27,6 +28,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <LiveEventsProvider>
       <div className={cx("flex flex-col", fitted ? "h-dvh" : "min-h-dvh")}>
+        <TabTitle />
         <SkipToContent />
         <AppHeader />
         {/* The inbox fills what the header leaves of the window (a column it grows in), whatever the

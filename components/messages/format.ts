@@ -3,9 +3,7 @@
  * is untrusted and anything that does not parse is returned as it came. Dates and times are
  * written by lib/i18n/dates.ts, the one date formatter of the UI.
  */
-import { intlLocale } from "@/lib/i18n/intl-locale";
-
-const tagOf = intlLocale;
+import { numberFormat } from "@/lib/i18n/numbers-format";
 
 /** A number as the locale writes it; "" when it is not one. */
 export function parseAmount(value: unknown): number | null {
@@ -18,11 +16,11 @@ export function formatMoney(amount: number, currency: string, locale: string): s
   const code = currency.trim().toUpperCase();
   if (/^[A-Z]{3}$/.test(code)) {
     try {
-      return new Intl.NumberFormat(tagOf(locale), { style: "currency", currency: code }).format(amount);
+      return numberFormat(locale, { style: "currency", currency: code }).format(amount);
     } catch {
       // An unknown code falls through to the plain number.
     }
   }
-  const plain = new Intl.NumberFormat(tagOf(locale), { maximumFractionDigits: 2 }).format(amount);
+  const plain = numberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
   return code ? `${plain} ${currency.trim().slice(0, 8)}` : plain;
 }

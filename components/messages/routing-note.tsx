@@ -1,5 +1,5 @@
 "use client";
-import { useBots, useCampaigns } from "@/lib/api-client/hooks";
+import { useBots, useCampaigns } from "@/lib/api-client/numbers";
 import type { Message } from "@/lib/api-client/types";
 import { useT, type MessageKey } from "@/lib/i18n";
 

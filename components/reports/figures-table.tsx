@@ -1,7 +1,7 @@
 "use client";
 import type { ReportSummary } from "@/lib/api-client/reports";
 import { useI18n, type MessageKey } from "@/lib/i18n";
-import { formatNumber } from "@/components/broadcasts/format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { formatDuration } from "./format";
 
 type Figures = ReportSummary["totals"];

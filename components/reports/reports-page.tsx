@@ -1,15 +1,17 @@
 "use client";
 import { useState } from "react";
-import { useLabels, useWaNumbers } from "@/lib/api-client/hooks";
+import { useLabels } from "@/lib/api-client/labels";
+import { useWaNumbers } from "@/lib/api-client/numbers";
 import { useReportAgents, useReportSummary, type ReportParams } from "@/lib/api-client/reports";
 import { useI18n } from "@/lib/i18n";
 import { Card, ErrorBox, Field, inputClass, PageTitle, SkeletonRows } from "@/components/ui";
-import { formatNumber } from "@/components/broadcasts/format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { FiguresTable } from "./figures-table";
 import { formatDayMonth } from "@/lib/i18n/dates";
 import { formatDuration, isoDay } from "./format";
 import { TimesChart } from "./times-chart";
 import { VolumeChart } from "./volume-chart";
+import { DateField } from "@/components/ui/date-field";
 
 /** /reports: a range of UTC days and filters; totals, two charts, and their values per day and per agent. */
 export function ReportsPage() {
@@ -37,10 +39,10 @@ export function ReportsPage() {
       <p className="text-sm text-slate-600">{t("rep.intro")}</p>
       <form className="grid grid-cols-2 gap-3 md:grid-cols-5" onSubmit={(e) => e.preventDefault()} aria-label={t("rep.title")}>
         <Field id="rep-from" label={t("rep.from")}>
-          <input id="rep-from" type="date" className={inputClass} value={p.from} max={p.to} onChange={set("from")} required />
+          <DateField id="rep-from" value={p.from} onChange={(from) => setP((old) => ({ ...old, from }))} required />
         </Field>
         <Field id="rep-to" label={t("rep.to")}>
-          <input id="rep-to" type="date" className={inputClass} value={p.to} min={p.from} onChange={set("to")} required />
+          <DateField id="rep-to" value={p.to} onChange={(to) => setP((old) => ({ ...old, to }))} required />
         </Field>
         <Field id="rep-number" label={t("rep.number")}>
           <select id="rep-number" className={inputClass} value={p.wa_number} onChange={set("wa_number")}>

@@ -8,7 +8,7 @@ const COLORS = { median: "#128c7e", p90: "#b45309" };
 
 /**
  * First response time per day (median and p90, minutes). The drawing is hidden from assistive
- * technology: the per-day table below it carries the same values as text (README "Libraries").
+ * technology: the per-day table below it carries the same values as text (docs/architecture.md, "Libraries, and why").
  */
 export function TimesChart({ days }: { days: ReportSummary["days"] }) {
   const { t, locale } = useI18n();

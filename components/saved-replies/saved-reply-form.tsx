@@ -5,7 +5,7 @@ import type { SavedReply, SavedReplyInput } from "@/lib/api-client/saved-replies
 import { createSavedReplyBody, SAVED_REPLY_LIMITS, type CreateSavedReplyInput } from "@/lib/saved-replies/schemas";
 import { useT } from "@/lib/i18n";
 import { useLocalizedResolver } from "@/lib/i18n/form-resolver";
-import { Button, cx, Field, inputClass } from "@/components/ui";
+import { Button, cx, Field, FormError, inputClass } from "@/components/ui";
 import { Counter } from "@/components/inbox/composer-builders";
 
 type Props = {
@@ -67,11 +67,7 @@ export function SavedReplyForm({ idPrefix, initial, submitText, pending, error, 
         </div>
       </Field>
       <p className="text-xs text-slate-700">{t("saved.variablesHelp")}</p>
-      {general && (
-        <p role="alert" className="text-sm text-red-700">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
           {submitText}

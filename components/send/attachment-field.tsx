@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import { useUploadMedia } from "@/lib/api-client/hooks";
+import { useUploadMedia } from "@/lib/api-client/send";
 import { useT } from "@/lib/i18n";
 import { allowedTypesFor, type MediaHeaderFormat } from "@/lib/limits";
 import { Button } from "@/components/ui";

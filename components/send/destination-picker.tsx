@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useId, useState } from "react";
 import type { Contact } from "@/lib/api-client/types";
-import { useContactSuggestions } from "@/lib/api-client/hooks";
+import { useContactSuggestions } from "@/lib/api-client/contacts";
 import { useT } from "@/lib/i18n";
 import { cx, inputClass } from "@/components/ui";
 import { LabelChip } from "@/components/labels/label-chip";
@@ -29,8 +29,9 @@ function useDebounced(value: string, ms: number) {
 /**
  * The destination as a combobox (WAI-ARIA 1.2 pattern): typing searches the team's contacts by
  * name or number through GET /api/v1/contacts and lists them with their labels; arrows move,
- * Enter picks, Escape closes. Whatever is typed stays the value, so a number not yet a contact
- * is sent to as typed.
+ * Enter picks, Escape closes. A contact who opted out of marketing is marked ("Sin marketing").
+ * Whatever is typed stays the value, so a number not yet a contact is sent to (completed from
+ * the team's default country when typed without its code: send-form.tsx).
  */
 export function DestinationPicker({ id, value, onChange, onPick, invalid, describedBy }: Props) {
   const t = useT();
@@ -115,7 +116,18 @@ export function DestinationPicker({ id, value, onChange, onPick, invalid, descri
                   i === active && "bg-emerald-50",
                 )}
               >
-                <span className="block text-sm font-medium text-slate-900">{c.name || `+${c.customer_number}`}</span>
+                <span className="flex items-center gap-2 text-sm font-medium text-slate-900">
+                  {c.name || `+${c.customer_number}`}
+                  {c.marketing_opt_out && (
+                    <span
+                      data-testid="contact-opted-out"
+                      className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
+                      title={t("optOut.note")}
+                    >
+                      {t("optOut.badge")}
+                    </span>
+                  )}
+                </span>
                 <span className="block text-xs text-slate-600">{c.customer_number ? `+${c.customer_number}` : c.customer_id}</span>
                 {c.labels.length > 0 && (
                   <span className="mt-1 flex flex-wrap gap-1">

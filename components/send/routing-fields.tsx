@@ -1,6 +1,6 @@
 "use client";
 import type { ComponentPropsWithRef } from "react";
-import { useBots, useCampaigns } from "@/lib/api-client/hooks";
+import { useBots, useCampaigns } from "@/lib/api-client/numbers";
 import { useT } from "@/lib/i18n";
 import { Field, inputClass } from "@/components/ui";
 

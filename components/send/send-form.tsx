@@ -9,7 +9,12 @@ import { sendTemplateInput } from "@/lib/messages/send-schemas";
 import { placeholderKeys } from "@/lib/templates/schemas";
 import { contextOf, dynamicUrlButtons, exampleOf, buttonExampleValue } from "@/lib/templates/params";
 import { sanitizeNumber } from "@/lib/phone";
-import { findSentConversation, useSendTemplate, useTemplates, useWaNumbers } from "@/lib/api-client/hooks";
+import { noCountryCodeMessage, resolveTypedNumber } from "@/lib/phone-country";
+import { MARKETING_OPTED_OUT } from "@/lib/contacts/schemas";
+import { findSentConversation, useSendTemplate } from "@/lib/api-client/send";
+import { useSendingNumbers, useTemplates } from "@/lib/api-client/numbers";
+import { useTeamSettings } from "@/lib/api-client/team-settings";
+import { useContactByNumber } from "@/lib/api-client/contacts";
 import { ApiRequestError } from "@/lib/api-client/fetch";
 import { placeSendError, type SendFormShape } from "@/lib/api-client/send-errors";
 import type { Contact, Template } from "@/lib/api-client/types";
@@ -20,6 +25,7 @@ import { RoutingFields } from "./routing-fields";
 import { AttachmentField } from "./attachment-field";
 import { TemplatePreview } from "./template-preview";
 import { DestinationPicker } from "./destination-picker";
+import { MarketingOptOut } from "@/components/contacts/marketing-opt-out";
 
 type FormValues = z.input<typeof sendTemplateInput>;
 type Sent = { name: string; href: string };
@@ -73,13 +79,19 @@ function formShape(tp: Template | undefined, t: Translate): SendFormShape {
  * The browser-side check with the server's own zod schema. Each issue is kept with its request
  * path and Spanish text (the `type` and `message` of the field error) and placed on the input
  * placeSendError picks; the text is worded in the UI's language only when shown, so switching
- * language rewords the errors on screen.
+ * language rewords the errors on screen. Before it, a number typed without its country code is
+ * completed from the team's default country (`3005551234` → `+573005551234`) or refused: it is
+ * never sent as typed (lib/phone-country.ts).
  */
-function sendResolver(t: Translate): Resolver<FormValues, SendFormShape> {
-  return async (values, shape, options) => {
+function sendResolver(t: Translate, defaultCountry: string | null): Resolver<FormValues, SendFormShape> {
+  return async (raw, shape, options) => {
+    const typed = resolveTypedNumber(raw.destination ?? "", defaultCountry);
+    const values = typed.kind === "international" || typed.kind === "completed" ? { ...raw, destination: `+${typed.digits}` } : raw;
     const result = await sendTemplateInput.safeParseAsync(values);
-    if (result.success) return { values, errors: {} };
     const flat: Record<string, FieldError> = {};
+    if (typed.kind === "noCountryCode") flat.destination = { type: "destination", message: noCountryCodeMessage(typed) };
+    if (result.success)
+      return Object.keys(flat).length ? { values: {}, errors: toNestErrors<FormValues>(flat, options) } : { values, errors: {} };
     for (const iss of result.error.issues) {
       const path = iss.path.map(String).join(".");
       const field = placeSendError(path, iss.message, shape ?? formShape(undefined, t), t).field ?? "root.general";
@@ -97,7 +109,7 @@ function sendResolver(t: Translate): Resolver<FormValues, SendFormShape> {
  */
 export function SendForm({ preset, embedded }: { preset?: { waNumber: string; destination: string }; embedded?: boolean } = {}) {
   const t = useT();
-  const numbers = useWaNumbers();
+  const numbers = useSendingNumbers();
   const send = useSendTemplate();
   const [sent, setSent] = useState<Sent | null>(null);
   const [generalErrors, setGeneralErrors] = useState<RawError[]>([]);
@@ -109,7 +121,9 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
   const inFlight = useRef(false);
   // The template (hence the shape) is only known from the form's own values: the resolver gets it as context.
   const [shapeForResolver, setShapeForResolver] = useState<SendFormShape | undefined>(undefined);
-  const resolver = useMemo(() => sendResolver(t), [t]);
+  const settings = useTeamSettings();
+  const defaultCountry = settings.data?.default_country ?? null;
+  const resolver = useMemo(() => sendResolver(t, defaultCountry), [t, defaultCountry]);
   const form = useForm<FormValues, SendFormShape>({
     resolver,
     context: shapeForResolver,
@@ -141,6 +155,14 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
   const templates = useTemplates(waNumber);
   const template = useMemo(() => templates.data?.find((tp) => tp.name === templateName), [templates.data, templateName]);
   const { header, body, headerKeys, bodyKeys, buttons } = templateFields(template);
+  // The number the send will go to (completed from the default country), and its contact if the team has one.
+  const typed = resolveTypedNumber(destination ?? "", defaultCountry);
+  const sendDigits = typed.kind === "international" || typed.kind === "completed" ? typed.digits : null;
+  const known = useContactByNumber(sendDigits);
+  // The cached contact first: re-subscribing (below) patches it, not the picked copy.
+  const contact = known ?? (picked && picked.customer_number === sendDigits ? picked : null);
+  // Refused before submit, as the server would: a MARKETING template to a contact who opted out.
+  const optOutBlock = template?.category === "MARKETING" && contact?.marketing_opt_out ? contact : null;
   const shape = useMemo(() => formShape(template, t), [template, t]);
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the shape depends on values the form itself holds
@@ -185,6 +207,7 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
   const submitValid = async (values: FormValues) => {
     // A second click while the first is on its way adds nothing (its key would be the same anyway).
     if (inFlight.current) return;
+    if (optOutBlock) return setError("destination", { type: "destination", message: MARKETING_OPTED_OUT });
     setGeneralErrors([]);
     setSent(null);
     const request: Record<string, unknown> = { ...values };
@@ -203,10 +226,13 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
       const number = sanitizeNumber(values.destination);
       const conversation = await findSentConversation(values.wa_number, number).catch(() => null);
       const name = conversation?.contact.name || (picked?.customer_number === number ? picked.name : "") || `+${number}`;
+      const manyNumbers = (numbers.data?.length ?? 0) > 1;
       setSent({
         name,
-        // The conversation page of that customer: the message is its newest, no id needed in the link.
-        href: `/conversations?wa_number=${encodeURIComponent(values.wa_number)}&customer=${encodeURIComponent(number)}`,
+        // The conversation in the inbox (where the agent answers); the history viewer when it is not listed yet.
+        href: conversation
+          ? `/inbox?c=${conversation.id}${manyNumbers ? `&wa_number=${encodeURIComponent(values.wa_number)}` : ""}`
+          : `/history?wa_number=${encodeURIComponent(values.wa_number)}&customer=${encodeURIComponent(number)}`,
       });
       // A new send of the same template: same number, template and routing, empty recipient and values.
       reset({ ...getValues(), destination: preset?.destination ?? "", media_path: null, ...blankParams(values.template_name) });
@@ -277,7 +303,11 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
               id="destination"
               label={t("send.destination")}
               hint={
-                picked ? t("send.contactChosen", { name: picked.name || `+${picked.customer_number}` }) : t("send.destinationSearchHint")
+                picked && picked.customer_number === sendDigits
+                  ? t("send.contactChosen", { name: picked.name || `+${picked.customer_number}` })
+                  : sendDigits
+                    ? t("send.willSendTo", { number: `+${sendDigits}` })
+                    : t("send.destinationSearchHint")
               }
               error={fieldError("destination")}
             >
@@ -293,6 +323,19 @@ export function SendForm({ preset, embedded }: { preset?: { waNumber: string; de
                 describedBy={fieldError("destination") ? "destination-error" : "destination-hint"}
               />
             </Field>
+            {optOutBlock && template && (
+              <div
+                role="alert"
+                data-testid="send-opt-out"
+                className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+              >
+                <p className="font-medium">
+                  {t("send.optOutBlocked", { name: optOutBlock.name || `+${optOutBlock.customer_number}`, template: template.name })}
+                </p>
+                <MarketingOptOut contact={optOutBlock} />
+                <p className="text-amber-800">{t("send.optOutResubscribe")}</p>
+              </div>
+            )}
           </Card>
 
           {template && (headerKeys.length > 0 || bodyKeys.length > 0 || buttons.length > 0 || (header && header.format !== "TEXT")) && (

@@ -61,7 +61,12 @@ export function TemplatePreview({ template, headerValues, bodyValues, buttonValu
   }, [template, buttonValues, isVideo, playable]);
 
   return (
-    <section className="overflow-hidden rounded-xl border border-slate-200 shadow-sm" data-testid="template-preview">
+    <section
+      className="overflow-hidden rounded-xl border border-slate-200 shadow-sm"
+      data-testid="template-preview"
+      // A video header's probe, readable in the page: still probing, or its answer.
+      data-video={videoSrc ? (playable === null ? "probing" : playable ? "playable" : "unplayable") : undefined}
+    >
       <h2 className="bg-wa-green-dark px-4 py-2 text-sm font-semibold text-white">{t("send.preview")}</h2>
       <div className="chat-bg min-h-64 p-4">
         {template ? (

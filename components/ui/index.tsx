@@ -1,6 +1,8 @@
 "use client";
 import type { ButtonHTMLAttributes, ReactNode, Ref } from "react";
 import { useT } from "@/lib/i18n";
+import { ApiRequestError } from "@/lib/api-client/fetch";
+import { ROLE_REFUSED } from "@/lib/auth/permissions";
 
 /** Small UI primitives shared by every page, so the three screens look and behave alike. */
 export function cx(...parts: (string | false | null | undefined)[]) {
@@ -70,6 +72,16 @@ export function Field({
   );
 }
 
+/** A form's error that belongs to no one field (the server's message, a refusal), read out when it appears. */
+export function FormError({ message }: { message?: string | null }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
 export function Card({ children, className }: { children: ReactNode; className?: string }) {
   return <section className={cx("rounded-lg border border-slate-200 bg-white p-4 shadow-sm", className)}>{children}</section>;
 }
@@ -95,7 +107,9 @@ export function EmptyState({ children }: { children: ReactNode }) {
 
 export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const t = useT();
-  const message = error instanceof Error ? error.message : t("common.error");
+  // The server's refusal of a role is said in the dashboard's language.
+  const refused = error instanceof ApiRequestError && error.status === 403 && error.message === ROLE_REFUSED;
+  const message = refused ? t("errors.role") : error instanceof Error ? error.message : t("common.error");
   return (
     <div
       role="alert"

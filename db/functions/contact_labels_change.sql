@@ -1,6 +1,6 @@
 -- A contact's label change (spec 4.3 add, 4.4 remove), called as ONE statement by
 -- lib/contacts/repo.ts changeLabelsOfContact. Not a trigger function: the label endpoints' hot
--- path (issue 18: label add+remove round trips) in one round trip instead of three (BEGIN, the
+-- path (label add+remove round trips) in one round trip instead of three (BEGIN, the
 -- lock with the change, COMMIT), since the web process's share of each round trip is the limit.
 --
 -- Why a function and not one plain statement: the cap of 5 labels must hold when two requests
@@ -13,6 +13,8 @@
 -- yet assigned, counted as given) or that every id is assigned (`remove`), and only when those
 -- figures allow it writes the change and its `contact.labels` event with the labels the contact
 -- holds afterwards. A contact that is not the team's locks nothing and finds nothing to write.
+-- The labels it returns and those of the event are the same records, in the API's snake_case
+-- (lib/labels/schemas.ts labelSchema, lib/events/catalogue.ts contactLabelsEvent).
 CREATE OR REPLACE FUNCTION contact_labels_change(p_team integer, p_contact integer, p_ids bigint[], p_mode text, p_max integer)
 RETURNS TABLE (contact_found boolean, labels_found boolean, count_after_add integer, all_assigned boolean, changed boolean, labels json)
 LANGUAGE plpgsql VOLATILE AS $$
@@ -60,6 +62,6 @@ BEGIN
     SELECT true, v.labels_found, v.count_after_add, v.all_assigned,
       EXISTS (SELECT 1 FROM allowed),
       (SELECT coalesce(json_agg(json_build_object('id', a.id, 'title', a.title, 'description', a.description,
-        'bgColor', a.bg_color, 'textColor', a.text_color) ORDER BY a.id), '[]'::json) FROM after a)
+        'bg_color', a.bg_color, 'text_color', a.text_color) ORDER BY a.id), '[]'::json) FROM after a)
     FROM verdict v;
 END $$;

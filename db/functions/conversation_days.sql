@@ -1,7 +1,7 @@
 -- Messages per conversation and UTC day, for the history's total_items (docs/history.md, "The
 -- count's rollup"). Counted on INSERT and DELETE only: a message's conversation and day never
 -- change (messages_conversation_keys_immutable.sql). The key is one conversation's day, so only
--- writers of the same customer on the same day ever share a row (not a hot row: DESIGN section 13).
+-- writers of the same customer on the same day ever share a row (not a hot row: docs/write-path.md).
 -- Rows are added in key order so that two concurrent bulk inserts lock shared days in the same
 -- order (no deadlock). Days are UTC dates; the history turns its window into UTC bounds.
 CREATE OR REPLACE FUNCTION conversation_days_add() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -38,8 +38,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_conversation_days_add AFTER INSERT ON messages
+CREATE OR REPLACE TRIGGER messages_insert_3_conversation_days AFTER INSERT ON messages
   REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION conversation_days_add();
 
-CREATE OR REPLACE TRIGGER messages_conversation_days_remove AFTER DELETE ON messages
+CREATE OR REPLACE TRIGGER messages_delete_1_conversation_days AFTER DELETE ON messages
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION conversation_days_remove();

@@ -1,6 +1,6 @@
 -- Keeps message_partition_bounds (db/schema/message-partition-bounds.ts): per partition of messages,
 -- its id range and bounds of its rows' created_at, which a history page turns into an id range so
--- the planner prunes partitions of ids (lib/messages/history-bounds.ts, README "History pages prune
+-- the planner prunes partitions of ids (lib/messages/history-bounds.ts, docs/write-path.md, "History pages prune
 -- by id"). The bounds must hold for every row, whatever wrote it: they are widened in the writer's
 -- own transaction, so a reader that sees a row also sees bounds that cover it (one snapshot), and
 -- they never narrow. A created_at that does not follow the id (clock skew, an import, hand-written
@@ -92,8 +92,8 @@ BEGIN
   RETURN NEW;
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_partition_bounds_insert AFTER INSERT ON messages
+CREATE OR REPLACE TRIGGER messages_insert_4_partition_bounds AFTER INSERT ON messages
   REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION message_partition_bounds_after_insert();
-CREATE OR REPLACE TRIGGER messages_partition_bounds_update BEFORE UPDATE OF id, created_at ON messages
+CREATE OR REPLACE TRIGGER messages_update_2_partition_bounds BEFORE UPDATE OF id, created_at ON messages
   FOR EACH ROW WHEN (NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.id IS DISTINCT FROM OLD.id)
   EXECUTE FUNCTION message_partition_bounds_before_update();

@@ -31,7 +31,7 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_provider_id_insert AFTER INSERT ON messages
+CREATE OR REPLACE TRIGGER messages_insert_1_provider_id AFTER INSERT ON messages
   FOR EACH ROW WHEN (NEW.provider_message_id IS NOT NULL) EXECUTE FUNCTION message_provider_ids_claim();
-CREATE OR REPLACE TRIGGER messages_provider_id_update AFTER UPDATE OF provider_message_id ON messages
+CREATE OR REPLACE TRIGGER messages_update_3_provider_id AFTER UPDATE OF provider_message_id ON messages
   FOR EACH ROW WHEN (OLD.provider_message_id IS DISTINCT FROM NEW.provider_message_id) EXECUTE FUNCTION message_provider_ids_claim();

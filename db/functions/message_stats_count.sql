@@ -1,8 +1,8 @@
 -- Inserted and deleted OUTBOUND messages counted into message_stats, as append-only deltas
 -- (+1 per inserted row, -1 per deleted one, netted per key within the statement). Nothing is
 -- updated in place: the rollup row of a key is shared by every send of that template and day,
--- and concurrent writers of one row wait on each other (DESIGN section 13, "no hot rows"). The
--- deltas are folded into message_stats by lib/messages/stats-fold.ts and added on read until then.
+-- and concurrent writers of one row wait on each other (docs/write-path.md, "No hot rows"). The
+-- deltas are folded into message_stats by lib/messages/stats-service.ts and added on read until then.
 -- Statement-level with transition tables: a bulk insert of 1,000 rows is one INSERT … SELECT here.
 -- Updates are counted by messages_status_changed.sql (row-level: one row at a time is the usual
 -- update, and a row trigger skips updates that change no key, such as claims and leases).
@@ -24,8 +24,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_stats_count_insert AFTER INSERT ON messages
+CREATE OR REPLACE TRIGGER messages_insert_6_stats_count AFTER INSERT ON messages
   REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION message_stats_count();
 
-CREATE OR REPLACE TRIGGER messages_stats_count_delete AFTER DELETE ON messages
+CREATE OR REPLACE TRIGGER messages_delete_3_stats_count AFTER DELETE ON messages
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION message_stats_count();

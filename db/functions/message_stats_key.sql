@@ -4,7 +4,7 @@
 -- title (200 characters at most, so the key always fits a btree entry). IMMUTABLE: also used by
 -- migration 0017's backfill and the bench's one-statement build.
 -- Used by: message_stats_count.sql, messages_status_changed.sql (whose common case writes the same
--- key inline, as VALUES: keep the two alike), lib/messages/stats-fold.ts.
+-- key inline, as VALUES: keep the two alike), lib/messages/stats-service.ts.
 CREATE OR REPLACE FUNCTION message_stats_error_code(status text, error jsonb) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN status = 'FAILED' AND jsonb_typeof(error -> 'code') = 'number'
                    AND (error ->> 'code') ~ '^-?[0-9]{1,15}$' THEN (error ->> 'code')::bigint ELSE 0 END

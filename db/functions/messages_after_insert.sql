@@ -1,19 +1,21 @@
 -- What inserting messages sets off besides the rollups (conversation_days.sql, message_stats_count.sql):
 -- 1. each conversation (team, number, contact) gets its row written or brought up to date: last
 --    message shown, activity time, last inbound message, unread count, reopened by a new customer
---    message (DESIGN section 14: listing never scans messages). Its key is one customer, so only
---    writers of the same customer ever share the row (not a hot row: DESIGN section 13).
+--    message (listing never scans messages: docs/architecture.md). Its key is one customer, so only
+--    writers of the same customer ever share the row (not a hot row: docs/write-path.md).
 --    It also keeps waiting_since (the customer's first unanswered message) and appends one
---    report_responses row per first response (issue 21, README "Reports"), also counted in its
+--    report_responses row per first response (docs/features/reports.md), also counted in its
 --    time bucket in report_histogram_deltas (report_seconds_bucket.sql): an OUTBOUND message of
 --    an agent or the API (sender AGENT or SYSTEM, not a broadcast's) answers whatever waits.
 --    Messages are taken in id order (arrival), several exchanges in one statement included. The
 --    existing rows are locked first, in key order as the upsert locks them, so waiting_since is
 --    read as the last writer left it. A reopened conversation restarts its resolution time
---    (opened_at) at the customer's message; reports_conversation_events.sql records it.
+--    (opened_at) at the customer's message; reports_conversation_events.sql records it. The first
+--    answer of an opening is kept as first_response_seconds (conversation_clocks.sql clears it
+--    on a reopening).
 -- 2. each message is announced on the event log as `message.created` — except a broadcast's: a
 --    100,000-recipient broadcast would push 100,000 events through every open dashboard stream
---    within seconds. Its progress is announced as `broadcast.updated` (lib/broadcasts/progress.ts).
+--    within seconds. Its progress is announced as `broadcast.updated` (lib/broadcasts/announce.ts).
 -- Statement-level with a transition table: a bulk insert of 1,000 rows is one upsert and one insert here.
 CREATE OR REPLACE FUNCTION messages_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -56,6 +58,13 @@ BEGIN
     FROM answered a
     CROSS JOIN LATERAL (VALUES (a.wa_number_id, a.agent_id), (a.wa_number_id, -1), (0, a.agent_id), (0, -1)) l(wa_number_id, agent_id)
     GROUP BY 1, 2, 3, 4, 5, 6
+  ), first_answer AS (
+    -- The statement's first answer per key: the conversation's first response when it had none
+    -- (first_response_seconds, shown in the inbox's contact panel).
+    SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id,
+      greatest(0, round(extract(epoch FROM answered_at - waiting_since)))::int AS seconds
+    FROM seg WHERE answered_at IS NOT NULL AND waiting_since IS NOT NULL
+    ORDER BY team_id, wa_number_id, contact_id, grp
   ), waiting AS (
     -- After the statement: nothing waits if its last segment was answered.
     SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id,
@@ -63,11 +72,12 @@ BEGIN
     FROM seg ORDER BY team_id, wa_number_id, contact_id, grp DESC
   )
   INSERT INTO conversations AS c (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,
-      last_direction, last_inbound_at, last_inbound_message_id, unread_count, status, updated_at, waiting_since, opened_at)
+      last_direction, last_inbound_at, last_inbound_message_id, unread_count, status, updated_at, waiting_since, opened_at,
+      first_response_seconds)
   SELECT l.team_id, l.wa_number_id, l.contact_id, l.id, l.created_at, clock_timestamp(), l.direction, i.created_at, i.id,
     coalesce(i.n, 0), 'open', now(),
     -- Keys with no customer message and no answer here keep what waited (the locked row's value).
-    CASE WHEN w.team_id IS NULL THEN cur.waiting_since ELSE w.waiting_since END, l.first_at
+    CASE WHEN w.team_id IS NULL THEN cur.waiting_since ELSE w.waiting_since END, l.first_at, fa.seconds
   FROM (SELECT DISTINCT ON (team_id, wa_number_id, contact_id) team_id, wa_number_id, contact_id, id, created_at, direction,
           min(created_at) OVER (PARTITION BY team_id, wa_number_id, contact_id) AS first_at
         FROM added ORDER BY team_id, wa_number_id, contact_id, created_at DESC, id DESC) l
@@ -77,6 +87,7 @@ BEGIN
     USING (team_id, wa_number_id, contact_id)
   LEFT JOIN waiting w USING (team_id, wa_number_id, contact_id)
   LEFT JOIN cur USING (team_id, wa_number_id, contact_id)
+  LEFT JOIN first_answer fa USING (team_id, wa_number_id, contact_id)
   ORDER BY 1, 2, 3
   ON CONFLICT (team_id, wa_number_id, contact_id) DO UPDATE SET
     -- The shown last message is the newest by its own time; the list's order is by activity (when
@@ -95,6 +106,10 @@ BEGIN
     status = CASE WHEN EXCLUDED.unread_count > 0 THEN 'open' ELSE c.status END,
     opened_at = CASE WHEN EXCLUDED.unread_count > 0 AND c.status = 'resolved' THEN EXCLUDED.last_inbound_at ELSE c.opened_at END,
     waiting_since = EXCLUDED.waiting_since,
+    -- The first answer of the opening stays; a reopening (conversation_clocks.sql) starts with
+    -- this statement's answer, if any.
+    first_response_seconds = CASE WHEN EXCLUDED.unread_count > 0 AND c.status = 'resolved' THEN EXCLUDED.first_response_seconds
+      ELSE coalesce(c.first_response_seconds, EXCLUDED.first_response_seconds) END,
     updated_at = now();
 
   INSERT INTO events (team_id, type, wa_number_id, contact_id, data)
@@ -108,5 +123,14 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_after_insert AFTER INSERT ON messages
+-- Six AFTER INSERT triggers on messages, named messages_insert_<n>_<what> so that the name says
+-- the order they fire in (alphabetical, PostgreSQL's rule; the row-level one first in any case):
+-- the table is db/functions/README.md. They stay six, each in the file of what it keeps, rather
+-- than one function with a block per effect: a rename costs nothing at run time, while a merge
+-- would save at most four statement-level trigger calls per INSERT (the transition table is built
+-- once and shared) and put six rollups' SQL in one file. That gain could not be measured reliably
+-- on the shared bench machine (2 cores, load near 20), so the zero-cost rename was kept. Status
+-- writes (bench scenario 12) fire none of these: they are UPDATEs. The row-level provider id claim (message_provider_ids.sql) cannot join a statement-level
+-- function anyway: it must fail the very row that reuses a provider id.
+CREATE OR REPLACE TRIGGER messages_insert_2_conversations AFTER INSERT ON messages
   REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION messages_after_insert();

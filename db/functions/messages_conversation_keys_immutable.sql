@@ -9,7 +9,7 @@ BEGIN
     USING ERRCODE = 'restrict_violation';
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_conversation_keys_immutable BEFORE UPDATE OF team_id, wa_number_id, contact_id, created_at ON messages
+CREATE OR REPLACE TRIGGER messages_update_1_keys_immutable BEFORE UPDATE OF team_id, wa_number_id, contact_id, created_at ON messages
   FOR EACH ROW WHEN (OLD.team_id IS DISTINCT FROM NEW.team_id OR OLD.wa_number_id IS DISTINCT FROM NEW.wa_number_id
     OR OLD.contact_id IS DISTINCT FROM NEW.contact_id OR OLD.created_at IS DISTINCT FROM NEW.created_at)
   EXECUTE FUNCTION messages_conversation_keys_immutable();

@@ -1,5 +1,5 @@
 -- The history pages' id ranges (lib/messages/history-bounds.ts, lib/messages/history-repo.ts,
--- README "History pages prune by id").
+-- docs/write-path.md, "History pages prune by id").
 
 -- The history page's check that the id range it was given covers its window (lib/messages/
 -- history-repo.ts): no partition whose bounds meet [from_at, to_at) (to_at null: no end) holds

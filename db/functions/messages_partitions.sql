@@ -1,5 +1,5 @@
 -- The monthly partitions of `messages` by RANGE (id) (migration 0037, lib/messages/partitions.ts,
--- README "Messages are partitioned by month of ids"). Both functions are called by the messages
+-- docs/write-path.md, "Messages are partitioned by month of ids"). Both functions are called by the messages
 -- chore of every process, under a try-lock and a short lock_timeout, as the event log's are:
 -- attaching and detaching lock the table for a moment, and must give way to writers, not queue them.
 -- "Now" is a parameter, so tests can pin a month boundary.
@@ -60,7 +60,7 @@ END $$;
 -- newest partitions instead of merging all). A new month takes the tail's range: the tail, empty,
 -- is detached and dropped, the month attached, and the tail made again above it, in the caller's
 -- transaction. A tail that holds rows (ids outran every month made ahead) is left as it is and no
--- later month is made: tail_in_use says so (README). A partition is made empty and then attached,
+-- later month is made: tail_in_use says so (docs/write-path.md). A partition is made empty and then attached,
 -- which takes a lighter lock than CREATE TABLE … PARTITION OF. Returns how many months it made.
 -- The result type changed from integer (made) to (made, tail_in_use).
 DROP FUNCTION IF EXISTS messages_ensure_partitions(timestamptz, bigint);

@@ -57,10 +57,10 @@ END $$;
 -- The WHEN clause holds no function call on purpose: a trigger's WHEN is prepared again for every
 -- statement (it is not part of a cached plan), and preparing it inlines each SQL function it calls,
 -- which parses that function's body anew. With message_stats_error_code/_title in it the clause
--- cost about 50 µs per UPDATE statement, more than the trigger's whole body (bench/README.md,
+-- cost about 50 µs per UPDATE statement, more than the trigger's whole body (bench/log/2026-11-26-status-trigger-when.md,
 -- "The trigger's WHEN clause"). So it says cheaply when a key may have changed (the error only
 -- counts for a FAILED message), and the function returns at once when it has not.
-CREATE OR REPLACE TRIGGER messages_status_changed AFTER UPDATE OF status, error, template_name, sent_group, direction ON messages
+CREATE OR REPLACE TRIGGER messages_update_4_status_changed AFTER UPDATE OF status, error, template_name, sent_group, direction ON messages
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status
     OR OLD.template_name IS DISTINCT FROM NEW.template_name OR OLD.sent_group IS DISTINCT FROM NEW.sent_group
     OR OLD.direction IS DISTINCT FROM NEW.direction

@@ -1,4 +1,4 @@
--- The time bucket of a report sample (issue 21, README "Reports"), the same scheme as
+-- The time bucket of a report sample (docs/features/reports.md), the same scheme as
 -- lib/reports/buckets.ts, whose tests check the two agree at every bound: whole seconds below 64
 -- are their own bucket; from 64 s on, 32 buckets per doubling, bucket 64 + k holding
 -- [round(64 · 2^(k/32)), round(64 · 2^((k+1)/32))). The bounds are written out (integers, found by

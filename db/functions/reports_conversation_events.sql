@@ -1,5 +1,5 @@
--- Conversations opened and resolved, for the reports (issue 21): one append-only row per event in
--- report_conversation_events (DESIGN section 13: no shared counter row). Whatever changes a status
+-- Conversations opened and resolved, for the reports (docs/features/reports.md): one append-only row per event in
+-- report_conversation_events (no shared counter row: docs/write-path.md). Whatever changes a status
 -- is covered: the conversations API, the reopening upsert of messages_after_insert.sql, or a
 -- hand-written UPDATE.
 -- - A new conversation is opened at its first message (opened_at, set by messages_after_insert).
@@ -9,7 +9,7 @@
 -- Each event is also counted in report_histogram_deltas (per day, at the four number/agent levels
 -- of db/schema/reports.ts: openings in bucket 0, resolutions in the bucket of their time,
 -- report_seconds_bucket.sql), appended, never updated: a day's row is shared by every writer of
--- the team (DESIGN section 13), so a chore folds them.
+-- the team (a hot row: docs/write-path.md), so a chore folds them.
 -- BEFORE UPDATE so that opened_at is set in the row being written (no second update); AFTER INSERT
 -- because an upsert's BEFORE INSERT fires for rows that end up as updates.
 CREATE OR REPLACE FUNCTION reports_conversation_events() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,14 +1,14 @@
 -- Messages in and out per (team, UTC day, number, contact, agent, direction) for the reports
--- (issue 21), counted on INSERT and DELETE (cascades included). As in conversation_days.sql the
+-- (docs/features/reports.md), counted on INSERT and DELETE (cascades included). As in conversation_days.sql the
 -- key is one customer's day, so only writers of the same customer on the same day ever share a
--- row (not a hot row: DESIGN section 13), and rows are upserted in key order so that two bulk
+-- row (not a hot row: docs/write-path.md), and rows are upserted in key order so that two bulk
 -- inserts lock shared keys in the same order (no deadlock). Nothing changes on UPDATE: team,
 -- number, contact and created_at cannot change (messages_conversation_keys_immutable.sql), and
 -- neither direction nor agent_id is updated by the service. agent_id is the sending agent (0: the
 -- API, a bot, or the customer). A key counted down to 0 is kept at 0 (reads sum it away).
 -- The same counts without the contact (report_message_days, for reports not filtered by label)
 -- are shared by every writer of a team's day: they go in as append-only signed deltas to
--- report_message_deltas instead, folded by lib/reports/repo.ts (DESIGN section 13, "no hot rows").
+-- report_message_deltas instead, folded by lib/reports/repo.ts (docs/write-path.md, "No hot rows").
 CREATE OR REPLACE FUNCTION reports_message_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -36,8 +36,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE TRIGGER messages_report_counts_insert AFTER INSERT ON messages
+CREATE OR REPLACE TRIGGER messages_insert_5_report_counts AFTER INSERT ON messages
   REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION reports_message_counts();
 
-CREATE OR REPLACE TRIGGER messages_report_counts_delete AFTER DELETE ON messages
+CREATE OR REPLACE TRIGGER messages_delete_2_report_counts AFTER DELETE ON messages
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION reports_message_counts();

@@ -47,7 +47,7 @@ CREATE INDEX "messages_broadcast_status_idx" ON "messages" USING btree ("team_id
 -- A broadcast's messages update their conversations like every message, but are not announced one
 -- by one as message.created: a 100,000-recipient broadcast would push 100,000 events through every
 -- open dashboard stream within seconds (and double its enqueue time). Its progress is announced
--- as broadcast.updated instead (lib/broadcasts/progress.ts). Otherwise the function of migration 0010.
+-- as broadcast.updated instead (lib/broadcasts/announce.ts). Otherwise the function of migration 0010.
 CREATE OR REPLACE FUNCTION messages_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO conversations AS c (team_id, wa_number_id, contact_id, last_message_id, last_message_created_at, last_message_at,

@@ -1,4 +1,4 @@
--- The write path without instance-wide serialization (DESIGN section 13, issue 18): the tables
+-- The write path without instance-wide serialization (docs/write-path.md): the tables
 -- and columns only. The trigger functions that use them, and the retirement of the old ones (the
 -- events NOTIFY, the in-place message_stats upserts), are in db/functions/, applied right after
 -- the migrations in one transaction (db/functions.ts), so writers never see a half-swapped set.

@@ -1,4 +1,4 @@
 -- The inbox's "Abiertas" (customer wrote at least once) and the broadcast-opened filter (never wrote)
--- each read their half of a number's activity instead of walking past the other half (issue 21).
+-- each read their half of a number's activity instead of walking past the other half.
 CREATE INDEX "conversations_answered_activity_idx" ON "conversations" USING btree ("team_id","wa_number_id","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE last_inbound_at IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "conversations_outbound_only_activity_idx" ON "conversations" USING btree ("team_id","wa_number_id","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE last_inbound_at IS NULL;

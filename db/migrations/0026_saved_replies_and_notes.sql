@@ -1,4 +1,4 @@
--- Issue 21: saved replies (team-wide canned responses, shortcut unique per team, stored lower-case)
+-- Saved replies (team-wide canned responses, shortcut unique per team, stored lower-case)
 -- and private notes of a conversation (keyed like a conversation, never messages). Removing an
 -- agent keeps their notes, unsigned (SET NULL of agent_id only, as conversations' assignee).
 CREATE TABLE "saved_replies" (

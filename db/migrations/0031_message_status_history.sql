@@ -1,4 +1,4 @@
--- The status audit trail is named for what it holds (issue 20 part 3): `message_events` read as a
+-- The status audit trail is named for what it holds: `message_events` read as a
 -- cousin of the live event log `events` and of outgoing webhook "events". A rename keeps every row,
 -- id and plan; the sequence, primary key, index and foreign key follow the table's new name. No
 -- trigger function writes this table (db/functions): the status path inserts its rows itself.

@@ -1,5 +1,5 @@
 -- The event log partitioned by day of created_at (UTC), so its retention drops whole days instead
--- of deleting a row per status (db/schema/events.ts, lib/events/prune.ts, DESIGN section 13).
+-- of deleting a row per status (db/schema/events.ts, lib/events/prune.ts, docs/write-path.md).
 -- The existing table is not copied: it becomes the partition of everything up to tomorrow, and is
 -- dropped whole once that day is past the retention. Its key becomes (id, created_at), the one index
 -- built here; attaching it scans it once (no rewrite), and its other indexes are reused as they match.

@@ -1,5 +1,5 @@
 -- Every status change writes an events row, so each index of the log is paid once per status
--- (issue 18's write ratio). `created_at` is read only to delete rows by age, and since 0032 that
+-- (the status write ratio, bench scenario 12). `created_at` is read only to delete rows by age, and since 0032 that
 -- happens only in the default partition: a day's partition is dropped whole, and so is the legacy
 -- one (its bound is a day too). So the index moves from the whole log to that one partition.
 -- Dropping the partitioned index drops its copies on every partition.

@@ -1,5 +1,5 @@
 -- `messages` partitioned by RANGE (id), a partition per month of ids (db/schema/messages.ts,
--- db/functions/messages_partitions.sql, lib/messages/partitions.ts, README "Messages are
+-- db/functions/messages_partitions.sql, lib/messages/partitions.ts, docs/write-path.md, "Messages are
 -- partitioned by month of ids"). By id rather than created_at: the key (id, team_id) and every
 -- reference to it (message_status_history, read_receipts, webhook_deliveries, message_provider_ids,
 -- messages.reply_to_message_id) already hold id, and a lookup by id reads one partition.
@@ -136,7 +136,7 @@ ALTER TABLE "messages" ADD CONSTRAINT "messages_reply_to_fk" FOREIGN KEY ("reply
 -- The other references were checked against every row when they were first made, and the backfill
 -- above took its rows from messages itself; the rows are the same, now in a partition. NOT VALID
 -- spares four scans under the migration's locks; every new row is checked, and `ALTER TABLE …
--- VALIDATE CONSTRAINT` may be run later without blocking writes (README).
+-- VALIDATE CONSTRAINT` may be run later without blocking writes (docs/write-path.md).
 ALTER TABLE "message_status_history" ADD CONSTRAINT "message_status_history_message_fk" FOREIGN KEY ("message_id", "team_id") REFERENCES "messages"("id", "team_id") ON DELETE CASCADE NOT VALID;--> statement-breakpoint
 ALTER TABLE "read_receipts" ADD CONSTRAINT "read_receipts_message_fk" FOREIGN KEY ("message_id", "team_id") REFERENCES "messages"("id", "team_id") ON DELETE CASCADE NOT VALID;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_message_fk" FOREIGN KEY ("message_id", "team_id") REFERENCES "messages"("id", "team_id") ON DELETE CASCADE NOT VALID;--> statement-breakpoint

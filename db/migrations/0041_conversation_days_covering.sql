@@ -4,8 +4,7 @@
 -- the key but not in the heap: a day's row is written when that day's first message comes, among
 -- every other conversation's. On the bench's 50 M set (49 M day rows, larger than the machine's
 -- memory with the rest) an ordinary customer's 30-day sum read 8.6 pages from outside shared
--- buffers and took 0.104 ms; index-only, 1.1 pages and 0.034 ms (bench/README.md, issue 22's sixth
--- 50 M run). The price: a message's upsert of its day no longer updates in place (HOT), so busy
+-- buffers and took 0.104 ms; index-only, 1.1 pages and 0.034 ms (bench/log/2026-11-28-50m-sixth-run.md). The price: a message's upsert of its day no longer updates in place (HOT), so busy
 -- days leave dead index entries for vacuum; the upsert's own rate did not move (pgbench, 16
 -- connections: 13,550 against 13,340 commits/s). The key is rebuilt under an exclusive lock:
 -- 55 s for the 49 M rows of the 50 M set, during which writes of messages wait.

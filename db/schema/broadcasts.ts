@@ -19,7 +19,7 @@ export type BroadcastSendValue = {
 };
 
 /**
- * A broadcast (issue 13): one template to the contacts of a label audience. Its messages are
+ * A broadcast (docs/features/broadcasts.md): one template to the contacts of a label audience. Its messages are
  * ordinary outbound rows (messages.broadcast_id), enqueued in batches at creation; the worker sends
  * them like any other. `recipients` / `rejected` grow as batches commit; `enqueue_cursor` is the last
  * contact id processed and `enqueued_at` is set once the whole audience is (DONE needs it).
@@ -51,6 +51,9 @@ export const broadcasts = pgTable(
     enqueuedAt: timestamp("enqueued_at", { withTimezone: true }),
     progressAt: timestamp("progress_at", { withTimezone: true }),
     progressKey: text("progress_key"),
+    // Why a PAUSED broadcast was paused by the service rather than by an agent (its template
+    // paused or disabled by Meta: lib/templates/meta-updates.ts); null otherwise, cleared on resume.
+    pausedReason: text("paused_reason"),
   },
   (t) => [
     // The target of the composite references below and the team's list order (newest first).

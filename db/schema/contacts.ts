@@ -16,7 +16,7 @@ export const contacts = pgTable(
     customerId: text("customer_id"),
     name: text("name").notNull().default(""),
     /**
-     * Opted out of MARKETING templates (issue 21): when, and why (`keyword`: the customer wrote
+     * Opted out of MARKETING templates (docs/features/opt-out.md): when, and why (`keyword`: the customer wrote
      * an opt-out word; `provider`: Meta refused a send with 131050; `agent`; `import`). Null: not opted out.
      */
     marketingOptedOutAt: timestamp("marketing_opted_out_at", { withTimezone: true }),
@@ -60,7 +60,7 @@ export const contactLabels = pgTable(
   {
     // No foreign key of its own to teams (migration 0030): the contact's and the label's keys
     // include team_id and cascade, and checking a third one took a key-share lock on the team's
-    // one row in every label change (a hot row under concurrent changes, issue 18).
+    // one row in every label change (a hot row under concurrent changes).
     teamId: integer("team_id").notNull(),
     contactId: integer("contact_id").notNull(),
     labelId: integer("label_id").notNull(),

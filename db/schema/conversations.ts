@@ -14,7 +14,7 @@ export const REPLY_WINDOW_HOURS = 24;
 
 /**
  * One row per conversation (team, company number, contact): what the inbox lists, so listing
- * never scans `messages` (DESIGN section 14). Kept by a statement-level trigger on messages
+ * never scans `messages` (docs/architecture.md, "Domain model"). Kept by a statement-level trigger on messages
  * (migration 0010) in the same transaction as every message insert, whichever code path writes
  * it (sends, bulk sends, inbound webhooks, the sandbox): last message, last customer message
  * (the 24-hour window), unread count, and a new customer message reopens a resolved one.
@@ -50,6 +50,14 @@ export const conversations = pgTable(
     waitingSince: timestamp("waiting_since", { withTimezone: true }),
     /** When the conversation was created or last reopened: the start of its resolution time. */
     openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Seconds the first answer of this opening took (from the customer's message it answered);
+     * null until answered, cleared by a reopening (db/functions/messages_after_insert.sql,
+     * db/functions/conversation_clocks.sql).
+     */
+    firstResponseSeconds: integer("first_response_seconds"),
+    /** When the conversation was resolved; null while open (db/functions/conversation_clocks.sql). */
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -5,11 +5,11 @@ import { sql } from "drizzle-orm";
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
 
 /**
- * The team-scoped, append-only event log behind `GET /api/v1/events` (DESIGN sections 13 and 14).
+ * The team-scoped, append-only event log behind `GET /api/v1/events` (docs/architecture.md, "Live events").
  * A row is written in the transaction that causes it (by the triggers of db/functions or by
  * lib/events/repo.ts insertEvents), and carries that transaction's id (`xact_id`). Nothing is
  * announced at commit: a NOTIFY in a writing transaction would take an instance-wide lock at
- * commit and serialize every writer. Instead each process tails the log (lib/events/tail.ts):
+ * commit and serialize every writer. Instead each process tails the log (lib/events/bus.ts):
  * it reads only events of transactions older than the oldest one still running
  * (`pg_snapshot_xmin`), in (xact_id, id) order from its cursor, so an event whose id is lower
  * than one already read but whose transaction committed later is never skipped. Its id is the
@@ -28,8 +28,8 @@ export const events = pgTable(
   {
     id: bigserial("id", { mode: "number" }).notNull(),
     // No foreign key: checking one in every status transaction takes a key-share lock on the
-    // team's one row, which every concurrent writer of the team then shares (a hot row, DESIGN
-    // section 13). A deleted team's events go with it by db/functions/teams_delete_events.sql.
+    // team's one row, which every concurrent writer of the team then shares (a hot row: docs/write-path.md,
+    // "No hot rows"). A deleted team's events go with it by db/functions/teams_delete_events.sql.
     teamId: integer("team_id").notNull(),
     type: text("type").notNull(),
     // What the stream filters on (`wa_number`, `contact_id`); null for events of no number/contact.

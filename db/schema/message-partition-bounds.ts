@@ -3,7 +3,7 @@ import { bigint, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 /**
  * Per partition of `messages` (migration 0037), its id range and bounds of its rows' created_at,
  * so that a history window (a created_at range) can be turned into an id range that prunes the
- * partitions by id (lib/messages/history-bounds.ts, README "History pages prune by id").
+ * partitions by id (lib/messages/history-bounds.ts, docs/write-path.md, "History pages prune by id").
  *
  * The bounds are conservative, never exact: `min_created_at` is at or before every row's
  * created_at, `max_created_at` at or after it (both null: no row yet). They are kept in the

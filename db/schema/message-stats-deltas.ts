@@ -2,12 +2,12 @@ import { bigint, date, index, pgTable, text } from "drizzle-orm/pg-core";
 import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
 
 /**
- * Append-only changes to `message_stats` (DESIGN section 13, "no hot rows"). The triggers on
+ * Append-only changes to `message_stats` (docs/write-path.md, "No hot rows"). The triggers on
  * `messages` (db/functions/message_stats_*.sql) insert a signed count per key here instead of
  * updating the rollup row of that key: every send of one template on one day shares that row, so
  * updating it in place made concurrent writers wait on each other (626 against 7,534 commits/s
  * measured). Plain inserts never wait. A chore folds the rows into `message_stats` about once a
- * second (lib/messages/stats-fold.ts), and every read adds the rows not folded yet, so the counts
+ * second (lib/messages/stats-service.ts), and every read adds the rows not folded yet, so the counts
  * stay exact at every moment. Same columns as the rollup; `messages` is the signed change.
  *
  * A row with `from_status` set is a move, two changes in one row: `messages` counted into its key

@@ -6,7 +6,7 @@ import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
  * a range of years reads twelve rows a year per key instead of 365 (GET /api/v1/messages/stats
  * without dates, or with a sent_group alone, sums a team's whole history). Measured on the bench's
  * 50 M set, four years deep: those reads took 2.5× the p99 of the one-year set when they summed
- * days (bench/README.md, "50 M messages"). lib/messages/stats-repo.ts reads whole months here and
+ * days (bench/log/2026-11-28-new-machine.md). lib/messages/stats-repo.ts reads whole months here and
  * only the days at the range's ragged ends from `message_stats`.
  *
  * Kept by a trigger on `message_stats` (db/functions/message_stats_months.sql), not by the fold:

@@ -8,7 +8,7 @@ import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
  * years (sends without a sent_group, one template's whole history) adds twelve month rows a year
  * and one row here, ever. On the bench's 50 M set, whose sent_groups are week-long campaigns (most
  * keys live in one month), it reads 2,090 rows instead of 2,570: 0.92 ms against 1.13 ms
- * (bench/README.md, issue 22's fifth 50 M run).
+ * (bench/log/2026-11-28-50m-fifth-run.md).
  *
  * Kept by a trigger on `message_stats_months` (db/functions/message_stats_totals.sql), which itself
  * follows `message_stats` in the same statement: whatever writes the days moves the months and the

@@ -11,8 +11,8 @@ import { statsCountColumn, statsKeyColumns } from "./message-stats-key";
  * Kept exact by the write path's triggers on `messages` (db/functions/message_stats_count.sql for
  * INSERT and DELETE, messages_status_changed.sql for UPDATE; the table came with migration 0017):
  * they append signed deltas to `message_stats_deltas` in the writing transaction, a chore folds
- * them in here about once a second, and every read adds the deltas not folded yet (DESIGN section
- * 13: no hot row). An UPDATE that changes no key, such as a claim or a lease, writes nothing. Rows
+ * them in here about once a second, and every read adds the deltas not folded yet (docs/write-path.md,
+ * "No hot rows"). An UPDATE that changes no key, such as a claim or a lease, writes nothing. Rows
  * whose count falls to 0 are kept (they are few and will likely be counted into again). No
  * foreign keys: it is derived data.
  */

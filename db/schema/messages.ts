@@ -62,7 +62,7 @@ export const messages = pgTable(
     responseHandler: text("response_handler").$type<"CAMPAIGN" | "CHATBOT">(),
     campaignId: integer("campaign_id"),
     botId: integer("bot_id"),
-    // The broadcast that enqueued it (issue 13), if any.
+    // The broadcast that enqueued it, if any.
     broadcastId: integer("broadcast_id"),
     // Provider side
     providerMessageId: text("provider_message_id"),
@@ -74,6 +74,10 @@ export const messages = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     statusUpdatedAt: timestamp("status_updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // When this template counted against its number's messaging limit: stamped by the delivery
+    // gate as it lets a broadcast message open a conversation (lib/broadcasts/messaging-limit.ts),
+    // or by the SENDED commit of any other template. Null: not (yet) counted.
+    limitCountedAt: timestamp("limit_counted_at", { withTimezone: true }),
   },
   (t) => [
     // Not unique: a partitioned table's unique index must hold the partition key (id). update_id is
@@ -112,6 +116,11 @@ export const messages = pgTable(
     index("messages_broadcast_status_idx")
       .on(t.teamId, t.broadcastId, t.status)
       .where(sql`broadcast_id IS NOT NULL`),
+    // The customers a number counted in the messaging limit's rolling window (contact_id last, so
+    // the count reads the index for the window's range only). Partial: inbound and free-form never count.
+    index("messages_limit_idx")
+      .on(t.teamId, t.waNumberId, t.limitCountedAt, t.contactId)
+      .where(sql`limit_counted_at IS NOT NULL`),
     // For the delete side of messages_reply_to_fk (a deleted message's replies are looked up by
     // it); partial: only inbound replies carry one.
     index("messages_reply_to_idx")

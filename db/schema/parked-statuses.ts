@@ -5,7 +5,7 @@ import { waNumbers } from "./wa-numbers";
 export type ParkedReason = "leased" | "unknown" | "retry";
 
 /**
- * Status webhooks answered 200 that could not be applied yet (DESIGN section 13, "durable before
+ * Status webhooks answered 200 that could not be applied yet (docs/write-path.md, "Durable before
  * acknowledged"). Parked in the same transaction that decides the 200, with why:
  * - `leased`: the status names our update_id (callback data) but a worker still holds its
  *   message's claim: the send reached the provider and its answer is not committed yet;

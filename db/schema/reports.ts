@@ -1,10 +1,10 @@
 import { bigint, date, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 /**
- * The reports' rollups (issue 21, README "Reports"), written only by the triggers of
+ * The reports' rollups (docs/features/reports.md), written only by the triggers of
  * db/functions/reports_*.sql and messages_after_insert.sql, so whatever writes a message or a
- * conversation (the API, the webhooks, a hand-written INSERT) is counted, with no hot row (DESIGN
- * section 13): never a shared counter that every writer of a day would update. Reads aggregate them per
+ * conversation (the API, the webhooks, a hand-written INSERT) is counted, with no hot row (docs/write-path.md,
+ * "No hot rows"): never a shared counter that every writer of a day would update. Reads aggregate them per
  * (team, day) range through the (team_id, day) indexes, never `messages`. No foreign keys:
  * derived data, like conversation_days. `agent_id` 0 means no agent (the API, or unassigned).
  * The two sample tables are append-only; the message counts are one row per customer and day.
@@ -48,7 +48,7 @@ export const reportConversationEvents = pgTable(
 /**
  * Messages per (team, UTC day, number, contact, agent, direction), upserted in key order by the
  * messages triggers. Like conversation_days its key is one customer's day, so only writers of the
- * same customer on the same day ever share a row (not a hot row, DESIGN section 13); a broadcast's
+ * same customer on the same day ever share a row (not a hot row: docs/write-path.md); a broadcast's
  * rows each have their own contact. The primary key leads with (team_id, day) for the reads.
  */
 export const reportMessageCounts = pgTable(

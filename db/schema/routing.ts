@@ -4,7 +4,7 @@ import { teams } from "./teams";
 /**
  * Reply targets. Each may have a webhook URL that receives `message.received` and
  * `message.status` events signed with `webhookSecret` (HMAC-SHA256). One bot per team can be the
- * default: it takes replies to CAMPAIGN sends made without a campaign_id (DESIGN ruling 8).
+ * default: it takes replies to CAMPAIGN sends made without a campaign_id (docs/architecture.md, ruling 8).
  */
 export const bots = pgTable(
   "bots",

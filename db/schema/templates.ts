@@ -34,6 +34,8 @@ export type TemplateComponent =
  * Message templates (spec 2.1). `waNumberId` null means the template is usable from every
  * number of the team (sandbox/demo); Cloud API templates synced from a business account carry
  * the number they were synced for. `externalId` is the provider's template id (2.1 `id`).
+ * `status`, `rejectedReason`, `category` and `qualityScore` follow Meta's template webhooks
+ * (docs/features/templates-and-number-health.md); each change is kept in `template_changes`.
  */
 export const templates = pgTable(
   "templates",
@@ -49,6 +51,12 @@ export const templates = pgTable(
     category: text("category").notNull(),
     status: text("status").notNull().default("APPROVED"),
     rejectedReason: text("rejected_reason").notNull().default("NONE"),
+    // Meta's quality score of the template (GREEN, YELLOW, RED, UNKNOWN), from its
+    // message_template_quality_update webhooks (lib/templates/meta-updates.ts).
+    qualityScore: text("quality_score").notNull().default("UNKNOWN"),
+    // When Meta last changed the status (the webhook's entry time): an older status webhook that
+    // arrives late is recorded in the history but does not move the status back.
+    statusChangedAt: timestamp("status_changed_at", { withTimezone: true }),
     components: jsonb("components").$type<TemplateComponent[]>().notNull(),
     defaultMediaPath: text("default_media_path"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -57,6 +65,8 @@ export const templates = pgTable(
   (t) => [
     uniqueIndex("templates_team_name_lang_uq").on(t.teamId, t.name, t.language),
     index("templates_team_idx").on(t.teamId, t.name),
+    // Meta's template webhooks name a template by its id first (lib/templates/meta-updates.ts).
+    index("templates_team_external_idx").on(t.teamId, t.externalId),
     unique("templates_team_id_id_uq").on(t.teamId, t.id),
     // MATCH SIMPLE (the default): a template of every number (wa_number_id null) references nothing.
     foreignKey({

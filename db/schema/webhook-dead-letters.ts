@@ -5,7 +5,7 @@ import { waNumbers } from "./wa-numbers";
 /**
  * Inbound webhook items (an entry, change, message or status of a signed Cloud API batch) that
  * could not be stored as they came, kept for an operator (`npm run admin -- dead-letters:list`).
- * One bad item never costs the rest of its batch (DESIGN §15): it lands here with its reason and
+ * One bad item never costs the rest of its batch (docs/inbound-robustness.md): it lands here with its reason and
  * the batch answers 200. `kind` is `rejected` (not stored) or `clamped` (stored with a corrected
  * value, the original kept here). `raw` is the item's JSON as received, as text: NUL and lone
  * surrogates stay `\u` escapes (jsonb could not hold them). Team and number are null when the

@@ -4,7 +4,9 @@ import { teams } from "./teams";
 import { messages } from "./messages";
 
 /**
- * Outgoing events to a bot's or campaign's webhook URL (`message.received`, `message.status`).
+ * Outgoing events to a bot's or campaign's webhook URL (`message.received`, `message.status`), and
+ * the team's event log fanned out to its webhook endpoints (`target_kind` 'endpoint', any event of
+ * lib/events/catalogue.ts; db/functions/webhook_endpoints_fan_out.sql).
  * A durable queue like outbound messages: pending rows are claimed with a lease and retried with
  * backoff; every attempt's outcome stays inspectable. `message_id` is the team's own message
  * (composite foreign key); `target_id` names a bot or a campaign by `target_kind`, which no
@@ -17,7 +19,7 @@ export const webhookDeliveries = pgTable(
     teamId: integer("team_id")
       .notNull()
       .references(() => teams.id, { onDelete: "cascade" }),
-    targetKind: text("target_kind").$type<"bot" | "campaign">().notNull(),
+    targetKind: text("target_kind").$type<"bot" | "campaign" | "endpoint">().notNull(),
     targetId: integer("target_id").notNull(),
     url: text("url").notNull(),
     event: text("event").notNull(),
@@ -29,6 +31,9 @@ export const webhookDeliveries = pgTable(
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
+    // When the last attempt was answered (or gave up) and how long it took.
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    lastDurationMs: integer("last_duration_ms"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },

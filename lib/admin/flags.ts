@@ -24,3 +24,27 @@ export function hexFlag(name: string, fallback: string) {
     .optional()
     .transform((v) => v ?? fallback);
 }
+
+/** A comma-separated list of values out of `allowed` (`--scopes send,history`); absent: every one. */
+export function listFlag<T extends string>(name: string, allowed: readonly T[]) {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx): T[] => {
+      if (v === undefined) return [...allowed];
+      const items = [
+        ...new Set(
+          v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ];
+      const unknown = items.filter((s) => !(allowed as readonly string[]).includes(s));
+      if (!items.length || unknown.length) {
+        ctx.addIssue({ code: "custom", message: `La opción --${name} admite una lista separada por comas de: ${allowed.join(", ")}.` });
+        return z.NEVER;
+      }
+      return items as T[];
+    });
+}

@@ -4,7 +4,9 @@ import { isValidNumber, sanitizeNumber } from "@/lib/phone";
 import { uniqueViolation } from "@/db/errors";
 import { AdminError } from "./errors";
 import { intFlag, textFlag } from "./flags";
-import { requireTeam } from "./teams";
+import { CLI, requireTeam } from "./teams";
+import { recordAudit } from "@/lib/audit/service";
+import { getDb } from "@/db/client";
 import type { AdminCommand } from "./types";
 
 const schema = z
@@ -66,6 +68,24 @@ export const numberAdd: AdminCommand = {
           // Credentials are encrypted by addNumber; a sandbox number has none.
           credentials: Object.values(credentials).some(Boolean) ? credentials : undefined,
           messagesPerSecond: f.mps,
+        },
+      });
+      // Credentials by name only: the trail records that they were set, never their values.
+      await recordAudit(await getDb(), {
+        teamId,
+        actor: CLI,
+        action: "number.added",
+        target: { kind: "number", id: row.id, name: row.number },
+        after: {
+          number: row.number,
+          provider: f.provider,
+          phone_number_id: f["phone-number-id"] ?? null,
+          business_account_id: f["business-account-id"] ?? null,
+          ...Object.fromEntries(
+            Object.entries({ access_token: f["access-token"], app_secret: f["app-secret"], verify_token: f["verify-token"] })
+              .filter(([, v]) => v)
+              .map(([k]) => [k, "set"]),
+          ),
         },
       });
       return { id: row.id, number: row.number };

@@ -3,7 +3,7 @@ import { contactAdd, labelAdd } from "./contacts";
 import { numberAdd } from "./numbers";
 import { botAdd, campaignAdd } from "./routing";
 import { seedDemoCommand } from "./seed";
-import { teamCreate, tokenCreate, tokenRevoke } from "./teams";
+import { teamCreate, teamSettings, tokenCreate, tokenRevoke } from "./teams";
 import { templateAdd } from "./templates";
 import { templatesSync } from "./commands/templates-sync";
 import { deadLettersList } from "./commands/dead-letters-list";
@@ -14,6 +14,7 @@ import type { AdminCommand } from "./types";
 export const registry: Record<string, AdminCommand> = {
   "seed:demo": seedDemoCommand,
   "team:create": teamCreate,
+  "team:settings": teamSettings,
   "token:create": tokenCreate,
   "token:revoke": tokenRevoke,
   "number:add": numberAdd,

@@ -20,6 +20,6 @@ export async function findAgentByEmail(db: DbOrTx, email: string) {
 }
 
 export async function insertAgent(db: DbOrTx, values: typeof agents.$inferInsert) {
-  const [row] = await db.insert(agents).values(values).returning({ id: agents.id, email: agents.email });
+  const [row] = await db.insert(agents).values(values).returning({ id: agents.id, email: agents.email, role: agents.role });
   return row;
 }

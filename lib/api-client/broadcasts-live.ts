@@ -64,7 +64,7 @@ export function broadcastsLiveEvents(qc: QueryClient) {
 }
 
 /** Runs `fn` at most once per `ms`, the last call of a burst included (trailing edge). */
-function throttle(fn: () => void, ms: number) {
+export function throttle(fn: () => void, ms: number) {
   let last = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   return () => {

@@ -9,6 +9,8 @@ import type {
   BroadcastList,
   BroadcastResponse,
   CreateBroadcastInput,
+  MessagingLimitPreview,
+  MessagingLimitPreviewResponse,
   RecipientList,
   RecipientStatus,
   TimelineResponse,
@@ -35,7 +37,7 @@ export function useBroadcast(id: number) {
     queryFn: () => apiFetch<BroadcastResponse>(`/api/v1/broadcasts/${id}`).then((r) => r.data),
     staleTime: Infinity,
     // Opening the page always asks: a cached copy (the create's answer, "0 de 21 procesados")
-    // shows meanwhile but never stands for the broadcast (issue 21).
+    // shows meanwhile but never stands for the broadcast.
     refetchOnMount: "always",
   });
 }
@@ -125,4 +127,19 @@ export function useAudienceSize(rule: AudienceRule) {
     staleTime: 5_000,
   });
   return { size: query, settling: settled !== rule };
+}
+
+/** The number's messaging limit and the waves a broadcast of `recipients` would take (the wizard's review). */
+export function useMessagingLimitPreview(waNumber: string, recipients: number | undefined, scheduledAt: string | null) {
+  return useQuery<MessagingLimitPreview>({
+    queryKey: queryKeys.messagingLimit(waNumber, recipients ?? 0, scheduledAt),
+    enabled: !!waNumber && recipients !== undefined,
+    queryFn: ({ signal }) =>
+      apiFetch<MessagingLimitPreviewResponse>(
+        `/api/v1/broadcasts/messaging-limit${qs({ wa_number: waNumber, recipients, scheduled_at: scheduledAt })}`,
+        { signal },
+      ).then((r) => r.data),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
 }

@@ -1,8 +1,9 @@
 "use client";
 import { useQuery, type Query, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
-import { fetchHistoryPage, type HistoryParams } from "./hooks";
+import { fetchHistoryPage, type HistoryParams } from "./history";
 import { queryKeys } from "./query-keys";
+import { refetchWhenIdle } from "./refetch-when-idle";
 import { mergeHead, patchStatus, type HistoryData } from "./history-cache";
 import { useLiveEvents, type StreamState } from "./live-stream";
 import type { ContactList, Message } from "./types";
@@ -112,7 +113,7 @@ export function historyLiveEvents(qc: QueryClient) {
     // page is): what happened before it listened, or while it was down beyond what the server
     // replays, is caught up, ticks of older pages included.
     streamOpened() {
-      qc.invalidateQueries({ queryKey: queryKeys.history.all, type: "active" });
+      refetchWhenIdle(qc, queryKeys.history.all);
     },
   };
 }

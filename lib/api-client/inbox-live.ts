@@ -1,27 +1,20 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { apiFetch } from "./fetch";
 import { fitsFilters, patchConversation, type ConversationFilters } from "./inbox";
-import { applyStatusEvent, refreshThreadHead, type ListData } from "./inbox-thread";
+import { applyStatusEvent, threadMessageCreated, type ListData } from "./inbox-thread";
 import { queryKeys } from "./query-keys";
-import { statusMemo, type StatusEvent } from "./status-memo";
-import type { Contact, ContactList, Conversation, ConversationResponse, Label } from "./types";
+import { refetchWhenIdle } from "./refetch-when-idle";
+import { statusMemo } from "./status-memo";
+import type { EventData } from "@/lib/events/catalogue";
+import type { Contact, ContactList, Conversation, ConversationResponse } from "./types";
 
 /**
  * What the live events change in the inbox's caches (conversation lists, single conversations,
  * threads) and in the contacts lists; called by the frame's one handler (live-events.ts).
  */
 
-export type MessageCreated = {
-  id: number;
-  update_id: string;
-  wa_number: string;
-  contact_id: number;
-  direction: "INBOUND" | "OUTBOUND";
-  type: string;
-  status: Conversation["last_message"]["status"];
-  created_at: string;
-};
-export type MessageStatus = StatusEvent & { update_id: string };
+export type MessageCreated = EventData<"message.created">;
+export type MessageStatus = EventData<"message.status">;
 
 /**
  * Puts a fresh copy of a conversation at the top of every newest-first list that holds it and it
@@ -66,14 +59,13 @@ function findConversation(qc: QueryClient, waNumber: string, contactId: number):
   return undefined;
 }
 
-/** Threads cached for (wa_number, contact): keyed by customer number or customer_id. */
-function threadKeysFor(qc: QueryClient, conv: Conversation) {
-  const sources = [conv.contact.customer_number, conv.contact.customer_id].filter(Boolean) as string[];
-  return sources.map((s) => queryKeys.inbox.thread(conv.wa_number, s)).filter((k) => qc.getQueryData(k));
-}
-
-/** `message.created`: the conversation read again into the lists, the thread's head refreshed. */
+/**
+ * `message.created`: the thread of that conversation, shown or still loading its first page, reads
+ * its newest page into its live messages (inbox-thread.ts); the conversation is read again into
+ * the lists.
+ */
 export function inboxMessageCreated(qc: QueryClient, ev: MessageCreated) {
+  threadMessageCreated(qc, ev);
   const conv = findConversation(qc, ev.wa_number, ev.contact_id);
   if (!conv) {
     // A conversation no list shows yet: the lists learn about it from the server.
@@ -85,7 +77,6 @@ export function inboxMessageCreated(qc: QueryClient, ev: MessageCreated) {
       if (!upsertConversation(qc, r.data)) qc.invalidateQueries({ queryKey: queryKeys.inbox.listsAll });
     })
     .catch(() => qc.invalidateQueries({ queryKey: queryKeys.inbox.listsAll }));
-  for (const key of threadKeysFor(qc, conv)) refreshThreadHead(qc, key[1], key[2]).catch(() => qc.invalidateQueries({ queryKey: key }));
 }
 
 /** `message.status`: the tick in every cached thread and list row, remembered (status-memo.ts). */
@@ -94,7 +85,7 @@ export function inboxMessageStatus(qc: QueryClient, ev: MessageStatus) {
 }
 
 /** `contact.labels`: the contact's labels in the conversation lists, single conversations and contacts lists. */
-export function contactLabels(qc: QueryClient, ev: { contact_id: number; labels: Label[] }) {
+export function contactLabels(qc: QueryClient, ev: EventData<"contact.labels">) {
   qc.setQueriesData<ListData>({ queryKey: queryKeys.inbox.listsAll }, (old) =>
     old
       ? {
@@ -115,15 +106,30 @@ export function contactLabels(qc: QueryClient, ev: { contact_id: number; labels:
 }
 
 /** `conversation.read`. */
-export function conversationRead(qc: QueryClient, ev: { id: number; unread_count: number }) {
+export function conversationRead(qc: QueryClient, ev: EventData<"conversation.read">) {
   patchConversation(qc, ev.id, (c) => ({ ...c, unread_count: ev.unread_count }));
 }
 
 /** `conversation.updated`: assignment and open/resolved. */
-export function conversationUpdated(qc: QueryClient, ev: { id: number; assignee_agent_id?: number | null; status?: "open" | "resolved" }) {
+export function conversationUpdated(qc: QueryClient, ev: EventData<"conversation.updated">) {
   patchConversation(qc, ev.id, (c) => ({
     ...c,
     ...(ev.assignee_agent_id !== undefined ? { assignee_agent_id: ev.assignee_agent_id } : {}),
     ...(ev.status !== undefined ? { status: ev.status } : {}),
+    // The clocks as the status trigger leaves them (db/functions/conversation_clocks.sql): resolving
+    // ends the wait; the event has no times, so this screen's clock stands in for the server's.
+    ...(ev.status === "resolved" && c.status !== "resolved" ? { waiting_since: null, resolved_at: new Date().toISOString() } : {}),
+    ...(ev.status === "open" ? { resolved_at: null } : {}),
   }));
+}
+
+/**
+ * The stream (re)opened. A new EventSource starts at "now", with no Last-Event-ID to replay from:
+ * a message stored between the page's first read and the stream's open would never reach the
+ * list. So the lists, conversations and threads on screen are read once more.
+ */
+export function inboxStreamOpened(qc: QueryClient) {
+  refetchWhenIdle(qc, queryKeys.inbox.listsAll);
+  refetchWhenIdle(qc, queryKeys.inbox.oneAll);
+  refetchWhenIdle(qc, queryKeys.inbox.threadAll);
 }

@@ -1,121 +1,158 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { apiFetch, qs } from "./fetch";
+import { laterOf } from "./message-status";
 import { queryKeys } from "./query-keys";
-import { cachesIdle, mergeThreadHead, patchListStatus, patchPagesStatus, statusMemo, type StatusEvent } from "./status-memo";
-import type { ConversationList, HistoryPage } from "./types";
+import { cachesIdle, patchListStatus, patchPagesStatus, statusMemo, type StatusEvent } from "./status-memo";
+import type { ConversationList, ConversationMessagesPage, Message } from "./types";
 
 /**
- * The inbox's query keys, the whole-history walk of one conversation and how `message.status`
- * reaches the cached threads and list rows. Free of React (types only from TanStack), so
- * tests/ui/inbox-ticks.test.ts runs it on a bare QueryClient; the hooks are in inbox.ts.
+ * The inbox's thread of one conversation: its pages, the messages the event stream brought while
+ * it was open, and how `message.status` reaches both and the list rows. Free of React (types only
+ * from TanStack), so tests/ui/inbox-ticks.test.ts and tests/ui/thread-live.test.ts run it on a
+ * bare QueryClient; the hooks are in inbox.ts.
  */
 export type ListData = InfiniteData<ConversationList, string | null>;
 
 /* ---------------------------------------------------------------------------------------------- */
-/* The whole history of one conversation                                                          */
+/* The pages                                                                                      */
 /* ---------------------------------------------------------------------------------------------- */
 
 /**
- * The history API answers one date range of at most HISTORY_MAX_RANGE_DAYS (90) days. The inbox
- * shows the whole history without asking for dates: it walks backwards through consecutive
- * 89-day windows (newest first, each paged with order=DESC), skipping empty windows, until the
- * window starts before HISTORY_FLOOR (WhatsApp Business messages cannot be older). The first window
- * is open-ended ("until now") so newly arrived messages always belong to it.
- *
- * A short conversation still walks every empty window down to the floor (about 37 requests, ~2 s
- * here) when the thread asks for older pages: nothing in the contract says where a customer's
- * history starts (the conversation and the contact only carry their last activity, and a window
- * cannot exceed 90 days), so that walk stays. Ticks no longer depend on how long it takes
- * (status-memo.ts).
+ * `GET /api/v1/conversations/{id}/messages` answers the newest messages of the conversation in
+ * one request, whatever its age, and older pages by `next_cursor` (docs/features/inbox.md, "The
+ * thread's pages"). A page here is a history page (what the viewer's rows take) with its cursor.
  */
-const WINDOW_DAYS = 88;
-const HISTORY_FLOOR = "2018-01-01";
 const PER_PAGE = 50;
 
-export type ThreadCursor = { to: string | null; from: string; page: number };
+export type ThreadPage = { message: string; data: Message[]; pagination: null; next_cursor: string | null };
+export type ThreadData = InfiniteData<ThreadPage, string | null>;
 
-function ymdUTC(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-function daysBefore(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - n);
-  return ymdUTC(d);
-}
+/** Who the thread is about, so that an event naming (wa_number, contact_id) finds it, even while it loads. */
+export type ThreadOwner = { conversationId: number; waNumber: string; contactId: number };
 
-export type ThreadPage = HistoryPage & { cursor: ThreadCursor };
-
-function firstCursor(): ThreadCursor {
-  return { to: null, from: daysBefore(ymdUTC(new Date()), WINDOW_DAYS), page: 1 };
+async function fetchThreadPage(conversationId: number, cursor: string | null, signal?: AbortSignal): Promise<ThreadPage> {
+  const r = await apiFetch<ConversationMessagesPage>(
+    `/api/v1/conversations/${conversationId}/messages${qs({ per_page: PER_PAGE, cursor })}`,
+    { signal },
+  );
+  return { message: r.message, data: r.data, pagination: null, next_cursor: r.next_cursor };
 }
 
-async function fetchThreadPage(waNumber: string, source: string, cursor: ThreadCursor, signal?: AbortSignal): Promise<ThreadPage> {
-  let c = cursor;
-  // Empty windows are skipped here, so a page is either messages or the end of the history.
-  for (;;) {
-    const r = await apiFetch<HistoryPage>(
-      `/api/v1/messages/whatsapp/history${qs({
-        wa_number: waNumber,
-        customer_source: source,
-        from_date: c.from,
-        to_date: c.to,
-        order: "DESC",
-        with_pagination: 1,
-        per_page: PER_PAGE,
-        page: c.page,
-        include: "update_id,error,routed_to,provider_message_id",
-      })}`,
-      { signal },
-    );
-    if (r.data.length > 0 || c.page > 1 || c.from <= HISTORY_FLOOR) return { ...r, cursor: c };
-    c = olderWindow(c);
-  }
-}
-
-function olderWindow(c: ThreadCursor): ThreadCursor {
-  const to = daysBefore(c.from, 1);
-  return { to, from: daysBefore(to, WINDOW_DAYS), page: 1 };
-}
-
-function nextCursor(last: ThreadPage): ThreadCursor | undefined {
-  const p = last.pagination;
-  if (p && p.current_page < p.total_pages) return { ...last.cursor, page: p.current_page + 1 };
-  if (last.cursor.from <= HISTORY_FLOOR) return undefined;
-  return olderWindow(last.cursor);
-}
-
-/** The thread's query (useThread), as options so tests/ui/inbox-ticks.test.ts runs it on a bare QueryClient. */
-export function threadQuery(qc: QueryClient, waNumber: string, source: string) {
+/** The thread's query (useThread), as options so the tests run it on a bare QueryClient. */
+export function threadQuery(qc: QueryClient, owner: ThreadOwner) {
   const memo = statusMemo(qc);
   return {
-    queryKey: queryKeys.inbox.thread(waNumber, source),
-    initialPageParam: firstCursor(),
+    queryKey: queryKeys.inbox.thread(owner.conversationId),
+    meta: { thread: owner },
+    initialPageParam: null as string | null,
     // A message first seen in this page may have had status events already (status-memo.ts).
-    queryFn: ({ pageParam, signal }: { pageParam: ThreadCursor; signal?: AbortSignal }): Promise<ThreadPage> =>
-      fetchThreadPage(waNumber, source, pageParam, signal).then((p) => ({ ...p, data: p.data.map((m) => memo.apply(m)) })),
-    getNextPageParam: nextCursor,
+    queryFn: ({ pageParam, signal }: { pageParam: string | null; signal?: AbortSignal }): Promise<ThreadPage> =>
+      fetchThreadPage(owner.conversationId, pageParam, signal).then((p) => ({ ...p, data: p.data.map((m) => memo.apply(m)) })),
+    getNextPageParam: (last: ThreadPage) => last.next_cursor ?? undefined,
     // Kept current by the event stream, not by polling.
     staleTime: Infinity,
   };
 }
 
-export type ThreadData = InfiniteData<ThreadPage, ThreadCursor>;
+/* ---------------------------------------------------------------------------------------------- */
+/* What the stream brought                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
 
-/** Newest messages of a thread merged into its first page (ids dedupe; the rest stays as scrolled). */
-export async function refreshThreadHead(qc: QueryClient, waNumber: string, source: string) {
-  const key = queryKeys.inbox.thread(waNumber, source);
-  const head = await fetchThreadPage(waNumber, source, { ...firstCursor(), page: 1 });
-  await cachesIdle(qc, [queryKeys.inbox.threadAll]);
-  qc.setQueryData<ThreadData>(key, (old) => mergeThreadHead(old, head, statusMemo(qc)));
+/**
+ * The messages that arrived while the thread was open live beside its pages (queryKeys.inbox.live),
+ * never inside them: an infinite query writes back the pages it started from when a page lands, so
+ * a message patched into the pages while the first page, or an older one, is on its way would be
+ * dropped (the opted-out customer's "SALIR" was, behind the old walk through date windows). The
+ * thread shows both, deduplicated by id (components/history/rows.ts), so from the moment it is
+ * mounted a new message shows within one request, whatever its history is doing.
+ */
+function mergeById(held: Message[], fresh: Message[]): Message[] {
+  const byId = new Map(held.map((m) => [m.id, m]));
+  for (const m of fresh) {
+    const had = byId.get(m.id);
+    byId.set(m.id, had ? laterOf(had, m) : m);
+  }
+  return [...byId.values()].sort((a, b) => b.id - a.id);
+}
+
+/** The conversations whose thread is in the cache, shown or loading, for an event's (wa_number, contact_id). */
+export function threadsOf(qc: QueryClient, waNumber: string, contactId: number): number[] {
+  return qc
+    .getQueryCache()
+    .findAll({ queryKey: queryKeys.inbox.threadAll })
+    .map((q) => (q.meta as { thread?: ThreadOwner } | undefined)?.thread)
+    .filter((o): o is ThreadOwner => !!o && o.waNumber === waNumber && o.contactId === contactId)
+    .map((o) => o.conversationId);
+}
+
+// One read of a thread's newest page at a time; events meanwhile ask for one more read after it.
+const heads = new WeakMap<QueryClient, Map<number, { running: Promise<void>; again: boolean }>>();
+
+/**
+ * The thread's newest page read again and merged by id into its live messages (message.created,
+ * or the agent's own send answered). Reads of one thread never overlap: events that arrive during
+ * a read ask for exactly one more, so a burst of messages costs two requests and none is missed.
+ */
+export function refreshThreadHead(qc: QueryClient, conversationId: number): Promise<void> {
+  let perClient = heads.get(qc);
+  if (!perClient) heads.set(qc, (perClient = new Map()));
+  const running = perClient.get(conversationId);
+  if (running) {
+    running.again = true;
+    return running.running;
+  }
+  const state = { running: Promise.resolve(), again: false };
+  const memo = statusMemo(qc);
+  state.running = (async () => {
+    try {
+      do {
+        state.again = false;
+        const head = await fetchThreadPage(conversationId, null);
+        qc.setQueryData<Message[]>(queryKeys.inbox.live(conversationId), (old) =>
+          mergeById(
+            old ?? [],
+            head.data.map((m) => memo.apply(m)),
+          ),
+        );
+      } while (state.again);
+    } finally {
+      perClient.delete(conversationId);
+    }
+  })();
+  perClient.set(conversationId, state);
+  return state.running;
 }
 
 /**
+ * `message.created` for the threads of its conversation, shown or still loading their first page
+ * (found by their owner, not by the lists, which may not hold the conversation).
+ */
+export function threadMessageCreated(qc: QueryClient, ev: { wa_number: string; contact_id: number }) {
+  for (const id of threadsOf(qc, ev.wa_number, ev.contact_id)) {
+    refreshThreadHead(qc, id).catch(() => qc.invalidateQueries({ queryKey: queryKeys.inbox.thread(id) }));
+  }
+}
+
+/** What the thread shows: its live messages as one more page before the fetched ones. */
+export function withLive<D extends { pages: ThreadPage[] }>(data: D | undefined, live: Message[]): D | undefined {
+  if (!data || !live.length) return data;
+  return { ...data, pages: [{ message: "", data: live, pagination: null, next_cursor: null }, ...data.pages] };
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Ticks                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/**
  * A `message.status` event: remembered at once, so whatever copy of the message is read from now
- * on, or is being read, keeps this tick; the cached threads and list rows are patched once no read
- * of them is in flight (status-memo.ts says why both).
+ * on, or is being read, keeps this tick; the live messages are patched at once (nothing fetches
+ * them), the cached pages and list rows once no read of them is in flight (status-memo.ts says why).
  */
 export async function applyStatusEvent(qc: QueryClient, ev: StatusEvent) {
   statusMemo(qc).remember(ev);
+  qc.setQueriesData<Message[]>({ queryKey: queryKeys.inbox.liveAll }, (old) =>
+    old?.some((m) => m.id === ev.id) ? patchPagesStatus({ pages: [{ data: old }] }, ev)!.pages[0].data : old,
+  );
   await cachesIdle(qc, [queryKeys.inbox.threadAll, queryKeys.inbox.listsAll]);
   qc.setQueriesData<ThreadData>({ queryKey: queryKeys.inbox.threadAll }, (old) => patchPagesStatus(old, ev));
   qc.setQueriesData<ListData>({ queryKey: queryKeys.inbox.listsAll }, (old) => patchListStatus(old, ev));

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClie
 import { apiFetch } from "./fetch";
 import { queryKeys } from "./query-keys";
 import { statusMemo } from "./status-memo";
-import { refreshThreadHead, threadQuery, type ListData } from "./inbox-thread";
+import { refreshThreadHead, threadQuery, type ListData, type ThreadOwner } from "./inbox-thread";
 import type { Conversation, ConversationList, ConversationResponse, Message, SendReplyResponse } from "./types";
 
 /**
@@ -25,7 +25,7 @@ export type ConversationFilters = {
   order?: "newest" | "waiting";
 };
 
-export type { ThreadCursor, ThreadPage } from "./inbox-thread";
+export type { ThreadOwner, ThreadPage } from "./inbox-thread";
 
 function listQueryString(f: ConversationFilters, cursor?: string | null): string {
   const sp = new URLSearchParams();
@@ -168,7 +168,7 @@ export function usePendingReplies(waNumber: string, source: string): Message[] {
  * thread head is fetched again when the send is answered), and goes if the send fails. Its
  * message.created event refreshes the thread on every other screen.
  */
-export function useSendReply(agent: { id: number; name: string } | null = null) {
+export function useSendReply(agent: { id: number; name: string } | null = null, conversationId?: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: ReplyInput) => apiFetch<SendReplyResponse>("/api/v1/messages/whatsapp/send", { method: "POST", body }),
@@ -180,14 +180,29 @@ export function useSendReply(agent: { id: number; name: string } | null = null) 
     onSuccess: async (r, body, context) => {
       // With its real update_id, the thread drops the bubble as soon as it holds the message.
       editPending(qc, body, (data) => data.map((m) => (m.id === context?.pendingId ? { ...m, update_id: r.data.update_id } : m)));
-      await refreshThreadHead(qc, body.wa_number, body.customer_source).catch(() => undefined);
+      if (conversationId) await refreshThreadHead(qc, conversationId).catch(() => undefined);
       editPending(qc, body, (data) => data.filter((m) => m.id !== context?.pendingId));
     },
     onError: (_err, body, context) => editPending(qc, body, (data) => data.filter((m) => m.id !== context?.pendingId)),
   });
 }
 
-/** The customer's whole history, newest first (the walk and its query are in inbox-thread.ts). */
-export function useThread(waNumber: string, source: string) {
-  return useInfiniteQuery({ ...threadQuery(useQueryClient(), waNumber, source), enabled: !!waNumber && !!source });
+/** A conversation's messages, newest first, a page at a time (the query is in inbox-thread.ts). */
+export function useThread(owner: ThreadOwner) {
+  return useInfiniteQuery(threadQuery(useQueryClient(), owner));
+}
+
+/**
+ * The messages the event stream brought to a thread since it was mounted (inbox-thread.ts,
+ * refreshThreadHead): never fetched by this query, only written by the live handler.
+ */
+export function useThreadLive(conversationId: number): Message[] {
+  return (
+    useQuery({
+      queryKey: queryKeys.inbox.live(conversationId),
+      queryFn: () => [] as Message[],
+      staleTime: Infinity,
+      initialData: [] as Message[],
+    }).data ?? []
+  );
 }

@@ -1,5 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { EVENT_TYPES, parseLiveEvent, type EventType } from "@/lib/events/catalogue";
 import { broadcastsLiveEvents } from "./broadcasts-live";
+import { templatesLiveEvents } from "./templates-live";
 import { patchOptOut } from "./contact-opt-out";
 import { historyLiveEvents } from "./history-live";
 import {
@@ -8,27 +10,17 @@ import {
   conversationUpdated,
   inboxMessageCreated,
   inboxMessageStatus,
-  type MessageCreated,
-  type MessageStatus,
+  inboxStreamOpened,
 } from "./inbox-live";
-import { addNote, type Note } from "./notes";
+import { addNote } from "./notes";
 import { queryKeys } from "./query-keys";
-import type { BroadcastUpdatedEvent, Contact } from "./types";
 
-/** Every event type of `GET /api/v1/events` the dashboard listens to. */
-export const LIVE_EVENT_TYPES = [
-  "message.created",
-  "message.status",
-  "contact.labels",
-  "contact.updated",
-  "conversation.read",
-  "conversation.updated",
-  "note.created",
-  "broadcast.updated",
-] as const;
-export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+/** Every event type of `GET /api/v1/events` the dashboard listens to: all of the catalogue's. */
+export const LIVE_EVENT_TYPES = EVENT_TYPES;
+export type LiveEventType = EventType;
 
 export type LiveEventHandler = {
+  /** One event as the stream sent it: `data` is parsed with its type's schema before use. */
   event(type: LiveEventType, data: unknown): void;
   /** The stream (re)opened: the pages on screen read again what it may have missed. */
   opened(): void;
@@ -42,7 +34,8 @@ const handlers = new WeakMap<QueryClient, LiveEventHandler>();
  * The dashboard's one live-event handler (the frame's stream feeds it: live-stream.tsx). Each event
  * patches every cache it concerns, with setQueryData where the event carries what is needed: the
  * inbox's lists, conversations and threads (inbox-live.ts), the history viewer's ranges
- * (history-live.ts), the broadcasts (broadcasts-live.ts), the contacts lists and the notes. One
+ * (history-live.ts), the broadcasts (broadcasts-live.ts), the templates and numbers Meta changes
+ * (templates-live.ts), the contacts lists and the notes. One
  * per QueryClient, so its debounces and throttles outlive a reconnection.
  */
 export function liveEventHandler(qc: QueryClient): LiveEventHandler {
@@ -50,42 +43,57 @@ export function liveEventHandler(qc: QueryClient): LiveEventHandler {
   if (handler) return handler;
   const history = historyLiveEvents(qc);
   const broadcasts = broadcastsLiveEvents(qc);
+  const templates = templatesLiveEvents(qc);
   handler = {
     event(type, data) {
-      switch (type) {
+      // The payload is parsed with the server's own schemas (lib/events/catalogue.ts): one that
+      // does not fit (a server newer than this page, or a bug) is set aside, never patched in.
+      const ev = parseLiveEvent(type, data);
+      if (!ev) {
+        console.warn(`live event ${type} set aside: its data does not fit the catalogue`);
+        return;
+      }
+      switch (ev.event) {
         case "message.created":
-          inboxMessageCreated(qc, data as MessageCreated);
-          history.messageCreated(data as MessageCreated);
+          inboxMessageCreated(qc, ev.data);
+          history.messageCreated(ev.data);
           broadcasts.messageEvent();
           break;
         case "message.status":
-          inboxMessageStatus(qc, data as MessageStatus);
-          history.messageStatus(data as MessageStatus);
+          inboxMessageStatus(qc, ev.data);
+          history.messageStatus(ev.data);
           broadcasts.messageEvent();
           break;
         case "contact.labels":
-          contactLabels(qc, data as Parameters<typeof contactLabels>[1]);
+          contactLabels(qc, ev.data);
           break;
-        case "contact.updated": {
-          const ev = data as { contact_id: number; marketing_opt_out: Contact["marketing_opt_out"] };
-          patchOptOut(qc, ev.contact_id, ev.marketing_opt_out);
+        case "contact.updated":
+          patchOptOut(qc, ev.data.contact_id, ev.data.marketing_opt_out);
           break;
-        }
         case "conversation.read":
-          conversationRead(qc, data as Parameters<typeof conversationRead>[1]);
+          conversationRead(qc, ev.data);
           break;
         case "conversation.updated":
-          conversationUpdated(qc, data as Parameters<typeof conversationUpdated>[1]);
+          conversationUpdated(qc, ev.data);
           break;
         case "note.created":
-          addNote(qc, data as Note);
+          addNote(qc, ev.data);
           break;
         case "broadcast.updated":
-          broadcasts.broadcastUpdated(data as BroadcastUpdatedEvent);
+          broadcasts.broadcastUpdated(ev.data);
+          break;
+        case "template.updated":
+          templates.templateUpdated();
+          break;
+        case "number.health":
+          void qc.invalidateQueries({ queryKey: queryKeys.numbers });
+          void qc.invalidateQueries({ queryKey: queryKeys.numberSettings });
+          templates.numberHealth();
           break;
       }
     },
     opened() {
+      inboxStreamOpened(qc);
       history.streamOpened();
       broadcasts.streamOpened();
     },
@@ -96,6 +104,7 @@ export function liveEventHandler(qc: QueryClient): LiveEventHandler {
       qc.invalidateQueries({ queryKey: queryKeys.history.all });
       qc.invalidateQueries({ queryKey: queryKeys.broadcasts.all });
       qc.invalidateQueries({ queryKey: queryKeys.inbox.notesAll });
+      templates.reset();
     },
   };
   handlers.set(qc, handler);

@@ -30,10 +30,10 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
     const handler = liveEventHandler(qc);
     const es = new EventSource("/api/v1/events");
     for (const type of LIVE_EVENT_TYPES) {
-      es.addEventListener(type, (e) => {
+      es.addEventListener(type, (e: MessageEvent<string>) => {
         let data: unknown;
         try {
-          data = JSON.parse((e as MessageEvent).data);
+          data = JSON.parse(e.data);
         } catch {
           return;
         }

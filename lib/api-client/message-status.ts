@@ -2,7 +2,7 @@ import type { Message } from "./types";
 
 /** Ticks only move forward on the client too: shared by the inbox thread and the live viewer. */
 
-// A status never moves backwards (DESIGN section 6); FAILED can come from any point.
+// A status never moves backwards (docs/architecture.md, "Message lifecycle"); FAILED can come from any point.
 const STATUS_RANK: Record<string, number> = { QUEUED: 1, SENDED: 2, SENT: 3, DELIVERED: 4, READED: 5, FAILED: 6, RECEIVED: 0 };
 
 /**

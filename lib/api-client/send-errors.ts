@@ -31,6 +31,13 @@ const RULES: Rule[] = [
   { re: /^El campo \S+ no puede tener más de (\d+) caracteres\.$/, say: (m) => ({ key: "sendError.tooLong", vars: { max: m[1] } }) },
   { re: /^El campo \S+ debe ser un número entero\.$/, say: () => ({ key: "sendError.invalid" }) },
   { re: /^El campo destination debe ser un número de teléfono válido/, say: () => ({ key: "sendError.phone" }) },
+  // The form's own checks of a typed number (lib/phone-country.ts) and the server's opt-out refusal.
+  { re: /^El número no tiene código de país y el equipo no tiene un país por defecto/, say: () => ({ key: "sendError.noCountryCode" }) },
+  {
+    re: /^El número no es válido en (\w+) \(\+(\d+)\) y no tiene código de país/,
+    say: (m) => ({ key: "sendError.notNational", vars: { country: m[1], code: m[2] } }),
+  },
+  { re: /^El contacto se dio de baja de los mensajes de marketing/, say: () => ({ key: "sendError.optedOut" }) },
   { re: /^El valor del parámetro \{\{.+\}\} no puede contener saltos de línea/, say: () => ({ key: "sendError.paramFormat" }) },
   { re: /^El valor del botón \d+ no puede contener espacios/, say: () => ({ key: "sendError.noSpaces" }) },
   { re: /^El parámetro \{\{(.+)\}\} está repetido en body_params\.$/, say: () => ({ key: "sendError.repeated" }) },
@@ -43,6 +50,10 @@ const RULES: Rule[] = [
   { re: /^La campaña con el ID: (-?\d+) no existe!$/, say: (m) => ({ key: "sendError.campaignNotFound", vars: { id: m[1] } }) },
   { re: /^El número de WhatsApp no está registrado\.$/, say: () => ({ key: "sendError.numberUnknown" }) },
   { re: /^La plantilla .+ no existe\.$/, say: () => ({ key: "sendError.templateUnknown" }) },
+  {
+    re: /^La plantilla .+ no está aprobada \(estado: ([^)]+)\)\. Motivo: (.+)\.$/,
+    say: (m) => ({ key: "sendError.templateNotApprovedReason", vars: { status: m[1], reason: m[2] } }),
+  },
   {
     re: /^La plantilla .+ no está aprobada \(estado: (.+)\)\.$/,
     say: (m) => ({ key: "sendError.templateNotApproved", vars: { status: m[1] } }),

@@ -1,6 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { isBehind, laterOf } from "./message-status";
-import type { Conversation, HistoryPage, Message } from "./types";
+import type { Conversation, Message } from "./types";
 
 /**
  * The inbox's ticks (thread bubbles and the list's last-message preview) fed by `message.status`.
@@ -8,11 +8,11 @@ import type { Conversation, HistoryPage, Message } from "./types";
  *
  * Why a memo: a status event names a message by id, and the message may not be in any cache yet
  * when it arrives: a reply is only an optimistic bubble (no id) until the thread head is read
- * again, and that read, or a walk back through empty date windows, can take seconds. Patching
+ * again, and that read, or an older page, may still be on its way. Patching
  * only what the cache holds dropped those events, and the copy that landed afterwards had been
  * read before them (stuck at SENT). So every status event is remembered (the latest tick per
- * message id) and every copy that enters a cache from the server (a thread page, the merged
- * head, a list page, a conversation) takes the remembered tick when it is later than its own.
+ * message id) and every copy that enters a cache from the server (a thread page, the thread's
+ * live messages, a list page, a conversation) takes the remembered tick when it is later than its own.
  * This is smaller than queueing events per thread behind every kind of read (the head refresh is
  * not a query fetch, and lists have their own reads) and does not depend on the order in which
  * reads and events land. The patch of what is cached still waits for in-flight fetches
@@ -93,29 +93,9 @@ export function patchListStatus<P extends { data: Conversation[] }, D extends Pa
 }
 
 /**
- * A freshly read thread head merged into the first page: new messages join it, held ones take the
- * fetched copy unless the cache or the memo has a later tick (the head may have been read before
- * status events that were applied, or remembered, while it was on its way).
- */
-export function mergeThreadHead<P extends HistoryPage, D extends Pages<P>>(
-  old: D | undefined,
-  head: HistoryPage,
-  memo: StatusMemo,
-): D | undefined {
-  if (!old || old.pages.length === 0) return old;
-  const first = old.pages[0];
-  const known = new Set(first.data.map((m) => m.id));
-  const byId = new Map(head.data.map((m) => [m.id, m]));
-  const fresh = head.data.filter((m) => !known.has(m.id)).map((m) => memo.apply(m));
-  const data = [...fresh, ...first.data.map((m) => memo.apply(laterOf(m, byId.get(m.id))))].sort((a, b) => b.id - a.id);
-  return { ...old, pages: [{ ...first, data }, ...old.pages.slice(1)] };
-}
-
-/**
  * Resolves once no thread and no conversation list is being fetched (checked every 50 ms, for 15 s
  * at most): an infinite query's next page writes back the pages it started from plus the new one,
- * so a tick patched in meanwhile would be overwritten (a walk back through empty date windows can
- * take seconds). What is fetched meanwhile takes the tick from the memo instead.
+ * so a tick patched in meanwhile would be overwritten. What is fetched meanwhile takes the tick from the memo instead.
  */
 export async function cachesIdle(qc: QueryClient, keys: readonly (readonly unknown[])[]) {
   const busy = () => keys.some((queryKey) => qc.isFetching({ queryKey }) > 0);

@@ -17,8 +17,10 @@ import type { campaignSchema, listCampaignsResponse } from "@/lib/campaigns/sche
 import type { historyEntrySchema, historyResponseSchema } from "@/lib/messages/history-schemas";
 import type { sendTemplateResponse } from "@/lib/messages/send-schemas";
 import type { uploadMediaResponse } from "@/lib/media/schemas";
+import type { teamSettingsSchema } from "@/lib/teams/settings-schemas";
 import type { sandboxInboundInput, sandboxInboundResponse } from "@/lib/meta-webhooks/schemas";
 import type { conversationResponse, conversationSchema, listConversationsResponse } from "@/lib/conversations/schemas";
+import type { conversationMessagesResponse } from "@/lib/conversations/thread-schemas";
 import type {
   broadcastCounts,
   broadcastResponse,
@@ -31,6 +33,8 @@ import type {
   recipientsResponse,
   timelinePoint,
   timelineResponse,
+  messagingLimitPlan,
+  messagingLimitPreviewResponse,
 } from "@/lib/broadcasts/schemas";
 import type { audienceSchema, audienceSizeResponse } from "@/lib/audiences/schemas";
 import type {
@@ -81,6 +85,8 @@ export type SandboxReplyResponse = z.infer<typeof sandboxInboundResponse>;
 export type Conversation = z.infer<typeof conversationSchema>;
 export type ConversationList = z.infer<typeof listConversationsResponse>;
 export type ConversationResponse = z.infer<typeof conversationResponse>;
+/** A page of a conversation's messages (the inbox thread), newest first. */
+export type ConversationMessagesPage = z.infer<typeof conversationMessagesResponse>;
 /** The replies API answers like the template send: `{message, data: {update_id}}`. */
 export type SendReplyResponse = SendTemplateResponse;
 
@@ -92,6 +98,9 @@ export type BroadcastResponse = z.infer<typeof broadcastResponse>;
 export type BroadcastList = z.infer<typeof listBroadcastsResponse>;
 export type BroadcastUpdatedEvent = z.infer<typeof broadcastUpdatedEvent>;
 export type CreateBroadcastInput = z.input<typeof createBroadcastRequest>;
+export type MessagingLimitPlan = z.infer<typeof messagingLimitPlan>;
+export type MessagingLimitPreviewResponse = z.infer<typeof messagingLimitPreviewResponse>;
+export type MessagingLimitPreview = MessagingLimitPreviewResponse["data"];
 export type Recipient = z.infer<typeof recipientSchema>;
 export type RecipientList = z.infer<typeof recipientsResponse>;
 /** A status the recipients list filters by (CANCELLED and REJECTED beside the message statuses). */
@@ -108,3 +117,5 @@ export type ImportPreview = z.infer<typeof importPreviewSchema>;
 export type ImportPreviewResponse = z.infer<typeof importPreviewResponse>;
 /** One NDJSON line of a streamed contacts import (progress, done or error). */
 export type ImportLine = z.infer<typeof importStreamLine>;
+
+export type TeamSettings = z.infer<typeof teamSettingsSchema>;

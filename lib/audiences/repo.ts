@@ -30,7 +30,10 @@ function audienceWhere(teamId: number, a: Audience): SQL {
 }
 
 /** The audience's size, and how many of it opted out of marketing (a MARKETING broadcast leaves them out). */
-export async function countAudience(db: DbOrTx, teamId: number, audience: Audience): Promise<{ size: number; optedOut: number }> {
+export async function countAudience(
+  db: DbOrTx,
+  { teamId, audience }: { teamId: number; audience: Audience },
+): Promise<{ size: number; optedOut: number }> {
   const [row] = rowsOf<{ n: number | string; o: number | string }>(
     await db.execute(sql`SELECT count(*) AS n, count(*) FILTER (WHERE c.marketing_opted_out_at IS NOT NULL) AS o
       FROM contacts c WHERE ${audienceWhere(teamId, audience)}`),
@@ -40,17 +43,15 @@ export async function countAudience(db: DbOrTx, teamId: number, audience: Audien
 
 /**
  * One page of the audience's contacts in id order, after `afterId` (keyset): what a broadcast
- * enqueues, read inside its own transaction (`tx`) so the recipients are the ones it commits.
+ * enqueues, read inside its own transaction (`db`) so the recipients are the ones it commits.
  * The label ids must already be checked as the team's (`checkAudienceLabels`).
  */
 export async function selectAudienceContacts(
-  tx: DbOrTx,
-  teamId: number,
-  audience: Audience,
-  { afterId = 0, limit = 5000 }: { afterId?: number; limit?: number } = {},
+  db: DbOrTx,
+  { teamId, audience, afterId = 0, limit = 5000 }: { teamId: number; audience: Audience; afterId?: number; limit?: number },
 ): Promise<AudienceContact[]> {
   const rows = rowsOf<{ id: number | string; name: string; customer_number: string; customer_id: string | null; o: boolean }>(
-    await tx.execute(sql`SELECT c.id, c.name, c.customer_number, c.customer_id, c.marketing_opted_out_at IS NOT NULL AS o FROM contacts c
+    await db.execute(sql`SELECT c.id, c.name, c.customer_number, c.customer_id, c.marketing_opted_out_at IS NOT NULL AS o FROM contacts c
       WHERE ${audienceWhere(teamId, audience)} AND c.id > ${afterId}
       ORDER BY c.id LIMIT ${limit}`),
   );
@@ -64,7 +65,7 @@ export async function selectAudienceContacts(
 }
 
 /** The ids among `labelIds` that are not labels of the team. */
-export async function foreignLabelIds(db: DbOrTx, teamId: number, labelIds: number[]): Promise<Set<number>> {
+export async function foreignLabelIds(db: DbOrTx, { teamId, labelIds }: { teamId: number; labelIds: number[] }): Promise<Set<number>> {
   if (!labelIds.length) return new Set();
   const rows = rowsOf<{ id: number | string }>(
     await db.execute(sql`SELECT x AS id FROM unnest(${ids(labelIds)}) x

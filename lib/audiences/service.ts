@@ -21,7 +21,7 @@ export const AUDIENCE_BODY_FIELDS: FieldNames = {
  */
 export async function checkAudienceLabels(teamId: number, audience: Audience, fields: FieldNames = AUDIENCE_BODY_FIELDS, tx?: DbOrTx) {
   const all = [...new Set([...audience.labels_any, ...audience.labels_all, ...audience.labels_exclude])];
-  const foreign = await foreignLabelIds(tx ?? (await getDb()), teamId, all);
+  const foreign = await foreignLabelIds(tx ?? (await getDb()), { teamId, labelIds: all });
   if (!foreign.size) return;
   const errors: FieldErrors = {};
   for (const key of ["labels_any", "labels_all", "labels_exclude"] as const) {
@@ -34,6 +34,6 @@ export async function checkAudienceLabels(teamId: number, audience: Audience, fi
 export async function sizeAudience({ ctx, input }: { ctx: AuthContext; input: Audience }): Promise<{ size: number; opted_out: number }> {
   await checkAudienceLabels(ctx.teamId, input, { labels_any: "any", labels_all: "all", labels_exclude: "exclude" });
   // A count may be a moment behind: it reads from the replica when there is one.
-  const { size, optedOut } = await withReadDb(ctx.teamId, (db) => countAudience(db, ctx.teamId, input));
+  const { size, optedOut } = await withReadDb(ctx.teamId, (db) => countAudience(db, { teamId: ctx.teamId, audience: input }));
   return { size, opted_out: optedOut };
 }

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 
@@ -59,8 +59,32 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", N, R, P, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
+/**
+ * Checks in progress, by a keyed digest of (`sharedBy`, stored hash, password): identical
+ * concurrent checks (one agent's sign-in sent from many tabs or retried in a burst) share one
+ * scrypt instead of filling the hash queue and getting 503s. Same inputs, same answer; an entry
+ * lives only while its hash runs, and the digest's key is this process's, so it is no password
+ * fingerprint. Sign-in passes the email as `sharedBy`: unknown emails all use one dummy hash, and
+ * without it parallel guesses at many unknown emails would share a hash where known ones do not,
+ * which timing would tell apart.
+ */
+const inFlight = new Map<string, Promise<boolean>>();
+const inFlightKey = randomBytes(32);
+
 /** `failFast`: on the request path, 503 at once when the hash queue is full (see withHashSlot). */
-export async function verifyPassword(password: string, stored: string, opts: { failFast?: boolean } = {}): Promise<boolean> {
+export function verifyPassword(password: string, stored: string, opts: { failFast?: boolean; sharedBy?: string } = {}): Promise<boolean> {
+  const id = createHmac("sha256", inFlightKey)
+    .update(`${opts.sharedBy ?? ""}\0${stored}\0`)
+    .update(password)
+    .digest("base64");
+  const running = inFlight.get(id);
+  if (running) return running;
+  const check = checkPassword(password, stored, opts).finally(() => inFlight.delete(id));
+  inFlight.set(id, check);
+  return check;
+}
+
+async function checkPassword(password: string, stored: string, opts: { failFast?: boolean }): Promise<boolean> {
   const [alg, n, r, p, salt, hash] = stored.split("$");
   if (alg !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64");

@@ -11,13 +11,15 @@ import { findActiveTokenByHash } from "./repo";
  * uses): the entry is dropped within milliseconds of the commit. The cache is only consulted once
  * that LISTEN is up, is emptied every time it (re)connects (announcements made while it was down
  * are lost), and trusts an entry for TOKEN_CACHE_MS at most, which bounds the staleness if the
- * connection died without anyone noticing yet. Unknown or revoked tokens are never cached.
+ * connection died without anyone noticing yet. Unknown or revoked tokens are never cached; an
+ * expired one is (its expiry is checked on every use, cached or not: authenticate.ts).
  */
 export const AUTH_CHANNEL = "wa_auth";
 export const TOKEN_CACHE_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
-export type ActiveToken = { id: number; teamId: number; lastUsedAt: Date | null };
+/** A token not revoked; whether it has expired (or its roll's overlap ended) is checked on each use. */
+export type ActiveToken = { id: number; teamId: number; scopes: string[]; expiresAt: Date | null; overlapEndsAt: Date | null };
 type Entry = ActiveToken & { cachedAt: number };
 type Handle = Awaited<ReturnType<typeof getHandle>>;
 /** `handle`: the database handle the LISTEN runs on; a new one (after closeDb) starts over. */
@@ -102,10 +104,4 @@ export async function findActiveToken(tokenHash: string): Promise<ActiveToken | 
     cache.entries.set(tokenHash, { ...row, cachedAt: now });
   }
   return row;
-}
-
-/** Records a touch of the token's last use in the cached copy, so each process touches once a minute. */
-export function noteTokenUsed(tokenHash: string, at: Date) {
-  const entry = cache.entries.get(tokenHash);
-  if (entry) entry.lastUsedAt = at;
 }

@@ -18,5 +18,5 @@ export async function announce(tx: DbOrTx, row: BroadcastRow, counts?: Broadcast
   await insertEvents(tx, [
     { teamId: row.teamId, type: "broadcast.updated", waNumberId: row.waNumberId, data: { id: row.id, status: row.status, counts: c } },
   ]);
-  await updateBroadcast(tx, row.teamId, row.id, { progressAt: NOW, progressKey: key });
+  await updateBroadcast(tx, { teamId: row.teamId, id: row.id, values: { progressAt: NOW, progressKey: key } });
 }

@@ -8,7 +8,10 @@ import { CONVERSATION, IS_CANCELLED, REPLIED, ids } from "./repo-fragments";
 export type StatusCount = { broadcast_id: number; status: string; cancelled: boolean; n: number };
 
 /** Messages per broadcast, status and cancelled-or-not (one index range per broadcast). */
-export async function statusCounts(db: DbOrTx, teamId: number, broadcastIds: number[]): Promise<StatusCount[]> {
+export async function statusCounts(
+  db: DbOrTx,
+  { teamId, broadcastIds }: { teamId: number; broadcastIds: number[] },
+): Promise<StatusCount[]> {
   if (!broadcastIds.length) return [];
   const res = await db.execute(sql`
     SELECT m.broadcast_id, m.status, (m.status = 'FAILED' AND ${IS_CANCELLED}) AS cancelled, count(*)::int AS n
@@ -22,7 +25,10 @@ export async function statusCounts(db: DbOrTx, teamId: number, broadcastIds: num
   }));
 }
 
-export async function repliedCounts(db: DbOrTx, teamId: number, broadcastIds: number[]): Promise<Map<number, number>> {
+export async function repliedCounts(
+  db: DbOrTx,
+  { teamId, broadcastIds }: { teamId: number; broadcastIds: number[] },
+): Promise<Map<number, number>> {
   if (!broadcastIds.length) return new Map();
   const res = await db.execute(sql`
     SELECT m.broadcast_id, count(*)::int AS n
@@ -34,7 +40,10 @@ export async function repliedCounts(db: DbOrTx, teamId: number, broadcastIds: nu
 
 export type FailureCount = { broadcast_id: number; code: number | null; title: string; count: number };
 
-export async function failureCounts(db: DbOrTx, teamId: number, broadcastIds: number[]): Promise<FailureCount[]> {
+export async function failureCounts(
+  db: DbOrTx,
+  { teamId, broadcastIds }: { teamId: number; broadcastIds: number[] },
+): Promise<FailureCount[]> {
   if (!broadcastIds.length) return [];
   const res = await db.execute(sql`
     SELECT m.broadcast_id, (m.error ->> 'code') AS code, coalesce(m.error ->> 'title', '') AS title, count(*)::int AS n

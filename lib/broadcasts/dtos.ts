@@ -1,6 +1,7 @@
 import "server-only";
 import type { DbOrTx } from "@/db/client";
 import { failureCounts, repliedCounts, statusCounts } from "./counts-repo";
+import { broadcastPlans } from "./messaging-limit";
 import { namesOf, type BroadcastRow } from "./repo";
 import type { BroadcastCounts, BroadcastDto } from "./schemas";
 
@@ -25,9 +26,9 @@ type Stats = { counts: BroadcastCounts; failures: { code: number | null; title: 
 export async function statsOf(db: DbOrTx, teamId: number, rows: BroadcastRow[]): Promise<Map<number, Stats>> {
   const ids = rows.map((r) => r.id);
   const [byStatus, replied, failures] = await Promise.all([
-    statusCounts(db, teamId, ids),
-    repliedCounts(db, teamId, ids),
-    failureCounts(db, teamId, ids),
+    statusCounts(db, { teamId, broadcastIds: ids }),
+    repliedCounts(db, { teamId, broadcastIds: ids }),
+    failureCounts(db, { teamId, broadcastIds: ids }),
   ]);
   const out = new Map<number, Stats>();
   for (const r of rows) {
@@ -56,7 +57,11 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** Broadcast rows as the API shows them, with their counts. */
 export async function toDtos(db: DbOrTx, teamId: number, rows: BroadcastRow[]): Promise<BroadcastDto[]> {
-  const [names, stats] = await Promise.all([namesOf(db, teamId, rows), statsOf(db, teamId, rows)]);
+  const [names, stats, plans] = await Promise.all([
+    namesOf(db, { teamId, rows }),
+    statsOf(db, teamId, rows),
+    broadcastPlans(db, teamId, rows),
+  ]);
   return rows.map((r) => {
     const template = names.templates.get(r.templateId);
     const s = stats.get(r.id)!;
@@ -66,6 +71,7 @@ export async function toDtos(db: DbOrTx, teamId: number, rows: BroadcastRow[]): 
       wa_number: names.numbers.get(r.waNumberId) ?? "",
       template: { id: r.templateId, name: template?.name ?? "", language: template?.language ?? "" },
       status: r.status,
+      paused_reason: r.status === "PAUSED" ? r.pausedReason : null,
       audience: r.audience,
       sent_group: r.sentGroup,
       scheduled_at: iso(r.scheduledAt),
@@ -75,6 +81,7 @@ export async function toDtos(db: DbOrTx, teamId: number, rows: BroadcastRow[]): 
       created_by: r.createdByAgentId == null ? null : { agent_id: r.createdByAgentId, agent_name: r.createdByAgentName },
       counts: s.counts,
       failures_by_code: s.failures,
+      messaging_limit: plans.get(r.id) ?? null,
     };
   });
 }

@@ -69,7 +69,7 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
       mediaUrl,
       buttons: Object.fromEntries((p.button_params ?? []).map((b) => [b.index, b.value])),
     });
-  // The columns every message shares, built as every outbound row is (lib/messages/outbound.ts), once.
+  // The columns every message shares, built as every outbound row is (lib/messages/queued-row.ts), once.
   const base = queuedMessage(
     ctx,
     { ...target, shared },
@@ -93,11 +93,16 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   let lastAnnounce = Date.now();
   for (;;) {
     const step = await transaction(async (tx) => {
-      const row = await lockBroadcast(tx, broadcast.teamId, broadcast.id);
+      const row = await lockBroadcast(tx, { teamId: broadcast.teamId, id: broadcast.id });
       if (!row || !enqueueGoesOn(row.status)) return { more: false };
       // From the committed cursor, under the row lock: two runs (a resumed one beside a slow one)
       // take turns and never enqueue a contact twice.
-      const contacts = await selectAudienceContacts(tx, broadcast.teamId, row.audience, { afterId: row.enqueueCursor, limit: batchSize });
+      const contacts = await selectAudienceContacts(tx, {
+        teamId: broadcast.teamId,
+        audience: row.audience,
+        afterId: row.enqueueCursor,
+        limit: batchSize,
+      });
       if (!contacts.length) return { more: false };
       const rows: BatchRecipient[] = [];
       const rejections = [];
@@ -130,19 +135,18 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
           s: { header_param: p.header_param, body_params: p.body_params, ...(p.button_params ? { button_params: p.button_params } : {}) },
         });
       }
-      await insertOutboundBatch(
-        tx,
-        { ...base, broadcastId: row.id, nextAttemptAt: dueAt(row) },
-        {
+      await insertOutboundBatch(tx, {
+        shared: { ...base, broadcastId: row.id, nextAttemptAt: dueAt(row) },
+        slots: {
           headerAt: perContact && headerAt >= 0 ? headerAt : null,
           bodyAt: perContact && bodyAt >= 0 ? bodyAt : null,
           buttonsAt: perContact && buttonsAt >= 0 ? buttonsAt : null,
         },
         rows,
-      );
+      });
       await insertRejections(tx, rejections);
       const last = contacts[contacts.length - 1].id;
-      await recordBatch(tx, row.teamId, row.id, rows.length, rejections.length, last);
+      await recordBatch(tx, { teamId: row.teamId, id: row.id, queued: rows.length, rejected: rejections.length, cursor: last });
       queued += rows.length;
       rejected += rejections.length;
       // Progress while a long enqueue runs, no more than once a second.
@@ -173,7 +177,7 @@ export const RESUME_IDLE_MS = 60_000;
  */
 export async function resumeInterrupted(teamIds?: number[], idleMs = RESUME_IDLE_MS): Promise<number> {
   const db = await getDb();
-  const rows = await interruptedEnqueues(db, idleMs, 5, teamIds);
+  const rows = await interruptedEnqueues(db, { idleMs, limit: 5, teamIds });
   for (const row of rows) {
     const template = await templateOfBroadcast(db, row);
     if (!template) continue;

@@ -14,7 +14,17 @@ import {
   type CancelWebhook,
 } from "./messages-repo";
 import { resolveRoute } from "@/lib/routing/service";
-import { NOW, dueForProgress, lockBroadcast, lockForSweep, updateBroadcast, type BroadcastRow } from "./repo";
+import {
+  NOW,
+  dueForProgress,
+  lockBroadcast,
+  lockForSweep,
+  lockSendingOfTemplate,
+  templateOfBroadcast,
+  updateBroadcast,
+  type BroadcastRow,
+} from "./repo";
+import { isSendableStatus, templateNotApproved } from "@/lib/templates/sendable";
 import { BROADCAST_NOT_FOUND, cannotCancel, cannotPause, cannotResume, type BroadcastStatus } from "./schemas";
 
 /**
@@ -72,22 +82,34 @@ const REFUSED: Record<RequestedTransition, (s: BroadcastStatus) => string> = {
 const REQUESTED: Record<RequestedTransition, (tx: DbOrTx, row: BroadcastRow, now: number) => Promise<BroadcastRow>> = {
   /** Its queued messages leave the queue: the worker sends none of them. */
   async pause(tx, row) {
-    await parkQueued(tx, row.teamId, row.id);
-    return updateBroadcast(tx, row.teamId, row.id, { status: "PAUSED" });
+    await parkQueued(tx, { teamId: row.teamId, id: row.id });
+    return updateBroadcast(tx, { teamId: row.teamId, id: row.id, values: { status: "PAUSED" } });
   },
-  /** Its messages are due again (at its time if that is still ahead), paced as always. */
+  /**
+   * Its messages are due again (at its time if that is still ahead), paced as always. Not while
+   * its template cannot be sent (paused, disabled… by Meta): 409 naming the template's status.
+   */
   async resume(tx, row, now) {
+    const template = await templateOfBroadcast(tx, row);
+    if (template && !isSendableStatus(template.status)) {
+      throw ApiError.conflict(templateNotApproved(template.name, template.status, template.rejectedReason));
+    }
     const future = row.scheduledAt && row.scheduledAt.getTime() > now ? row.scheduledAt : null;
-    await unparkQueued(tx, row.teamId, row.id, future ?? new Date(now));
-    return updateBroadcast(tx, row.teamId, row.id, {
-      status: future ? "SCHEDULED" : "SENDING",
-      startedAt: future ? null : (row.startedAt ?? new Date(now)),
+    await unparkQueued(tx, { teamId: row.teamId, id: row.id, at: future ?? new Date(now) });
+    return updateBroadcast(tx, {
+      teamId: row.teamId,
+      id: row.id,
+      values: {
+        status: future ? "SCHEDULED" : "SENDING",
+        startedAt: future ? null : (row.startedAt ?? new Date(now)),
+        pausedReason: null,
+      },
     });
   },
   /** What is not sent yet is never sent (FAILED "Difusión cancelada"). */
   async cancel(tx, row) {
-    await failQueued(tx, row.teamId, row.id, await cancelWebhooks(tx, row));
-    return updateBroadcast(tx, row.teamId, row.id, { status: "CANCELLED", finishedAt: NOW });
+    await failQueued(tx, { teamId: row.teamId, id: row.id, webhooks: await cancelWebhooks(tx, row) });
+    return updateBroadcast(tx, { teamId: row.teamId, id: row.id, values: { status: "CANCELLED", finishedAt: NOW } });
   },
 };
 
@@ -98,13 +120,30 @@ const REQUESTED: Record<RequestedTransition, (tx: DbOrTx, row: BroadcastRow, now
  */
 export async function requestTransition(teamId: number, id: number, name: RequestedTransition): Promise<void> {
   await transaction(async (tx) => {
-    const row = await lockBroadcast(tx, teamId, id);
+    const row = await lockBroadcast(tx, { teamId, id });
     if (!row) throw ApiError.notFound(BROADCAST_NOT_FOUND);
     if (!allows(name, row.status)) throw ApiError.conflict(REFUSED[name](row.status));
     const changed = await REQUESTED[name](tx, row, Date.now());
     const { row: after } = await advance(tx, changed);
     await announce(tx, after);
   });
+}
+
+/**
+ * Meta made the template unsendable (paused, disabled…: lib/templates/meta-updates.ts): each of its
+ * broadcasts that may still send is paused like an agent's pause (its queued messages leave the
+ * queue), with the reason kept (`paused_reason`) and announced, in the caller's transaction. It is
+ * not resumed by itself when Meta approves the template again: an agent resumes it
+ * (docs/features/templates-and-number-health.md says why). Returns how many were paused.
+ */
+export async function pauseForTemplate(tx: DbOrTx, { teamId, templateId, reason }: { teamId: number; templateId: number; reason: string }) {
+  const rows = await lockSendingOfTemplate(tx, { teamId, templateId });
+  for (const row of rows) {
+    await parkQueued(tx, { teamId, id: row.id });
+    const after = await updateBroadcast(tx, { teamId, id: row.id, values: { status: "PAUSED", pausedReason: reason } });
+    await announce(tx, after);
+  }
+  return rows.length;
 }
 
 const startDue = (row: BroadcastRow, now: number) => allows("start", row.status) && !!row.scheduledAt && row.scheduledAt.getTime() <= now;
@@ -117,12 +156,12 @@ const DUE: Record<
   /** Its time has come. Started at its time, however late the sweep got to it. */
   async start(tx, row, now) {
     if (!startDue(row, now)) return null;
-    return updateBroadcast(tx, row.teamId, row.id, { status: "SENDING", startedAt: row.scheduledAt });
+    return updateBroadcast(tx, { teamId: row.teamId, id: row.id, values: { status: "SENDING", startedAt: row.scheduledAt } });
   },
   /** The whole audience is enqueued and nothing is QUEUED. */
   async finish(tx, row) {
-    if (!allows("finish", row.status) || !row.enqueuedAt || (await hasQueued(tx, row.teamId, row.id))) return null;
-    return updateBroadcast(tx, row.teamId, row.id, { status: "DONE", finishedAt: NOW });
+    if (!allows("finish", row.status) || !row.enqueuedAt || (await hasQueued(tx, { teamId: row.teamId, id: row.id }))) return null;
+    return updateBroadcast(tx, { teamId: row.teamId, id: row.id, values: { status: "DONE", finishedAt: NOW } });
   },
 };
 
@@ -139,8 +178,8 @@ export async function advance(tx: DbOrTx, row: BroadcastRow, now = Date.now()): 
     const next = await DUE[name](tx, current, now);
     if (next) [current, changed] = [next, true];
   }
-  if (current.status === "CANCELLED" && (await hasQueued(tx, row.teamId, row.id))) {
-    changed = (await failQueued(tx, row.teamId, row.id, await cancelWebhooks(tx, row))) > 0 || changed;
+  if (current.status === "CANCELLED" && (await hasQueued(tx, { teamId: row.teamId, id: row.id }))) {
+    changed = (await failQueued(tx, { teamId: row.teamId, id: row.id, webhooks: await cancelWebhooks(tx, row) })) > 0 || changed;
   }
   return { row: current, changed };
 }
@@ -153,7 +192,7 @@ export async function advance(tx: DbOrTx, row: BroadcastRow, now = Date.now()): 
  */
 async function cancelWebhooks(tx: DbOrTx, row: BroadcastRow): Promise<CancelWebhook[]> {
   const out: CancelWebhook[] = [];
-  for (const key of await queuedRoutings(tx, row.teamId, row.id)) {
+  for (const key of await queuedRoutings(tx, { teamId: row.teamId, id: row.id })) {
     const { target } = await resolveRoute(tx, row.teamId, key, "outbound");
     if (target?.webhookUrl) out.push({ ...key, targetKind: target.kind, targetId: target.id, url: target.webhookUrl });
   }
@@ -177,16 +216,16 @@ export function mayAdvance(row: BroadcastRow, now = Date.now()): boolean {
  * number of workers, and a status change waits for the next sweep only.
  */
 export async function sweepBroadcasts(teamIds?: number[]): Promise<number> {
-  const due = await dueForProgress(await getDb(), PROGRESS_EVERY_MS, 50, teamIds);
+  const due = await dueForProgress(await getDb(), { minAgeMs: PROGRESS_EVERY_MS, limit: 50, teamIds });
   let announced = 0;
   for (const { teamId, id } of due) {
     announced += await transaction(async (tx) => {
-      const locked = await lockForSweep(tx, teamId, id);
+      const locked = await lockForSweep(tx, { teamId, id });
       if (!locked) return 0;
       const { row } = mayAdvance(locked) ? await advance(tx, locked) : { row: locked };
       const counts = (await statsOf(tx, teamId, [row])).get(row.id)!.counts;
       if (JSON.stringify([row.status, counts]) === row.progressKey) {
-        await updateBroadcast(tx, teamId, id, { progressAt: NOW });
+        await updateBroadcast(tx, { teamId, id, values: { progressAt: NOW } });
         return 0;
       }
       await announce(tx, row, counts);
@@ -214,9 +253,9 @@ export function messagesDue(row: BroadcastRow, now = Date.now()): "parked" | "no
  */
 export async function audienceEnqueued(teamId: number, id: number): Promise<void> {
   await transaction(async (tx) => {
-    const row = await lockBroadcast(tx, teamId, id);
+    const row = await lockBroadcast(tx, { teamId, id });
     if (!row || row.enqueuedAt) return;
-    const marked = await updateBroadcast(tx, teamId, id, { enqueuedAt: NOW });
+    const marked = await updateBroadcast(tx, { teamId, id, values: { enqueuedAt: NOW } });
     const { row: after } = await advance(tx, marked);
     await announce(tx, after);
   });
@@ -226,13 +265,14 @@ export async function audienceEnqueued(teamId: number, id: number): Promise<void
 
 /**
  * Whether a claimed broadcast message may leave now: still QUEUED under this claim, and its
- * broadcast in a state that sends (a pause or cancel committed since the claim stops it here).
+ * broadcast in a state that sends (a pause or cancel committed since the claim stops it here), and
+ * its contact not opted out of its MARKETING template since the claim (messages-repo.ts claimMaySend).
  */
 export async function broadcastMaySend(messageId: number, attempts: number): Promise<boolean> {
-  return claimMaySend(await getDb(), messageId, attempts, SENDS_IN);
+  return claimMaySend(await getDb(), { messageId, attempts, sending: SENDS_IN });
 }
 
 /** Gives a stopped claim back, the attempt uncounted: parked while its broadcast does not send, else due again (messages-repo.ts giveBackClaim). */
 export async function parkClaim(messageId: number, attempts: number): Promise<void> {
-  await giveBackClaim(await getDb(), messageId, attempts, SENDS_IN);
+  await giveBackClaim(await getDb(), { messageId, attempts, sending: SENDS_IN });
 }

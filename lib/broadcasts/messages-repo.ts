@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type DbOrTx } from "@/db/client";
+import { marketingRefusedSql } from "@/lib/contacts/opt-out-repo";
 import { CANCELLED_TITLE, type BroadcastStatus } from "./schemas";
 
 /**
@@ -18,15 +19,15 @@ const states = (list: readonly BroadcastStatus[]) =>
   );
 
 /** Pause: the broadcast's queued messages leave the queue (next_attempt_at NULL is never due). */
-export async function parkQueued(tx: DbOrTx, teamId: number, id: number) {
-  await tx.execute(sql`
+export async function parkQueued(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
+  await db.execute(sql`
     UPDATE messages SET next_attempt_at = NULL
     WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND next_attempt_at IS NOT NULL`);
 }
 
 /** Resume: the parked messages are due again at `at` (the send pacing per number applies as always). */
-export async function unparkQueued(tx: DbOrTx, teamId: number, id: number, at: Date) {
-  await tx.execute(sql`
+export async function unparkQueued(db: DbOrTx, { teamId, id, at }: { teamId: number; id: number; at: Date }) {
+  await db.execute(sql`
     UPDATE messages SET next_attempt_at = ${at.toISOString()}::timestamptz
     WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND next_attempt_at IS NULL`);
 }
@@ -35,8 +36,8 @@ export async function unparkQueued(tx: DbOrTx, teamId: number, id: number, at: D
 export type RoutingKey = { responseHandler: "CAMPAIGN" | "CHATBOT" | null; botId: number | null; campaignId: number | null };
 
 /** The routings of the broadcast's messages still QUEUED (one, unless its rows were edited by hand). */
-export async function queuedRoutings(tx: DbOrTx, teamId: number, id: number): Promise<RoutingKey[]> {
-  const res = await tx.execute(sql`
+export async function queuedRoutings(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<RoutingKey[]> {
+  const res = await db.execute(sql`
     SELECT DISTINCT response_handler, bot_id, campaign_id FROM messages
     WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED'`);
   return rowsOf<{ response_handler: RoutingKey["responseHandler"]; bot_id: number | null; campaign_id: number | null }>(res).map((r) => ({
@@ -59,8 +60,11 @@ export type CancelWebhook = RoutingKey & { targetKind: "bot" | "campaign"; targe
  * next sweep fails it; failing it under the worker could record as cancelled a send that has just
  * left. Returns how many were failed now.
  */
-export async function failQueued(tx: DbOrTx, teamId: number, id: number, webhooks: CancelWebhook[] = []): Promise<number> {
-  await parkQueued(tx, teamId, id);
+export async function failQueued(
+  db: DbOrTx,
+  { teamId, id, webhooks = [] }: { teamId: number; id: number; webhooks?: CancelWebhook[] },
+): Promise<number> {
+  await parkQueued(db, { teamId, id });
   const error = JSON.stringify({ code: null, title: CANCELLED_TITLE });
   const targets = JSON.stringify(
     webhooks.map((w) => ({
@@ -72,7 +76,7 @@ export async function failQueued(tx: DbOrTx, teamId: number, id: number, webhook
       url: w.url,
     })),
   );
-  const res = await tx.execute(sql`
+  const res = await db.execute(sql`
     WITH failed AS (
       UPDATE messages SET status = 'FAILED', error = ${error}::jsonb, status_updated_at = now(), locked_until = NULL
       WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED' AND (locked_until IS NULL OR locked_until < now())
@@ -103,25 +107,32 @@ export async function failQueued(tx: DbOrTx, teamId: number, id: number, webhook
   return Number(rowsOf<{ n: number }>(res)[0]?.n ?? 0);
 }
 
-export async function hasQueued(db: DbOrTx, teamId: number, id: number): Promise<boolean> {
+export async function hasQueued(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<boolean> {
   const res = await db.execute(sql`
     SELECT EXISTS (SELECT 1 FROM messages WHERE team_id = ${teamId} AND broadcast_id = ${id} AND status = 'QUEUED') AS q`);
   return Boolean(rowsOf<{ q: boolean }>(res)[0]?.q);
 }
 
 /**
- * Whether a claimed broadcast message may leave now: still QUEUED under this claim, and its
- * broadcast in one of `sending` (a pause or cancel committed since the claim stops it here).
+ * Whether a claimed broadcast message may leave now: still QUEUED under this claim, its broadcast
+ * in one of `sending` (a pause or cancel committed since the claim stops it here), and not a
+ * MARKETING template to a contact who opted out since the claim (lib/contacts/opt-out-repo.ts; the
+ * message is given back, and the next claim, which reads consent too, fails it with its reason).
  */
-export async function claimMaySend(db: DbOrTx, messageId: number, attempts: number, sending: readonly BroadcastStatus[]): Promise<boolean> {
+export async function claimMaySend(
+  db: DbOrTx,
+  { messageId, attempts, sending }: { messageId: number; attempts: number; sending: readonly BroadcastStatus[] },
+): Promise<boolean> {
   // The message is read by its primary key alone, in a CTE of its own: joined directly, a prepared
   // statement's generic plan could read it through messages_broadcast_status_idx (status =
   // 'QUEUED', id only a filter), scanning every queued message of every broadcast for each send;
   // with stale statistics during a 100,000-recipient broadcast the worker fell to 63 sends/s.
   const res = await db.execute(sql`
-    WITH m AS MATERIALIZED (SELECT team_id, broadcast_id, status, attempts FROM messages WHERE id = ${messageId})
+    WITH m AS MATERIALIZED (SELECT team_id, broadcast_id, status, attempts, type, contact_id, template_id, template_name, template_language
+                            FROM messages WHERE id = ${messageId})
     SELECT 1 AS ok FROM m JOIN broadcasts b ON b.team_id = m.team_id AND b.id = m.broadcast_id
-    WHERE m.status = 'QUEUED' AND m.attempts = ${attempts} AND b.status IN (${states(sending)})`);
+    WHERE m.status = 'QUEUED' AND m.attempts = ${attempts} AND b.status IN (${states(sending)})
+      AND NOT ${marketingRefusedSql(sql.raw("m"))}`);
   return rowsOf(res).length > 0;
 }
 
@@ -133,7 +144,10 @@ export async function claimMaySend(db: DbOrTx, messageId: number, attempts: numb
  * race: a resume landing between the check and this park left the message parked (next_attempt_at
  * NULL) under a SENDING broadcast, QUEUED for ever, and the broadcast never DONE.
  */
-export async function giveBackClaim(db: DbOrTx, messageId: number, attempts: number, sending: readonly BroadcastStatus[]) {
+export async function giveBackClaim(
+  db: DbOrTx,
+  { messageId, attempts, sending }: { messageId: number; attempts: number; sending: readonly BroadcastStatus[] },
+) {
   await db.execute(sql`
     WITH m AS MATERIALIZED (SELECT team_id, broadcast_id FROM messages WHERE id = ${messageId}),
     b AS (

@@ -30,9 +30,11 @@ function recipientFilter(status: RecipientStatusFilter | undefined): { messages:
 
 function recipientsUnion(
   teamId: number,
-  broadcastId: number,
-  status: RecipientStatusFilter | undefined,
-  after?: { kind: "m" | "r"; id: number },
+  {
+    broadcastId,
+    status,
+    after,
+  }: { broadcastId: number; status: RecipientStatusFilter | undefined; after?: { kind: "m" | "r"; id: number } },
 ) {
   const f = recipientFilter(status);
   const parts: SQL[] = [];
@@ -65,13 +67,15 @@ const toRecipientRow = (r: RecipientRow): RecipientRow => ({
 /** A page of a broadcast's recipients: its messages in id order, then its rejected contacts. */
 export async function listRecipientRows(
   db: DbOrTx,
-  teamId: number,
-  broadcastId: number,
-  status: RecipientStatusFilter | undefined,
-  limit: number,
-  offset: number,
+  {
+    teamId,
+    broadcastId,
+    status,
+    limit,
+    offset,
+  }: { teamId: number; broadcastId: number; status: RecipientStatusFilter | undefined; limit: number; offset: number },
 ): Promise<{ rows: RecipientRow[]; total: number }> {
-  const parts = recipientsUnion(teamId, broadcastId, status);
+  const parts = recipientsUnion(teamId, { broadcastId, status });
   if (!parts.length) return { rows: [], total: 0 };
   const union = sql.join(parts, sql` UNION ALL `);
   const [rows, count] = await Promise.all([
@@ -84,13 +88,21 @@ export async function listRecipientRows(
 /** The next `limit` recipients after `after` in the same order (keyset, for the streamed CSV). */
 export async function recipientRowsAfter(
   db: DbOrTx,
-  teamId: number,
-  broadcastId: number,
-  status: RecipientStatusFilter | undefined,
-  after: { kind: "m" | "r"; id: number } | undefined,
-  limit: number,
+  {
+    teamId,
+    broadcastId,
+    status,
+    after,
+    limit,
+  }: {
+    teamId: number;
+    broadcastId: number;
+    status: RecipientStatusFilter | undefined;
+    after: { kind: "m" | "r"; id: number } | undefined;
+    limit: number;
+  },
 ): Promise<RecipientRow[]> {
-  const parts = recipientsUnion(teamId, broadcastId, status, after);
+  const parts = recipientsUnion(teamId, { broadcastId, status, after });
   if (!parts.length) return [];
   const res = await db.execute(sql`SELECT * FROM (${sql.join(parts, sql` UNION ALL `)}) u ORDER BY (kind = 'r'), id LIMIT ${limit}`);
   return rowsOf<RecipientRow>(res).map(toRecipientRow);
@@ -99,7 +111,10 @@ export async function recipientRowsAfter(
 export type TimelineRow = { at: Date | string; sent: number; delivered: number; read: number; failed: number };
 
 /** Applied status changes of the broadcast's messages per minute or hour (cancels left out). */
-export async function timelineRows(db: DbOrTx, teamId: number, broadcastId: number, bucket: "minute" | "hour"): Promise<TimelineRow[]> {
+export async function timelineRows(
+  db: DbOrTx,
+  { teamId, broadcastId, bucket }: { teamId: number; broadcastId: number; bucket: "minute" | "hour" },
+): Promise<TimelineRow[]> {
   const res = await db.execute(sql`
     SELECT date_trunc(${bucket}, e.at) AS at,
       count(*) FILTER (WHERE e.status = 'SENDED')::int AS sent,

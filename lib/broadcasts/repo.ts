@@ -20,7 +20,7 @@ export async function insertBroadcast(db: DbOrTx, values: typeof broadcasts.$inf
   return row;
 }
 
-export async function findBroadcast(db: DbOrTx, teamId: number, id: number): Promise<BroadcastRow | undefined> {
+export async function findBroadcast(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<BroadcastRow | undefined> {
   const [row] = await db
     .select()
     .from(broadcasts)
@@ -30,8 +30,8 @@ export async function findBroadcast(db: DbOrTx, teamId: number, id: number): Pro
 }
 
 /** The row locked for a lifecycle change: every change takes the broadcast first, then its messages. */
-export async function lockBroadcast(tx: DbOrTx, teamId: number, id: number): Promise<BroadcastRow | undefined> {
-  const [row] = await tx
+export async function lockBroadcast(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<BroadcastRow | undefined> {
+  const [row] = await db
     .select()
     .from(broadcasts)
     .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.id, id)))
@@ -40,8 +40,24 @@ export async function lockBroadcast(tx: DbOrTx, teamId: number, id: number): Pro
   return row;
 }
 
-export async function updateBroadcast(tx: DbOrTx, teamId: number, id: number, values: PgUpdateSetSource<typeof broadcasts>) {
-  const [row] = await tx
+/** The team's broadcasts of one template that may still send (SCHEDULED, SENDING), locked, in id order. */
+export async function lockSendingOfTemplate(
+  db: DbOrTx,
+  { teamId, templateId }: { teamId: number; templateId: number },
+): Promise<BroadcastRow[]> {
+  return db
+    .select()
+    .from(broadcasts)
+    .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.templateId, templateId), inArray(broadcasts.status, ["SCHEDULED", "SENDING"])))
+    .orderBy(broadcasts.id)
+    .for("update");
+}
+
+export async function updateBroadcast(
+  db: DbOrTx,
+  { teamId, id, values }: { teamId: number; id: number; values: PgUpdateSetSource<typeof broadcasts> },
+) {
+  const [row] = await db
     .update(broadcasts)
     .set(values)
     .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.id, id)))
@@ -49,7 +65,7 @@ export async function updateBroadcast(tx: DbOrTx, teamId: number, id: number, va
   return row;
 }
 
-export async function listBroadcastRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
+export async function listBroadcastRows(db: DbOrTx, { teamId, limit, offset }: { teamId: number; limit: number; offset: number }) {
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(broadcasts).where(eq(broadcasts.teamId, teamId)).orderBy(desc(broadcasts.id)).limit(limit).offset(offset),
     db
@@ -61,7 +77,7 @@ export async function listBroadcastRows(db: DbOrTx, teamId: number, limit: numbe
 }
 
 /** The number digits and template of each broadcast row, for its DTO. */
-export async function namesOf(db: DbOrTx, teamId: number, rows: BroadcastRow[]) {
+export async function namesOf(db: DbOrTx, { teamId, rows }: { teamId: number; rows: BroadcastRow[] }) {
   const numberIds = [...new Set(rows.map((r) => r.waNumberId))];
   const templateIds = [...new Set(rows.map((r) => r.templateId))];
   if (!rows.length)
@@ -80,8 +96,11 @@ export async function namesOf(db: DbOrTx, teamId: number, rows: BroadcastRow[]) 
 }
 
 /** Records one enqueued batch: counters and the cursor move with the rows they describe. */
-export async function recordBatch(tx: DbOrTx, teamId: number, id: number, queued: number, rejected: number, cursor: number) {
-  await tx
+export async function recordBatch(
+  db: DbOrTx,
+  { teamId, id, queued, rejected, cursor }: { teamId: number; id: number; queued: number; rejected: number; cursor: number },
+) {
+  await db
     .update(broadcasts)
     .set({
       recipients: sql`${broadcasts.recipients} + ${queued + rejected}`,
@@ -91,9 +110,9 @@ export async function recordBatch(tx: DbOrTx, teamId: number, id: number, queued
     .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.id, id)));
 }
 
-export async function insertRejections(tx: DbOrTx, rows: (typeof broadcastRejections.$inferInsert)[]) {
+export async function insertRejections(db: DbOrTx, rows: (typeof broadcastRejections.$inferInsert)[]) {
   if (!rows.length) return;
-  await tx.insert(broadcastRejections).values(rows);
+  await db.insert(broadcastRejections).values(rows);
 }
 
 /**
@@ -102,7 +121,10 @@ export async function insertRejections(tx: DbOrTx, rows: (typeof broadcastReject
  * their creation). A slow run still going is harmless to resume beside: runs take turns on the
  * row lock from the committed cursor.
  */
-export async function interruptedEnqueues(db: DbOrTx, idleMs: number, limit: number, teamIds?: number[]): Promise<BroadcastRow[]> {
+export async function interruptedEnqueues(
+  db: DbOrTx,
+  { idleMs, limit, teamIds }: { idleMs: number; limit: number; teamIds?: number[] },
+): Promise<BroadcastRow[]> {
   const teams = teamIds?.length ? sql`AND b.team_id IN (${ids(teamIds)})` : sql``;
   const res = await db.execute(sql`
     SELECT b.id, b.team_id FROM broadcasts b
@@ -111,7 +133,7 @@ export async function interruptedEnqueues(db: DbOrTx, idleMs: number, limit: num
         < now() - ${idleMs} * interval '1 millisecond'
     ORDER BY b.id LIMIT ${limit}`);
   const found = rowsOf<{ id: number; team_id: number }>(res);
-  const rows = await Promise.all(found.map((r) => findBroadcast(db, Number(r.team_id), Number(r.id))));
+  const rows = await Promise.all(found.map((r) => findBroadcast(db, { teamId: Number(r.team_id), id: Number(r.id) })));
   return rows.filter((r): r is BroadcastRow => !!r);
 }
 
@@ -134,9 +156,7 @@ export async function templateOfBroadcast(db: DbOrTx, row: BroadcastRow) {
  */
 export async function dueForProgress(
   db: DbOrTx,
-  minAgeMs: number,
-  limit: number,
-  teamIds?: number[],
+  { minAgeMs, limit, teamIds }: { minAgeMs: number; limit: number; teamIds?: number[] },
 ): Promise<{ teamId: number; id: number }[]> {
   const teams = teamIds?.length ? sql`AND b.team_id IN (${ids(teamIds)})` : sql``;
   const res = await db.execute(sql`
@@ -151,8 +171,8 @@ export async function dueForProgress(
 }
 
 /** Locks a broadcast for a sweep, skipping it if another process is at it. */
-export async function lockForSweep(tx: DbOrTx, teamId: number, id: number): Promise<BroadcastRow | undefined> {
-  const [row] = await tx
+export async function lockForSweep(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<BroadcastRow | undefined> {
+  const [row] = await db
     .select()
     .from(broadcasts)
     .where(and(eq(broadcasts.teamId, teamId), eq(broadcasts.id, id)))

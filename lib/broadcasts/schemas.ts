@@ -1,10 +1,11 @@
 import { z } from "@/lib/http/zod-es";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
+import { dateOutOfRange, isSupportedInstant, utcDayMs } from "@/lib/http/supported-dates";
 import { audienceSchema } from "@/lib/audiences/schemas";
 import { buttonParamsField, checkHandler, checkParams, sharedSendFields } from "@/lib/messages/send-schemas";
 
 /**
- * The broadcast API (issue 13; shapes agreed in BROADCAST-API.md). One schema per request and
+ * The broadcast API (docs/features/broadcasts.md). One schema per request and
  * response shape, shared by the route handlers, the dashboard wizard and the OpenAPI document.
  */
 
@@ -77,9 +78,18 @@ export const createBroadcastRequest = z
       .nullish()
       .transform((v, ctx) => {
         if (!v) return null;
-        const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
+        // A day that exists (Date.parse reads 2026-02-30 as March 2).
+        const ok =
+          /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) &&
+          utcDayMs(v.slice(0, 10)) !== null &&
+          !Number.isNaN(Date.parse(v));
         if (!ok) {
           ctx.addIssue({ code: "custom", message: SCHEDULED_AT_INVALID });
+          return z.NEVER;
+        }
+        // Inside the calendar the API supports (lib/http/supported-dates.ts), by its instant.
+        if (!isSupportedInstant(Date.parse(v))) {
+          ctx.addIssue({ code: "custom", message: dateOutOfRange("scheduled_at") });
           return z.NEVER;
         }
         return new Date(v);
@@ -125,7 +135,7 @@ export const broadcastCounts = z
       .number()
       .int()
       .meta({ description: "No enviados porque la difusión se canceló (status FAILED, error «Difusión cancelada»)." }),
-    replied: z.number().int().meta({ description: "Destinatarios enviados que escribieron después del envío (ver README)." }),
+    replied: z.number().int().meta({ description: "Destinatarios enviados que escribieron después del envío." }),
   })
   .meta({
     id: "BroadcastCounts",
@@ -137,6 +147,77 @@ export const failureByCode = z
   .object({ code: z.number().int().nullable(), title: z.string(), count: z.number().int() })
   .meta({ id: "BroadcastFailureByCode" });
 
+export const messagingLimitWave = z
+  .object({
+    size: z.number().int().meta({ description: "Conversaciones nuevas de la ola" }),
+    starts_at: z.string().meta({ description: "Cuándo se espera que empiece (estimación)" }),
+  })
+  .meta({ id: "MessagingLimitWave" });
+
+/** A number's messaging limit now: its tier, the customers it counted in the rolling window, what is left. */
+export const messagingLimitBudget = z
+  .object({
+    tier: z.string().nullable().meta({ description: "Nivel que Meta informó (TIER_250, TIER_1K, …); null si nunca lo informó" }),
+    limit: z.number().int().nullable().meta({
+      description: "Clientes únicos por ventana móvil que permite el nivel; null: sin límite que respetar (TIER_UNLIMITED o desconocido)",
+    }),
+    used: z.number().int().meta({
+      description:
+        "Clientes a los que el número envió una plantilla en la ventana, sin contar los que tienen la ventana de atención abierta",
+    }),
+    remaining: z.number().int().nullable(),
+    window_hours: z.number().meta({ description: "La ventana móvil del límite (24 h)" }),
+  })
+  .meta({ id: "MessagingLimitBudget" });
+
+/** How the rest of a broadcast fits its number's messaging limit: its waves and where it stands. */
+export const messagingLimitPlan = messagingLimitBudget
+  .extend({
+    pending: z.number().int().meta({ description: "Mensajes en cola que aún abrirán una conversación" }),
+    waiting: z.number().int().meta({ description: "De ellos, los que esperan a que la ventana libere cupo" }),
+    next_wave_at: z.string().nullable().meta({ description: "Cuándo sale el siguiente que espera cupo" }),
+    waves: z.array(messagingLimitWave).meta({ description: "Las olas de lo que falta, la primera con lo que queda del límite" }),
+    finishes_at: z.string().nullable().meta({ description: "Inicio esperado de la última ola" }),
+  })
+  .meta({ id: "MessagingLimitPlan" });
+export type MessagingLimitPlan = z.infer<typeof messagingLimitPlan>;
+
+/** GET /api/v1/broadcasts/messaging-limit: what a broadcast of `recipients` from this number would do to its limit. */
+export const messagingLimitPreviewQuery = z
+  .object({
+    wa_number: z
+      .string({ error: "El campo wa_number es obligatorio." })
+      .regex(/^\d{6,20}$/, { error: "El campo wa_number debe tener solo dígitos." })
+      .meta({ description: "El número que enviaría (solo dígitos)" }),
+    recipients: z.coerce
+      .number({ error: "El campo recipients debe ser un número entero." })
+      .int({ error: "El campo recipients debe ser un número entero." })
+      .min(0, { error: "El campo recipients no puede ser negativo." })
+      .max(10_000_000, { error: "El campo recipients no puede ser mayor que 10000000." })
+      .default(0)
+      .meta({ description: "Destinatarios de la difusión (el tamaño de la audiencia)" }),
+    scheduled_at: z.iso
+      .datetime({ offset: true, error: "El campo scheduled_at debe ser una fecha ISO 8601." })
+      .optional()
+      .meta({ description: "Cuándo empezaría (por defecto ahora)" }),
+  })
+  .meta({ id: "MessagingLimitPreviewQuery" });
+export type MessagingLimitPreviewQuery = z.output<typeof messagingLimitPreviewQuery>;
+
+export const messagingLimitPreview = messagingLimitBudget
+  .extend({
+    recipients: z.number().int(),
+    waves: z.array(messagingLimitWave),
+    finishes_at: z.string().nullable().meta({ description: "Inicio esperado de la última ola" }),
+  })
+  .meta({ id: "MessagingLimitPreview" });
+export type MessagingLimitPreview = z.infer<typeof messagingLimitPreview>;
+export const messagingLimitPreviewResponse = z
+  .object({ message: z.string(), data: messagingLimitPreview })
+  .meta({ id: "MessagingLimitPreviewResponse" });
+export type MessagingLimitPreviewResponse = z.infer<typeof messagingLimitPreviewResponse>;
+export const MESSAGING_LIMIT_FOUND = "Límite de mensajería obtenido correctamente.";
+
 export const broadcastSchema = z
   .object({
     id: z.number().int(),
@@ -144,6 +225,9 @@ export const broadcastSchema = z
     wa_number: z.string(),
     template: z.object({ id: z.number().int(), name: z.string(), language: z.string() }),
     status: z.enum(BROADCAST_STATUSES),
+    paused_reason: z.string().nullable().meta({
+      description: "Por qué el servicio la pausó (Meta pausó o desactivó su plantilla); null si no está pausada o la pausó un agente",
+    }),
     audience: z.object({
       labels_any: z.array(z.number().int()),
       labels_all: z.array(z.number().int()),
@@ -157,6 +241,9 @@ export const broadcastSchema = z
     created_by: z.object({ agent_id: z.number().int(), agent_name: z.string().nullable() }).nullable(),
     counts: broadcastCounts,
     failures_by_code: z.array(failureByCode),
+    messaging_limit: messagingLimitPlan.nullable().meta({
+      description: "El plan de olas dentro del límite de mensajería del número; null cuando la difusión ya terminó o se canceló",
+    }),
   })
   .meta({ id: "Broadcast" });
 export type BroadcastDto = z.infer<typeof broadcastSchema>;

@@ -8,7 +8,10 @@ import { checkAudienceLabels } from "@/lib/audiences/service";
 import { resolveMedia } from "@/lib/messages/send-media";
 import { resolveParams } from "@/lib/messages/send-params";
 import { resolveSendTarget } from "@/lib/messages/send-service";
+import { findNumber } from "@/lib/numbers/repo";
+import { NUMBER_NOT_FOUND } from "@/lib/numbers/settings-schemas";
 import { enqueueAudience } from "./enqueue";
+import { previewPlan } from "./messaging-limit";
 import { toDtos } from "./dtos";
 import { requestTransition, type RequestedTransition } from "./lifecycle";
 import { findBroadcast, insertBroadcast, listBroadcastRows, type BroadcastRow } from "./repo";
@@ -22,6 +25,7 @@ import {
   type BroadcastDto,
   type CreateBroadcastInput,
   type ListBroadcastsQuery,
+  type MessagingLimitPreviewQuery,
 } from "./schemas";
 
 /** What an Idempotency-Key stores for a broadcast: its id; a replay answers the broadcast as it is now. */
@@ -120,7 +124,7 @@ export async function createBroadcast({
 /** A broadcast as stored, with its counts. A read changes nothing: the lifecycle's sweep moves states (lifecycle.ts). */
 async function getOne(teamId: number, id: number): Promise<BroadcastDto> {
   const db = await getDb();
-  const row = await findBroadcast(db, teamId, id);
+  const row = await findBroadcast(db, { teamId, id });
   if (!row) throw ApiError.notFound(BROADCAST_NOT_FOUND);
   const [dto] = await toDtos(db, teamId, [row]);
   return dto;
@@ -132,7 +136,11 @@ export async function getBroadcast({ ctx, input }: { ctx: AuthContext; input: { 
 
 export async function listBroadcasts({ ctx, input }: { ctx: AuthContext; input: ListBroadcastsQuery }) {
   const db = await getDb();
-  const { rows, total } = await listBroadcastRows(db, ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const { rows, total } = await listBroadcastRows(db, {
+    teamId: ctx.teamId,
+    limit: input.per_page,
+    offset: offsetOf(input.page, input.per_page),
+  });
   return { data: await toDtos(db, ctx.teamId, rows), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
@@ -159,7 +167,20 @@ export const cancelBroadcast = ({ ctx, input }: { ctx: AuthContext; input: { id:
 
 /** The broadcast of the team, or 404 (another team's id reads as missing). */
 export async function requireBroadcast(teamId: number, id: number): Promise<BroadcastRow> {
-  const row = await findBroadcast(await getDb(), teamId, id);
+  const row = await findBroadcast(await getDb(), { teamId, id });
   if (!row) throw ApiError.notFound(BROADCAST_NOT_FOUND);
   return row;
+}
+
+/** GET /api/v1/broadcasts/messaging-limit: the number's budget and the waves a broadcast of that size would take. */
+export async function previewMessagingLimit({ ctx, input }: { ctx: AuthContext; input: MessagingLimitPreviewQuery }) {
+  const number = await findNumber(await getDb(), { teamId: ctx.teamId, number: input.wa_number });
+  if (!number) throw ApiError.notFound(NUMBER_NOT_FOUND);
+  return previewPlan({
+    teamId: ctx.teamId,
+    waNumberId: number.id,
+    tier: number.messagingLimitTier,
+    recipients: input.recipients,
+    startAt: input.scheduled_at ? new Date(input.scheduled_at) : null,
+  });
 }

@@ -1,7 +1,7 @@
 import type { ChannelAdapter } from "./types";
 import type { GraphSettings } from "./cloud-api/client";
 import { createCloudApiAdapter } from "./cloud-api";
-import { sandboxAdapter, WALKING_PROVIDERS } from "./sandbox";
+import { sandboxAdapter, WALKING_PROVIDERS } from "./sandbox-channel";
 
 /** Providers whose statuses an adapter walks in-process (resumed by the worker after a restart). */
 export const walkingProviders = WALKING_PROVIDERS;

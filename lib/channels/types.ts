@@ -51,6 +51,14 @@ export type SendOutcome =
       retryAfterMs?: number;
       /** The request may have reached the provider (a timeout, a connection lost mid-request). */
       uncertain?: boolean;
+      /** The rest of Meta's error body, for showing it (never stored with a message). */
+      meta?: {
+        type: string | null;
+        subcode: number | null;
+        fbtraceId: string | null;
+        /** Meta's words for a person (`error_user_title: error_user_msg`), when it gives them (a template it refuses). */
+        userMessage?: string | null;
+      };
     };
 
 export type MediaFile = { bytes: Uint8Array; contentType: string; filename: string; sha256: string };

@@ -6,6 +6,9 @@ import { foldReportHistogramDeltas, foldReportMessageDeltas } from "@/lib/report
 import { sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
 import { PROGRESS_EVERY_MS } from "@/lib/broadcasts/announce";
 import { resumeInterrupted } from "@/lib/broadcasts/enqueue";
+import { pruneAudit } from "@/lib/audit/service";
+import { syncDueTemplates } from "@/lib/templates/sync-service";
+import { approveDueSandboxTemplates } from "@/lib/templates/editor-service";
 
 export type Chore = {
   name: string;
@@ -39,6 +42,8 @@ export const CHORES: Chore[] = [
   // past MESSAGES_RETENTION_MONTHS dropped (lib/messages/partitions.ts). At start too, so a month
   // that began while no process ran draws its ids from its own partition from the first run on.
   { name: "messages partitions", everyMs: 10 * 60_000, atStart: true, run: () => maintainMessages() },
+  // The audit trail's rows past AUDIT_RETENTION_DAYS (lib/audit/service.ts).
+  { name: "audit retention", everyMs: 60 * 60_000, atStart: true, run: () => pruneAudit() },
 ];
 
 /**
@@ -58,6 +63,13 @@ export function workerChores(w: {
     { name: "broadcast enqueue resume", everyMs: 10_000, atStart: true, run: () => resumeInterrupted(w.teamIds) },
     // In-process status walks (the sandbox's) a restart stopped: taken over at start, then every walkSweepMs.
     { name: "status walks takeover", everyMs: w.walkSweepMs, atStart: true, run: () => w.resumeWalks(w.teamIds) },
+    // Each business account's templates synced with Meta's list every TEMPLATE_SYNC_INTERVAL_MIN
+    // (lib/templates/sync-service.ts): a claim per account, so one worker of many does it.
+    { name: "template sync", everyMs: 60_000, atStart: true, run: () => syncDueTemplates(w.teamIds) },
+    // Templates submitted for a sandbox number, approved SANDBOX_TEMPLATE_REVIEW_MS after their
+    // submission as Meta's status webhook would (lib/templates/editor-service.ts). The PENDING row
+    // is the state, so a restart loses no review; every second, so a short review is seen soon.
+    { name: "sandbox template review", everyMs: 1000, atStart: true, run: () => approveDueSandboxTemplates(w.teamIds) },
   ];
 }
 

@@ -43,13 +43,13 @@ export async function teamLabelTitles(db: DbOrTx, teamId: number): Promise<{ id:
  * 5. the labels: added, never removed (like POST /contacts/{id}/labels), up to 5 per contact;
  *    labels are key-share locked so a concurrent delete waits instead of failing the insert.
  */
-export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportRow[]): Promise<BatchOutcome> {
+export async function writeImportBatch(db: DbOrTx, { teamId, rows }: { teamId: number; rows: ImportRow[] }): Promise<BatchOutcome> {
   const out: BatchOutcome = { created: 0, updated: 0, rejected: [], capped: [] };
   if (!rows.length) return out;
   const numbers = rows.map((r) => r.number);
   const lockByNumber = async (list: string[]) =>
     rowsOf<Found>(
-      await tx.execute(sql`SELECT id, customer_number, customer_id FROM contacts
+      await db.execute(sql`SELECT id, customer_number, customer_id FROM contacts
         WHERE team_id = ${teamId} AND customer_number = ANY(${textArray(list)}) ORDER BY id FOR UPDATE`),
     );
   const byNumber = new Map(
@@ -60,7 +60,7 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
   const holders = new Map<string, string | null>();
   if (cids.length) {
     const found = rowsOf<Found>(
-      await tx.execute(sql`SELECT id, customer_number, customer_id FROM contacts
+      await db.execute(sql`SELECT id, customer_number, customer_id FROM contacts
         WHERE team_id = ${teamId} AND customer_id = ANY(${textArray(cids)})`),
     );
     for (const f of found) holders.set(f.customer_id!, f.customer_number);
@@ -78,7 +78,7 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
   const ids = new Map<string, number>();
   if (fresh.length) {
     const inserted = rowsOf<Found>(
-      await tx.execute(sql`INSERT INTO contacts (team_id, customer_number, customer_id, name)
+      await db.execute(sql`INSERT INTO contacts (team_id, customer_number, customer_id, name)
         SELECT ${teamId}::int, v.n, v.c, v.name
         FROM jsonb_to_recordset(${json(fresh.map((r) => ({ n: r.number, c: r.customerId, name: r.name })))}::jsonb) AS v(n text, c text, name text)
         ON CONFLICT DO NOTHING
@@ -98,7 +98,7 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
   // 4. Existing contacts: only rows that change something are rewritten.
   const existing = kept.filter((r) => byNumber.has(r.number));
   if (existing.length) {
-    await tx.execute(sql`UPDATE contacts c
+    await db.execute(sql`UPDATE contacts c
       SET name = CASE WHEN v.name <> '' THEN v.name ELSE c.name END, customer_id = coalesce(v.c, c.customer_id), updated_at = now()
       FROM jsonb_to_recordset(${json(existing.map((r) => ({ id: byNumber.get(r.number)!.id, c: r.customerId, name: r.name })))}::jsonb)
         AS v(id int, c text, name text)
@@ -111,7 +111,7 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
   // 5. Marketing opt-outs given by the file (first date and reason kept when already opted out).
   const optOutIds = kept.filter((r) => r.optOut && ids.has(r.number)).map((r) => ids.get(r.number)!);
   if (optOutIds.length) {
-    await tx.execute(sql`UPDATE contacts SET marketing_opted_out_at = now(), marketing_opt_out_reason = 'import', updated_at = now()
+    await db.execute(sql`UPDATE contacts SET marketing_opted_out_at = now(), marketing_opt_out_reason = 'import', updated_at = now()
       WHERE team_id = ${teamId} AND marketing_opted_out_at IS NULL
         AND id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(optOutIds)}::jsonb)::int))`);
   }
@@ -122,14 +122,14 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
     const wanted = [...new Set(labelled.flatMap((r) => r.labelIds))];
     const live = new Set(
       rowsOf<{ id: number | string }>(
-        await tx.execute(sql`SELECT id FROM labels WHERE team_id = ${teamId}
+        await db.execute(sql`SELECT id FROM labels WHERE team_id = ${teamId}
           AND id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(wanted)}::jsonb)::int)) ORDER BY id FOR KEY SHARE`),
       ).map((r) => Number(r.id)),
     );
     const contactIds = labelled.map((r) => ids.get(r.number)!);
     const assigned = new Map<number, Set<number>>();
     for (const a of rowsOf<{ contact_id: number | string; label_id: number | string }>(
-      await tx.execute(sql`SELECT contact_id, label_id FROM contact_labels
+      await db.execute(sql`SELECT contact_id, label_id FROM contact_labels
         WHERE team_id = ${teamId} AND contact_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(contactIds)}::jsonb)::int))`),
     )) {
       const set = assigned.get(Number(a.contact_id)) ?? new Set<number>();
@@ -152,7 +152,7 @@ export async function writeImportBatch(tx: DbOrTx, teamId: number, rows: ImportR
       if (left.length) out.capped.push({ line: r.line, labelIds: left });
     }
     if (pairs.length) {
-      await tx.execute(sql`INSERT INTO contact_labels (team_id, contact_id, label_id)
+      await db.execute(sql`INSERT INTO contact_labels (team_id, contact_id, label_id)
         SELECT ${teamId}::int, v.c, v.l FROM jsonb_to_recordset(${json(pairs)}::jsonb) AS v(c int, l int)
         ON CONFLICT DO NOTHING`);
     }

@@ -313,11 +313,10 @@ async function* importRows(
       const titles = keys.map((k) => (newLabels.get(k) as { title: string }).title);
       const ensured = await ensureLabelsByTitle(tx, teamId, titles);
       const idOf = new Map(ensured.map((e, i) => [keys[i], e.label.id]));
-      const written = await writeImportBatch(
-        tx,
+      const written = await writeImportBatch(tx, {
         teamId,
-        rows.map(({ labels: refs, ...r }) => ({ ...r, labelIds: refs.map((l) => (typeof l === "number" ? l : idOf.get(l)!)) })),
-      );
+        rows: rows.map(({ labels: refs, ...r }) => ({ ...r, labelIds: refs.map((l) => (typeof l === "number" ? l : idOf.get(l)!)) })),
+      });
       return { written, ensured, keys };
     });
     out.ensured.forEach((e, i) => {

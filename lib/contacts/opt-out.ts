@@ -4,7 +4,7 @@ import type { MarketingOptOutReason } from "@/db/schema";
 import { config } from "@/lib/config";
 import { markOptedOut, optedOutNumbers } from "./opt-out-repo";
 
-export { MARKETING_OPTED_OUT } from "./schemas";
+export { MARKETING_OPTED_OUT, MARKETING_OPTED_OUT_AT_SEND } from "./schemas";
 
 /** Meta's "this user has stopped marketing messages" (the customer tapped "Stop promotions"). */
 export const META_MARKETING_STOPPED = 131050;
@@ -42,20 +42,20 @@ export function customerText(type: string | null, payload: unknown): string | nu
 export async function optOutOnInbound(tx: DbOrTx, teamId: number, contactId: number, type: string | null, payload: unknown, at: Date) {
   const text = customerText(type, payload);
   if (text === null || !isOptOutText(text)) return false;
-  return Boolean(await markOptedOut(tx, teamId, contactId, "keyword", at));
+  return Boolean(await markOptedOut(tx, { teamId, contactId, reason: "keyword", at }));
 }
 
 /** A send that Meta refused with 131050 marks its contact: later MARKETING sends are refused here. */
 export async function optOutOnProviderError(tx: DbOrTx, teamId: number, contactId: number, error: { code?: unknown } | null | undefined) {
   if (!error || Number(error.code) !== META_MARKETING_STOPPED) return false;
-  return Boolean(await markOptedOut(tx, teamId, contactId, "provider"));
+  return Boolean(await markOptedOut(tx, { teamId, contactId, reason: "provider" }));
 }
 
 export const isMarketing = (category: string) => category.toUpperCase() === "MARKETING";
 
 /** Of `numbers`, those of opted-out contacts, when the template is MARKETING (else none). */
 export async function optedOutAmong(teamId: number, category: string, numbers: string[]): Promise<Set<string>> {
-  return isMarketing(category) ? optedOutNumbers(await getDb(), teamId, numbers) : new Set();
+  return isMarketing(category) ? optedOutNumbers(await getDb(), { teamId, numbers }) : new Set();
 }
 
 export type { MarketingOptOutReason };

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, count, eq, exists, gt, ilike, inArray, like, max, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type DbOrTx } from "@/db/client";
 import { contactLabels, contacts, conversations, labels } from "@/db/schema";
+import type { LabelDto } from "@/lib/labels/schemas";
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -41,11 +42,13 @@ export function contactHasAnyLabelWhere(teamId: number, labelIds: number[]): SQL
 
 export async function listContactRows(
   db: DbOrTx,
-  teamId: number,
-  search: string | undefined,
-  limit: number,
-  offset: number,
-  labelIds?: number[],
+  {
+    teamId,
+    search,
+    limit,
+    offset,
+    labelIds,
+  }: { teamId: number; search: string | undefined; limit: number; offset: number; labelIds?: number[] },
 ) {
   const where = and(
     eq(contacts.teamId, teamId),
@@ -60,7 +63,10 @@ export async function listContactRows(
 }
 
 /** A page of the team's contacts after `afterId` in id order (keyset): the CSV export's pages. */
-export async function contactRowsAfter(db: DbOrTx, teamId: number, afterId: number, limit: number, search?: string, labelIds?: number[]) {
+export async function contactRowsAfter(
+  db: DbOrTx,
+  { teamId, afterId, limit, search, labelIds }: { teamId: number; afterId: number; limit: number; search?: string; labelIds?: number[] },
+) {
   return db
     .select()
     .from(contacts)
@@ -77,7 +83,7 @@ export async function contactRowsAfter(db: DbOrTx, teamId: number, afterId: numb
 }
 
 /** The labels of several contacts in one query, ordered by contact then label id. */
-export async function labelsOfContacts(db: DbOrTx, teamId: number, contactIds: number[]) {
+export async function labelsOfContacts(db: DbOrTx, { teamId, contactIds }: { teamId: number; contactIds: number[] }) {
   if (!contactIds.length) return [];
   return db
     .select({
@@ -99,7 +105,10 @@ export async function labelsOfContacts(db: DbOrTx, teamId: number, contactIds: n
  * company number), read from the conversations rows the message trigger keeps, never from
  * messages. Contacts without a conversation are absent from the map.
  */
-export async function lastActivityOfContacts(db: DbOrTx, teamId: number, contactIds: number[]): Promise<Map<number, Date>> {
+export async function lastActivityOfContacts(
+  db: DbOrTx,
+  { teamId, contactIds }: { teamId: number; contactIds: number[] },
+): Promise<Map<number, Date>> {
   if (!contactIds.length) return new Map();
   const rows = await db
     .select({ contactId: conversations.contactId, at: max(conversations.lastMessageAt) })
@@ -119,7 +128,8 @@ export type LabelChangeResult = {
   allAssigned: boolean;
   /** Whether the change (and its `contact.labels` event) was written. */
   changed: boolean;
-  labels: { id: number; title: string; description: string | null; bgColor: string; textColor: string }[];
+  /** The labels the contact holds afterwards, as the API answers them (snake_case, like the event's). */
+  labels: LabelDto[];
 };
 
 /**
@@ -128,7 +138,7 @@ export type LabelChangeResult = {
  * team's label and the cap (`add`) or that every id is assigned (`remove`), and only when that
  * holds writes the change and its `contact.labels` event. The lock makes parallel changes of one
  * contact be checked one after another against the cap (the function says why it needs to be a
- * function for that). Five statements of the label hot path (issue 18), then a transaction of
+ * function for that). Five statements of the label hot path, then a transaction of
  * three round trips, folded into one.
  */
 export async function changeLabelsOfContact(
@@ -178,19 +188,17 @@ type UpsertRow = { id: number | string; customer_number: string | null; customer
  * concurrent writers wait on each other in one order.
  */
 export async function upsertContacts(
-  tx: DbOrTx,
-  teamId: number,
-  keys: ContactKey[],
-  opts: { refresh?: boolean } = {},
+  db: DbOrTx,
+  { teamId, keys, opts = {} }: { teamId: number; keys: ContactKey[]; opts?: { refresh?: boolean } },
 ): Promise<UpsertedContact[]> {
   if (!keys.length) return [];
   if (keys.some((k) => !k.number && !k.customerId)) {
     // A key with neither number nor customer_id matches no contact: it is always a new one.
     const out: UpsertedContact[] = [];
     for (const k of keys) {
-      if (k.number || k.customerId) out.push(...(await upsertContacts(tx, teamId, [k], opts)));
+      if (k.number || k.customerId) out.push(...(await upsertContacts(db, { teamId, keys: [k], opts })));
       else {
-        const [row] = await tx
+        const [row] = await db
           .insert(contacts)
           .values({ teamId, name: k.name ?? "" })
           .returning({ id: contacts.id, customerNumber: contacts.customerNumber, customerId: contacts.customerId, name: contacts.name });
@@ -203,7 +211,7 @@ export async function upsertContacts(
   const customerIds = [...new Set(keys.map((k) => k.customerId).filter((c): c is string => !!c))];
   const records = keys.map((k) => ({ n: k.number ?? null, c: k.customerId ?? null, name: k.name ?? "" }));
   const rows = rowsOf<UpsertRow>(
-    await tx.execute(sql`
+    await db.execute(sql`
       WITH ins AS (
         INSERT INTO ${contacts} (team_id, customer_number, customer_id, name)
         SELECT ${teamId}::int, e.v->>'n', e.v->>'c', e.v->>'name'
@@ -221,7 +229,7 @@ export async function upsertContacts(
   if (missing.length) {
     // Inserted by a transaction that committed after the statement above took its snapshot.
     const again = rowsOf<UpsertRow>(
-      await tx.execute(sql`
+      await db.execute(sql`
         SELECT id, customer_number, customer_id, name, false AS created FROM ${contacts}
         WHERE team_id = ${teamId}
           AND (${anyOf(sql`customer_number`, numbers)} OR ${anyOf(sql`customer_id`, customerIds)})`),
@@ -232,7 +240,7 @@ export async function upsertContacts(
   for (const [i, k] of keys.entries()) {
     const row = found[i];
     if (!row) throw new Error("upsertContacts: a contact neither inserted nor found");
-    result.push(opts.refresh && !row.created ? await refreshContact(tx, teamId, row, k) : row);
+    result.push(opts.refresh && !row.created ? await refreshContact(db, { teamId, row, key: k }) : row);
   }
   return result;
 }
@@ -254,13 +262,16 @@ function match(rows: UpsertedContact[], k: ContactKey): UpsertedContact | undefi
   );
 }
 
-async function refreshContact(tx: DbOrTx, teamId: number, row: UpsertedContact, k: ContactKey): Promise<UpsertedContact> {
+async function refreshContact(
+  db: DbOrTx,
+  { teamId, row, key: k }: { teamId: number; row: UpsertedContact; key: ContactKey },
+): Promise<UpsertedContact> {
   const patch: Partial<typeof contacts.$inferInsert> = {};
   if (k.name && k.name !== row.name) patch.name = k.name;
   if (!row.customerId && k.customerId) patch.customerId = k.customerId;
   if (!row.customerNumber && k.number) patch.customerNumber = k.number;
   if (!Object.keys(patch).length) return row;
-  const [updated] = await tx
+  const [updated] = await db
     .update(contacts)
     .set({ ...patch, updatedAt: sql`now()` })
     .where(and(eq(contacts.teamId, teamId), eq(contacts.id, row.id)))

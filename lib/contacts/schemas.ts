@@ -17,6 +17,16 @@ export { LABEL_NOT_FOUND };
 /** The 422 of a MARKETING template sent to an opted-out customer (single send; a bulk or broadcast rejection's reason). */
 export const MARKETING_OPTED_OUT =
   "El contacto se dio de baja de los mensajes de marketing: no se le pueden enviar plantillas de la categoría MARKETING.";
+/**
+ * The error of a queued MARKETING template message the worker did not send because its contact
+ * opted out after it was queued (status FAILED; the contact's choice is checked again as the message
+ * is claimed for its send). A code of our own: Meta's error codes are positive, so a negative one
+ * never stands for one of theirs; 131050 is Meta's own refusal for the same reason.
+ */
+export const MARKETING_OPTED_OUT_AT_SEND = {
+  code: -131050,
+  title: "No enviado: el contacto se dio de baja de los mensajes de marketing después de que el mensaje se puso en cola.",
+} as const;
 export const MARKETING_OPT_OUT_INVALID = "El campo marketing_opt_out debe ser true o false.";
 
 /** Whether, since when and why the contact opted out of MARKETING templates; null while they receive them. */

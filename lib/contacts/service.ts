@@ -34,12 +34,12 @@ export async function listContacts({ ctx, input }: { ctx: AuthContext; input: Li
   // The page, its labels and its activity may be a moment behind: each read goes to the replica when there is one.
   const offset = offsetOf(input.page, input.per_page);
   const { rows, total } = await withReadDb(ctx.teamId, (db) =>
-    listContactRows(db, ctx.teamId, input.search, input.per_page, offset, labelIds),
+    listContactRows(db, { teamId: ctx.teamId, search: input.search, limit: input.per_page, offset, labelIds }),
   );
   const ids = rows.map((r) => r.id);
   const [labelRows, activity] = await Promise.all([
-    withReadDb(ctx.teamId, (db) => labelsOfContacts(db, ctx.teamId, ids)),
-    withReadDb(ctx.teamId, (db) => lastActivityOfContacts(db, ctx.teamId, ids)),
+    withReadDb(ctx.teamId, (db) => labelsOfContacts(db, { teamId: ctx.teamId, contactIds: ids })),
+    withReadDb(ctx.teamId, (db) => lastActivityOfContacts(db, { teamId: ctx.teamId, contactIds: ids })),
   ]);
   const byContact = new Map<number, LabelDto[]>();
   for (const l of labelRows) {
@@ -70,7 +70,7 @@ function optOutOf(r: Pick<ContactRow, "marketingOptedOutAt" | "marketingOptOutRe
  */
 export async function updateContact({ ctx, input }: { ctx: AuthContext; input: { contactId: number } & UpdateContactInput }) {
   const contact = await transaction(async (tx) => {
-    const row = await setOptOut(tx, ctx.teamId, input.contactId, input.marketing_opt_out, "agent");
+    const row = await setOptOut(tx, { teamId: ctx.teamId, contactId: input.contactId, optedOut: input.marketing_opt_out, reason: "agent" });
     if (!row) throw ApiError.notFound(CONTACT_NOT_FOUND);
     const marketing_opt_out = optOutOf(row);
     await insertEvents(tx, [
@@ -81,8 +81,8 @@ export async function updateContact({ ctx, input }: { ctx: AuthContext; input: {
   // Read on the primary: the answer must show the write just made.
   const db = await getDb();
   const [labelRows, activity] = await Promise.all([
-    labelsOfContacts(db, ctx.teamId, [contact.id]),
-    lastActivityOfContacts(db, ctx.teamId, [contact.id]),
+    labelsOfContacts(db, { teamId: ctx.teamId, contactIds: [contact.id] }),
+    lastActivityOfContacts(db, { teamId: ctx.teamId, contactIds: [contact.id] }),
   ]);
   return {
     id: contact.id,
@@ -133,7 +133,7 @@ async function changeContactLabels(
   if (!r.labelsFound) throw ApiError.invalid("label_ids", LABEL_NOT_FOUND);
   if (mode === "add" && r.countAfterAdd > MAX_LABELS_PER_CONTACT) throw ApiError.invalid("label_ids", CONTACT_LABEL_CAP);
   if (mode === "remove" && !r.allAssigned) throw ApiError.invalid("label_ids", LABEL_NOT_ASSIGNED);
-  return r.labels.map(toLabelDto);
+  return r.labels;
 }
 
 export const CONTACT_NUMBER_INVALID = "El número de teléfono no es válido.";
@@ -148,7 +148,7 @@ export async function createContact({ ctx, input }: { ctx: AuthContext; input: C
   const customerId = parsed.customer_id ?? null;
   // The contact is created unless the team already has one with that number or customer_id
   // (also when a concurrent insert of it won): that one is left as it is and named in the error.
-  const [row] = await transaction((tx) => upsertContacts(tx, ctx.teamId, [{ number, customerId, name: parsed.name }]));
+  const [row] = await transaction((tx) => upsertContacts(tx, { teamId: ctx.teamId, keys: [{ number, customerId, name: parsed.name }] }));
   if (!row.created) throw duplicateError(row.customerNumber === number ? "customer_number" : "customer_id");
   return {
     id: row.id,

@@ -13,12 +13,28 @@ const clip = (s: string) => {
 };
 const labelled = (label: string, text: string) => clip(text ? `${label} ${text}` : label);
 
-const MEDIA: Record<string, string> = {
+/**
+ * The fixed words of a preview, in Spanish: the API's `preview` is the same for every caller. The
+ * dashboard puts its own language's words in their place (components/inbox/preview-text.ts).
+ */
+export const PREVIEW_WORDS = {
   image: "📷 Imagen",
   video: "🎥 Video",
   audio: "🎤 Audio",
   document: "📄 Documento",
   sticker: "Sticker",
+  reaction: "Reacción",
+  unsupported: "Mensaje no compatible",
+  callsAccepted: "📞 Llamadas permitidas",
+  callsRejected: "📞 Llamadas rechazadas",
+} as const;
+
+const MEDIA: Record<string, string> = {
+  image: PREVIEW_WORDS.image,
+  video: PREVIEW_WORDS.video,
+  audio: PREVIEW_WORDS.audio,
+  document: PREVIEW_WORDS.document,
+  sticker: PREVIEW_WORDS.sticker,
 };
 
 export function messagePreview(type: string, payload: unknown): string {
@@ -52,16 +68,16 @@ export function messagePreview(type: string, payload: unknown): string {
     case "button":
       return clip(str(p.text));
     case "reaction":
-      return labelled("Reacción", str(p.emoji));
+      return labelled(PREVIEW_WORDS.reaction, str(p.emoji));
     case "system":
       return clip(str(p.body));
     case "call_permission_request":
       return clip(str(p.text));
     case "call_permission_reply":
-      return str(p.response) === "accept" ? "📞 Llamadas permitidas" : "📞 Llamadas rechazadas";
+      return str(p.response) === "accept" ? PREVIEW_WORDS.callsAccepted : PREVIEW_WORDS.callsRejected;
     case "unknown":
     case "unsupported":
-      return "Mensaje no compatible";
+      return PREVIEW_WORDS.unsupported;
     default:
       return clip(str(p.text) || str(p.body) || str(p.title) || type);
   }

@@ -9,6 +9,8 @@ import { agents, contactLabels, contacts, conversations, labels, messages, waNum
 import type { ConversationStatus } from "@/db/schema/conversations";
 import { contactSearchWhere } from "@/lib/contacts/repo";
 
+// The list takes `Db`, not `DbOrTx`: its statements are prepared once per pool handle (db/prepared.ts).
+
 export type ConversationFilter = {
   waNumberId?: number;
   labelIds?: number[];
@@ -83,6 +85,11 @@ const listColumns = (teamId: Param<number>) => ({
   unreadCount: conversations.unreadCount,
   assigneeAgentId: conversations.assigneeAgentId,
   status: conversations.status,
+  // The inbox's clocks (docs/features/inbox.md), kept on the row by its triggers.
+  waitingSince: conversations.waitingSince,
+  openedAt: conversations.openedAt,
+  firstResponseSeconds: conversations.firstResponseSeconds,
+  resolvedAt: conversations.resolvedAt,
   message: lastMessageColumns,
   // The contact's labels in the same statement: a page is one round trip, not two. Read from the
   // contact's own assignments (one probe of contact_labels' key, usually finding none), then their
@@ -177,7 +184,7 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
  * LIMIT written as a number, and only those rows are joined to their contact, number, last
  * message and labels. Why: a prepared statement is re-planned on every execution while Postgres
  * reckons its generic plan dearer than a fresh one, and the plan of the whole four-way join cost
- * 0.8 ms a page, twice its execution (bench/README.md, 2026-11-26). As one join, the generic plan
+ * 0.8 ms a page, twice its execution (bench/log/2026-11-26-report-and-list-time.md). As one join, the generic plan
  * could not know the page is 21 rows (a `LIMIT $n` is reckoned a tenth of the table) nor that the
  * join's six team ids are one, and came out as a scan and sort of the team's every conversation:
  * dearer, so never taken. Split so, its generic plan is the custom one (an index walk stopped
@@ -192,10 +199,12 @@ function filterWhere(f: ConversationFilter): SQL | undefined {
  * plan pruned by it was reckoned much cheaper than the generic one, and under plan_cache_mode auto
  * the statement was planned anew at every page (1.6–2.0 ms of Postgres). Reading every last
  * message in a second statement instead cost the web process 0.3 ms more a page, one more round
- * trip on every page (bench/README.md, 2026-11-29, "Tried: the last messages in a statement of
- * their own").
+ * trip on every page (bench/log/2026-11-29-outbound-only-loss.md).
  */
-export function conversationListQuery(db: Db, f: ConversationFilter, limit: number, recentLo: number) {
+export function conversationListQuery(
+  db: Db,
+  { filter: f, limit, recentLo }: { filter: ConversationFilter; limit: number; recentLo: number },
+) {
   const teamId = placeholder<number>("teamId");
   const page = db
     .select()
@@ -263,8 +272,11 @@ function literalId(n: number): SQL {
   return sql.raw(String(n));
 }
 
-function listStatement(db: Db, f: ConversationFilter, limit: number, recentLo: number, name: string) {
-  return conversationListQuery(db, f, limit, recentLo).prepare(name);
+function listStatement(
+  db: Db,
+  { filter: f, limit, recentLo, name }: { filter: ConversationFilter; limit: number; recentLo: number; name: string },
+) {
+  return conversationListQuery(db, { filter: f, limit, recentLo }).prepare(name);
 }
 
 /** Which filters are present (not their values): the key of a statement built once. */
@@ -306,14 +318,10 @@ export function listValues(teamId: number, filter: ConversationFilter) {
  */
 export async function listConversationRows(
   db: Db,
-  teamId: number,
-  filter: ConversationFilter,
-  limit: number,
-  /** The join's floor (recent-floor.ts); the process's cached one unless given (tests give their own). */
-  recentLo?: number,
+  { teamId, filter, limit, recentLo }: { teamId: number; filter: ConversationFilter; limit: number; recentLo?: number },
 ): Promise<ConversationRow[]> {
   recentLo ??= recentIdFloor(await floorBounds.get(() => partitionBounds(db)));
-  const rows = await pageRows(db, teamId, filter, limit, recentLo);
+  const rows = await pageRows(db, { teamId, filter, limit, recentLo });
   const below = rows.filter((r) => r.message === null).map((r) => r.lastMessageId);
   const older = below.length ? await preparedLastMessages(genericPlansOf(db)).execute(lastMessagesValues(teamId, below)) : [];
   const byId = new Map(older.map((m) => [m.id, m]));
@@ -330,10 +338,13 @@ const floorBounds = new CachedBounds();
 /** The floor the statements of preparedLists were built with: a new one (a month on) drops them. */
 let preparedFloor: number | null = null;
 
-function pageRows(db: Db, teamId: number, filter: ConversationFilter, limit: number, recentLo: number) {
+function pageRows(
+  db: Db,
+  { teamId, filter, limit, recentLo }: { teamId: number; filter: ConversationFilter; limit: number; recentLo: number },
+) {
   const values = listValues(teamId, filter);
   if (filter.labelIds?.length || filter.search)
-    return listStatement(db, filter, limit, recentLo, "conversations_list_adhoc").execute(values);
+    return listStatement(db, { filter, limit, recentLo, name: "conversations_list_adhoc" }).execute(values);
   if (preparedFloor !== recentLo) {
     preparedLists.clear();
     preparedFloor = recentLo;
@@ -341,12 +352,15 @@ function pageRows(db: Db, teamId: number, filter: ConversationFilter, limit: num
   const shape = `${shapeOf(filter)}_${limit}`;
   let statement = preparedLists.get(shape);
   if (!statement)
-    preparedLists.set(shape, (statement = preparedOnce((db) => listStatement(db, filter, limit, recentLo, `conversations_list_${shape}`))));
+    preparedLists.set(
+      shape,
+      (statement = preparedOnce((db) => listStatement(db, { filter, limit, recentLo, name: `conversations_list_${shape}` }))),
+    );
   return statement(db).execute(values);
 }
 
 /** One conversation of the team, as listed (null when it is not the team's). */
-export async function findConversationRow(db: Db, teamId: number, id: number) {
+export async function findConversationRow(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
   const [row] = await db
     .select(listColumns(teamId))
     .from(conversations)
@@ -359,8 +373,8 @@ export async function findConversationRow(db: Db, teamId: number, id: number) {
 }
 
 /** Locks the team's conversation for the rest of the transaction; null if it is not the team's. */
-export async function lockConversation(tx: DbOrTx, teamId: number, id: number) {
-  const [row] = await tx
+export async function lockConversation(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
+  const [row] = await db
     .select({
       id: conversations.id,
       waNumberId: conversations.waNumberId,
@@ -375,33 +389,71 @@ export async function lockConversation(tx: DbOrTx, teamId: number, id: number) {
 }
 
 export async function updateConversationRow(
-  tx: DbOrTx,
-  teamId: number,
-  id: number,
-  set: Partial<{ unreadCount: number; assigneeAgentId: number | null; status: ConversationStatus }>,
+  db: DbOrTx,
+  {
+    teamId,
+    id,
+    set,
+  }: { teamId: number; id: number; set: Partial<{ unreadCount: number; assigneeAgentId: number | null; status: ConversationStatus }> },
 ) {
-  await tx
+  await db
     .update(conversations)
     .set({ ...set, updatedAt: new Date() })
     .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)));
 }
 
-/** Whether `agentId` is an agent of the team (assignees must be). */
-export async function teamAgentExists(db: DbOrTx, teamId: number, agentId: number): Promise<boolean> {
+/**
+ * Assigns the conversation of (number, contact) to `agentId` only while it has no assignee, in
+ * one conditional UPDATE: of two agents replying at once, the first keeps it. Its id when it was
+ * assigned here, undefined when it already had an assignee (or does not exist).
+ */
+export async function assignIfUnassigned(
+  db: DbOrTx,
+  { teamId, waNumberId, contactId, agentId }: { teamId: number; waNumberId: number; contactId: number; agentId: number },
+): Promise<number | undefined> {
+  const [row] = await db
+    .update(conversations)
+    .set({ assigneeAgentId: agentId, updatedAt: new Date() })
+    .where(
+      and(
+        eq(conversations.teamId, teamId),
+        eq(conversations.waNumberId, waNumberId),
+        eq(conversations.contactId, contactId),
+        isNull(conversations.assigneeAgentId),
+      ),
+    )
+    .returning({ id: conversations.id });
+  return row?.id;
+}
+
+/** Whether `agentId` is an active agent of the team (assignees must be; a deactivated one is not). */
+export async function teamAgentExists(db: DbOrTx, { teamId, agentId }: { teamId: number; agentId: number }): Promise<boolean> {
   const rows = await db
     .select({ id: agents.id })
     .from(agents)
-    .where(and(eq(agents.teamId, teamId), eq(agents.id, agentId)))
+    .where(and(eq(agents.teamId, teamId), eq(agents.id, agentId), isNull(agents.deactivatedAt)))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Unassigns the team's open conversations assigned to `agentId` (a deactivated agent's: resolved
+ * ones keep their assignee, who handled them). One UPDATE; returns what it changed.
+ */
+export async function unassignOpenConversations(db: DbOrTx, { teamId, agentId }: { teamId: number; agentId: number }) {
+  return db
+    .update(conversations)
+    .set({ assigneeAgentId: null, updatedAt: new Date() })
+    .where(and(eq(conversations.teamId, teamId), eq(conversations.assigneeAgentId, agentId), eq(conversations.status, "open")))
+    .returning({ id: conversations.id, waNumberId: conversations.waNumberId, contactId: conversations.contactId });
 }
 
 /**
  * Queues "mark as read" at Meta for the conversation's newest inbound message when its number is
  * a cloud_api one (the delivery worker sends it: lib/delivery/read-receipts.ts). Once per message.
  */
-export async function enqueueReadReceipt(tx: DbOrTx, teamId: number, conversationId: number) {
-  await tx.execute(sql`
+export async function enqueueReadReceipt(db: DbOrTx, { teamId, conversationId }: { teamId: number; conversationId: number }) {
+  await db.execute(sql`
     INSERT INTO read_receipts (team_id, wa_number_id, message_id, provider_message_id)
     SELECT m.team_id, m.wa_number_id, m.id, m.provider_message_id
     FROM conversations c

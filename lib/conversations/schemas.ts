@@ -77,6 +77,17 @@ export const conversationSchema = z
     window_expires_at: z.string().nullable().meta({ description: "Último mensaje del cliente + 24 h; null si nunca escribió" }),
     assignee_agent_id: z.number().int().nullable(),
     status: z.enum(CONVERSATION_STATUSES),
+    waiting_since: z.string().nullable().meta({
+      description:
+        "ISO 8601 (UTC): el mensaje más antiguo del cliente aún sin responder; null si nada espera (resolver la conversación también lo vacía)",
+    }),
+    opened_at: z
+      .string()
+      .meta({ description: "ISO 8601 (UTC): cuándo se abrió o se reabrió por última vez; desde ahí corre la resolución" }),
+    first_response_seconds: z.number().int().nullable().meta({
+      description: "Segundos que tardó la primera respuesta de un agente o de la API en esta apertura; null si aún no hay respuesta",
+    }),
+    resolved_at: z.string().nullable().meta({ description: "ISO 8601 (UTC): cuándo se resolvió; null mientras está abierta" }),
   })
   .meta({ id: "Conversation" });
 export type ConversationDto = z.infer<typeof conversationSchema>;

@@ -1,17 +1,22 @@
 import "server-only";
-import { getDb, transaction, withReadDb, type Db } from "@/db/client";
+import { getDb, transaction, withReadDb, type Db, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
+import { isSupportedInstant } from "@/lib/http/supported-dates";
 import { requireNumber } from "@/lib/numbers/service";
 import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
+import type { EventData } from "@/lib/events/catalogue";
 import { REPLY_WINDOW_HOURS } from "@/db/schema/conversations";
+import { findTeamSettings } from "@/lib/teams/settings-repo";
 import {
+  assignIfUnassigned,
   enqueueReadReceipt,
   findConversationRow,
   listConversationRows,
   lockConversation,
   teamAgentExists,
+  unassignOpenConversations,
   updateConversationRow,
   type ConversationFilter,
   type ConversationRow,
@@ -37,7 +42,8 @@ function decodeCursor(cursor: string): { at: string; id: number } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
     const date = new Date(String(at));
-    if (typeof at === "string" && !Number.isNaN(date.getTime()) && Number.isSafeInteger(id) && (id as number) > 0)
+    // An instant outside the supported calendar (lib/http/supported-dates.ts) is no cursor of ours.
+    if (typeof at === "string" && isSupportedInstant(date.getTime()) && Number.isSafeInteger(id) && (id as number) > 0)
       // The server's own format (microseconds) passes as it is; anything else parseable is normalized.
       return { at: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/.test(at) ? at : date.toISOString(), id: id as number };
   } catch {}
@@ -74,6 +80,10 @@ function toDto(row: ConversationRow): ConversationDto {
     window_expires_at: lastInbound ? new Date(lastInbound.getTime() + REPLY_WINDOW_MS).toISOString() : null,
     assignee_agent_id: row.assigneeAgentId,
     status: row.status,
+    waiting_since: row.waitingSince?.toISOString() ?? null,
+    opened_at: row.openedAt.toISOString(),
+    first_response_seconds: row.firstResponseSeconds,
+    resolved_at: row.resolvedAt?.toISOString() ?? null,
   };
 }
 
@@ -102,7 +112,7 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
   } else if (typeof input.assignee === "number") filter.assigneeAgentId = input.assignee;
   if (input.cursor) filter.before = decodeCursor(input.cursor);
 
-  const rows = await withReadDb(ctx.teamId, (db) => listConversationRows(db, ctx.teamId, filter, input.per_page + 1));
+  const rows = await withReadDb(ctx.teamId, (db) => listConversationRows(db, { teamId: ctx.teamId, filter, limit: input.per_page + 1 }));
   const page = rows.slice(0, input.per_page);
   return {
     data: page.map(toDto),
@@ -112,7 +122,7 @@ export async function listConversations({ ctx, input }: { ctx: AuthContext; inpu
 
 /** `from`: "replica" for a plain read; the primary (default) right after this request's own write. */
 async function loadDto(ctx: AuthContext, id: number, from?: "replica"): Promise<ConversationDto> {
-  const find = (db: Db) => findConversationRow(db, ctx.teamId, id);
+  const find = (db: Db) => findConversationRow(db, { teamId: ctx.teamId, id });
   const row = from === "replica" ? await withReadDb(ctx.teamId, find) : await find(await getDb());
   if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   return toDto(row);
@@ -129,11 +139,11 @@ export async function getConversation({ ctx, input }: { ctx: AuthContext; input:
  */
 export async function markConversationRead({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<ConversationDto> {
   await transaction(async (tx) => {
-    const row = await lockConversation(tx, ctx.teamId, input.id);
+    const row = await lockConversation(tx, { teamId: ctx.teamId, id: input.id });
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
-    await enqueueReadReceipt(tx, ctx.teamId, row.id);
+    await enqueueReadReceipt(tx, { teamId: ctx.teamId, conversationId: row.id });
     if (row.unreadCount === 0) return;
-    await updateConversationRow(tx, ctx.teamId, row.id, { unreadCount: 0 });
+    await updateConversationRow(tx, { teamId: ctx.teamId, id: row.id, set: { unreadCount: 0 } });
     await insertEvents(tx, [
       {
         teamId: ctx.teamId,
@@ -156,16 +166,16 @@ export async function updateConversation({
   input: { id: number } & UpdateConversationInput;
 }): Promise<ConversationDto> {
   await transaction(async (tx) => {
-    const row = await lockConversation(tx, ctx.teamId, input.id);
+    const row = await lockConversation(tx, { teamId: ctx.teamId, id: input.id });
     if (!row) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
-    if (input.assignee_agent_id != null && !(await teamAgentExists(tx, ctx.teamId, input.assignee_agent_id))) {
+    if (input.assignee_agent_id != null && !(await teamAgentExists(tx, { teamId: ctx.teamId, agentId: input.assignee_agent_id }))) {
       throw ApiError.invalid("assignee_agent_id", ASSIGNEE_INVALID);
     }
-    const set: Parameters<typeof updateConversationRow>[3] = {};
+    const set: Parameters<typeof updateConversationRow>[1]["set"] = {};
     if (input.assignee_agent_id !== undefined) set.assigneeAgentId = input.assignee_agent_id;
     if (input.status !== undefined) set.status = input.status;
-    await updateConversationRow(tx, ctx.teamId, row.id, set);
-    const data: Record<string, unknown> = { id: row.id };
+    await updateConversationRow(tx, { teamId: ctx.teamId, id: row.id, set });
+    const data: EventData<"conversation.updated"> = { id: row.id };
     if (input.assignee_agent_id !== undefined) data.assignee_agent_id = input.assignee_agent_id;
     if (input.status !== undefined) data.status = input.status;
     await insertEvents(tx, [
@@ -173,4 +183,47 @@ export async function updateConversation({
     ]);
   });
   return loadDto(ctx, input.id);
+}
+
+/**
+ * Who a reply would assign its conversation to: the replying agent when the team's
+ * `reply_assigns` is on (the default); nobody for an API token (no agent) or with the setting off.
+ */
+export async function replyAssignee(ctx: AuthContext): Promise<number | null> {
+  if (ctx.actor.kind !== "agent") return null;
+  const settings = await findTeamSettings(await getDb(), { teamId: ctx.teamId });
+  return settings?.replyAssigns ? ctx.actor.agentId : null;
+}
+
+/**
+ * In the reply's own transaction: the conversation, when still unassigned, goes to `agentId`, and
+ * `conversation.updated` streams it so every agent's list moves it (docs/features/inbox.md).
+ */
+export async function assignOnReply(
+  tx: DbOrTx,
+  { teamId, waNumberId, contactId, agentId }: { teamId: number; waNumberId: number; contactId: number; agentId: number },
+): Promise<void> {
+  const id = await assignIfUnassigned(tx, { teamId, waNumberId, contactId, agentId });
+  if (id === undefined) return;
+  await insertEvents(tx, [{ teamId, type: "conversation.updated", waNumberId, contactId, data: { id, assignee_agent_id: agentId } }]);
+}
+
+/**
+ * In the caller's transaction (an agent's deactivation, lib/agents/service.ts): the agent's open
+ * conversations become unassigned, each with its `conversation.updated`, so every open inbox moves
+ * them to "unassigned" at once. Returns how many.
+ */
+export async function unassignAgentConversations(tx: DbOrTx, { teamId, agentId }: { teamId: number; agentId: number }): Promise<number> {
+  const rows = await unassignOpenConversations(tx, { teamId, agentId });
+  await insertEvents(
+    tx,
+    rows.map((r) => ({
+      teamId,
+      type: "conversation.updated" as const,
+      waNumberId: r.waNumberId,
+      contactId: r.contactId,
+      data: { id: r.id, assignee_agent_id: null },
+    })),
+  );
+  return rows.length;
 }

@@ -4,7 +4,7 @@ import { createSettle, logFailure, type Settle, type Writes } from "./settle";
 
 /**
  * One kind of claimed work: a table whose due rows are claimed with a lease and a fence
- * (claim-due.ts), the work done for each claimed item, and how its outcomes are written
+ * (claim-due-repo.ts), the work done for each claimed item, and how its outcomes are written
  * (`writes`, in the kind's repo). The worker's registry of kinds is in worker.ts (sends, outgoing
  * webhook deliveries, read receipts).
  *
@@ -81,6 +81,14 @@ export function createClaimLoop(o: ClaimLoopOptions) {
   const inFlight = new Set<Promise<void>>();
   const capacity = wakeup();
   let loopDone: Promise<void> = Promise.resolve();
+  // Polls begun so far, and who waits for one to end (nextPoll).
+  let polls = 0;
+  let pollWaiters: { after: number; resolve: () => void }[] = [];
+  const pollEnded = (n: number) => {
+    const due = pollWaiters.filter((w) => n > w.after);
+    pollWaiters = pollWaiters.filter((w) => n <= w.after);
+    due.forEach((w) => w.resolve());
+  };
   const starved = (k: Kind) => k.task.concurrency - k.inHand < k.refillAt;
 
   function runBatch(k: Kind, items: { id: number }[]) {
@@ -148,12 +156,16 @@ export function createClaimLoop(o: ClaimLoopOptions) {
 
   async function loop() {
     while (running) {
+      const n = ++polls;
       const full = await pollOnce();
+      pollEnded(n);
       // Polling costs the database a query per kind and worker: only skip the wait when a claim
       // came back full, and when a kind is at capacity wake as soon as it has room again.
       const wait = sleep(full ? 10 : o.pollMs, o.signal);
       await (kinds.some(starved) ? Promise.race([capacity.next(), wait]) : wait);
     }
+    // Stopped: no poll is to come.
+    pollEnded(Infinity);
   }
 
   return {
@@ -172,6 +184,15 @@ export function createClaimLoop(o: ClaimLoopOptions) {
     halt() {
       running = false;
       halted = true;
+    },
+    /**
+     * Resolves once a poll that began after this call has ended (every kind claimed once and its
+     * items handed on), or the loop has stopped: what a check that nothing more is claimed waits
+     * for, instead of a guessed delay.
+     */
+    nextPoll(): Promise<void> {
+      if (!running) return Promise.resolve();
+      return new Promise<void>((resolve) => pollWaiters.push({ after: polls, resolve }));
     },
     /** Items of each kind in hand right now, by kind name. */
     inHand: (): Record<string, number> => Object.fromEntries(kinds.map((k) => [k.task.name, k.inHand])),

@@ -74,21 +74,22 @@ export function createPacer(o: PacerOptions) {
     const short = items.flatMap((r, i) => (estimate(i) > bound.get(r.c.id)! ? [{ c: r.c, slotAt: estimate(i) }] : []));
     let mine = items;
     if (short.length) {
-      const leased = await leaseSlots(await getDb(), short, o.holdMs());
+      const leased = await leaseSlots(await getDb(), { items: short, holdMs: o.holdMs() });
       for (const s of short) if (leased.has(s.c.id)) bound.set(s.c.id, s.slotAt);
       mine = items.filter((r) => leased.has(r.c.id) || !short.some((s) => s.c.id === r.c.id));
     }
     if (!mine.length || o.killed()) return [];
-    const { startAt, stepMs } = await reserveSlots(await getDb(), number.id, mine.length, o.pacingHeadroom, lateMs);
+    const { startAt, stepMs } = await reserveSlots(await getDb(), {
+      waNumberId: number.id,
+      count: mine.length,
+      headroom: o.pacingHeadroom,
+      leadMs: lateMs,
+    });
     scheduleEnd.set(number.id, startAt + mine.length * stepMs);
     const slotted = mine.map((r, i) => ({ r, slotAt: startAt + i * stepMs, bound: bound.get(r.c.id)! }));
     const beyond = slotted.filter((s) => s.slotAt > s.bound);
     if (!beyond.length) return slotted.map(({ r, slotAt }) => ({ r, slotAt }));
-    const still = await leaseSlots(
-      await getDb(),
-      beyond.map((s) => ({ c: s.r.c, slotAt: s.slotAt })),
-      o.holdMs(),
-    );
+    const still = await leaseSlots(await getDb(), { items: beyond.map((s) => ({ c: s.r.c, slotAt: s.slotAt })), holdMs: o.holdMs() });
     return slotted.filter((s) => s.slotAt <= s.bound || still.has(s.r.c.id)).map(({ r, slotAt }) => ({ r, slotAt }));
   }
 

@@ -8,8 +8,11 @@ import type { ChannelNumber, StatusUpdate } from "@/lib/channels/types";
 export type ParkedRow = typeof parkedStatuses.$inferSelect;
 
 /** Parks one status in the caller's transaction (the one that decides the webhook's 200). */
-export async function parkStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpdate, reason: ParkedReason): Promise<void> {
-  await tx.insert(parkedStatuses).values({
+export async function parkStatus(
+  db: DbOrTx,
+  { number, u, reason }: { number: ChannelNumber; u: StatusUpdate; reason: ParkedReason },
+): Promise<void> {
+  await db.insert(parkedStatuses).values({
     teamId: number.teamId,
     waNumberId: number.id,
     providerMessageId: u.providerMessageId,
@@ -25,7 +28,10 @@ export async function parkStatus(tx: DbOrTx, number: ChannelNumber, u: StatusUpd
  * Claims up to `limit` due parked statuses with a lease (SKIP LOCKED: every process may run the
  * applier), oldest due first. `attempts` counts the tries.
  */
-export async function claimParked(db: DbOrTx, limit: number, leaseMs: number, teamIds?: number[]): Promise<ParkedRow[]> {
+export async function claimParked(
+  db: DbOrTx,
+  { limit, leaseMs, teamIds }: { limit: number; leaseMs: number; teamIds?: number[] },
+): Promise<ParkedRow[]> {
   const teams = teamIds?.length
     ? sql`AND team_id IN (${sql.join(
         teamIds.map((t) => sql`${t}`),
@@ -46,12 +52,15 @@ export async function claimParked(db: DbOrTx, limit: number, leaseMs: number, te
 }
 
 /** Done with it (applied, or recorded as not applicable), in the transaction that did so. */
-export async function deleteParked(tx: DbOrTx, id: number): Promise<void> {
-  await tx.delete(parkedStatuses).where(eq(parkedStatuses.id, id));
+export async function deleteParked(db: DbOrTx, id: number): Promise<void> {
+  await db.delete(parkedStatuses).where(eq(parkedStatuses.id, id));
 }
 
 /** Not yet: tried again after `delayMs`, with why it is still waiting. */
-export async function deferParked(db: DbOrTx, id: number, reason: ParkedReason, delayMs: number): Promise<void> {
+export async function deferParked(
+  db: DbOrTx,
+  { id, reason, delayMs }: { id: number; reason: ParkedReason; delayMs: number },
+): Promise<void> {
   await db
     .update(parkedStatuses)
     .set({ reason, lockedUntil: null, nextAttemptAt: sql`now() + ${Math.round(delayMs)} * interval '1 millisecond'` })
@@ -62,7 +71,7 @@ export async function deferParked(db: DbOrTx, id: number, reason: ParkedReason, 
  * Statuses parked longer than `maxAgeMs` (their message never appeared) move to
  * webhook_dead_letters with their reason, up to `limit` at a time; returns how many moved.
  */
-export async function expireParked(db: DbOrTx, maxAgeMs: number, limit: number): Promise<number> {
+export async function expireParked(db: DbOrTx, { maxAgeMs, limit }: { maxAgeMs: number; limit: number }): Promise<number> {
   const res = await db.execute(sql`
     WITH gone AS (
       DELETE FROM parked_statuses WHERE id IN (

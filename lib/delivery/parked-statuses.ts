@@ -24,16 +24,16 @@ export function parkedRetryDelayMs(reason: ParkedReason, attempts: number): numb
 }
 
 /**
- * Applies the parked statuses that are due (the chore of lib/chores.ts, run by every process
+ * Applies the parked statuses that are due (the chore of lib/chores/schedule.ts, run by every process
  * about once a second; claims never overlap): each in its own transaction, which deletes the
  * parked row exactly when it applies or records the status. Returns how many were settled.
  */
 export async function applyParkedStatuses(teamIds?: number[]): Promise<number> {
   const db = await getDb();
-  await expireParked(db, PARKED_MAX_AGE_MS, 1000);
+  await expireParked(db, { maxAgeMs: PARKED_MAX_AGE_MS, limit: 1000 });
   let settled = 0;
   for (;;) {
-    const rows = await claimParked(db, BATCH, LEASE_MS, teamIds);
+    const rows = await claimParked(db, { limit: BATCH, leaseMs: LEASE_MS, teamIds });
     if (!rows.length) return settled;
     const numbers = new Map((await findNumbersByIds(db, [...new Set(rows.map((r) => r.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
     for (const row of rows) {
@@ -47,12 +47,12 @@ export async function applyParkedStatuses(teamIds?: number[]): Promise<number> {
           return result;
         });
         if (outcome === "applied" || outcome === "ignored") settled++;
-        else await deferParked(db, row.id, outcome, parkedRetryDelayMs(outcome, row.attempts));
+        else await deferParked(db, { id: row.id, reason: outcome, delayMs: parkedRetryDelayMs(outcome, row.attempts) });
       } catch (err) {
         const reason: ParkedReason = isRetryableTxError(err) ? "retry" : row.reason;
         // The error's code only: drizzle's message carries the query's parameters (the status's data).
         if (!isRetryableTxError(err)) console.error(`[status] parked status ${row.id} failed (${pgErrorCode(err) ?? "error"})`);
-        await deferParked(db, row.id, reason, parkedRetryDelayMs("retry", row.attempts)).catch(() => {});
+        await deferParked(db, { id: row.id, reason, delayMs: parkedRetryDelayMs("retry", row.attempts) }).catch(() => {});
       }
     }
     if (rows.length < BATCH) return settled;

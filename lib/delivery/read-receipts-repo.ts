@@ -3,7 +3,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db/client";
 import { readReceipts, type ProviderError } from "@/db/schema";
-import { claimDue } from "./claim-due";
+import { claimDue } from "./claim-due-repo";
 import type { Outcome } from "./outcome";
 import type { Writes } from "./settle";
 
@@ -11,10 +11,13 @@ export type ReceiptClaim = { id: number; teamId: number; waNumberId: number; pro
 export type ReceiptOutcome = Outcome<object, ProviderError>;
 
 /**
- * Claims due read receipts with a lease and a fence (claim-due.ts: a worker whose lease ran out
+ * Claims due read receipts with a lease and a fence (claim-due-repo.ts: a worker whose lease ran out
  * cannot settle a receipt another worker took).
  */
-export async function claimReadReceipts(db: DbOrTx, limit: number, leaseMs: number, teamIds?: number[]): Promise<ReceiptClaim[]> {
+export async function claimReadReceipts(
+  db: DbOrTx,
+  { limit, leaseMs, teamIds }: { limit: number; leaseMs: number; teamIds?: number[] },
+): Promise<ReceiptClaim[]> {
   const rows = await claimDue<{ id: number; team_id: number; wa_number_id: number; provider_message_id: string; attempts: number }>(db, {
     table: readReceipts,
     pending: "PENDING",
@@ -46,19 +49,17 @@ const owned = (c: ReceiptClaim) =>
  * per outcome for a whole group, each row fenced by its own claim.
  */
 export const receiptWrites: Writes<ReceiptClaim, ReceiptOutcome> = {
-  ok: (db, xs) =>
-    finish(
-      db,
-      xs.map((x) => x.item),
-      { status: "DONE", error: null, doneAt: sql`now()` },
-    ),
+  ok: (db, xs) => finish(db, { claims: xs.map((x) => x.item), set: { status: "DONE", error: null, doneAt: sql`now()` } }),
   async retry(db, xs) {
     // Each with its own delay and error: one statement per receipt (they are few).
     const moved: number[] = [];
     for (const { item, outcome } of xs) {
-      const ids = await finish(db, [item], {
-        nextAttemptAt: sql`now() + ${Math.round(outcome.afterMs)} * interval '1 millisecond'`,
-        error: outcome.reason,
+      const ids = await finish(db, {
+        claims: [item],
+        set: {
+          nextAttemptAt: sql`now() + ${Math.round(outcome.afterMs)} * interval '1 millisecond'`,
+          error: outcome.reason,
+        },
       });
       moved.push(...ids);
     }
@@ -66,12 +67,16 @@ export const receiptWrites: Writes<ReceiptClaim, ReceiptOutcome> = {
   },
   async fail(db, xs) {
     const moved: number[] = [];
-    for (const { item, outcome } of xs) moved.push(...(await finish(db, [item], { status: "FAILED", error: outcome.reason })));
+    for (const { item, outcome } of xs)
+      moved.push(...(await finish(db, { claims: [item], set: { status: "FAILED", error: outcome.reason } })));
     return moved;
   },
 };
 
-async function finish(db: DbOrTx, claims: ReceiptClaim[], set: PgUpdateSetSource<typeof readReceipts>): Promise<number[]> {
+async function finish(
+  db: DbOrTx,
+  { claims, set }: { claims: ReceiptClaim[]; set: PgUpdateSetSource<typeof readReceipts> },
+): Promise<number[]> {
   if (!claims.length) return [];
   const rows = await db
     .update(readReceipts)

@@ -30,7 +30,7 @@ export function receiptTask(
     everyMs: o.everyMs,
     async claim(limit) {
       const db = await getDb();
-      const claims = await claimReadReceipts(db, limit, o.leaseMs, o.teamIds);
+      const claims = await claimReadReceipts(db, { limit, leaseMs: o.leaseMs, teamIds: o.teamIds });
       // The claim's numbers, read (and their credentials decrypted) once per claim.
       const rows = await findNumbersByIds(db, [...new Set(claims.map((c) => c.waNumberId))]);
       const numbers = new Map(rows.map((n) => [n.id, withSecrets(n)]));

@@ -3,11 +3,16 @@ import { DEMO_WAMID_PREFIX } from "@/lib/seed/demo-ids";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf, type DbOrTx } from "@/db/client";
 import { media, messageStatusHistory, messages, templates, waNumbers, type MessageStatus, type ProviderError } from "@/db/schema";
-import { inTeams } from "./claim-due";
+import { marketingRefusedSql } from "@/lib/contacts/opt-out-repo";
+import { inTeams } from "./claim-due-repo";
 
 export type MessageRow = typeof messages.$inferSelect;
-/** `leaseEnd`: the worker's own (earlier or equal) reckoning of when the claim's lease runs out. */
-export type Claim = { id: number; attempts: number; leaseEnd?: number };
+/**
+ * `leaseEnd`: the worker's own (earlier or equal) reckoning of when the claim's lease runs out.
+ * `marketingRefused`: the claim found a MARKETING template to a contact opted out of marketing
+ * (lib/contacts/opt-out-repo.ts marketingRefusedSql): the message must not be sent.
+ */
+export type Claim = { id: number; attempts: number; leaseEnd?: number; marketingRefused?: boolean };
 
 /**
  * Claims due QUEUED messages with a lease. `attempts` is bumped by every claim and doubles as the
@@ -27,15 +32,22 @@ export type Claim = { id: number; attempts: number; leaseEnd?: number };
  * `takeUncertain` false leaves every expired lease alone: a worker that has just started waits the
  * grace itself first (worker.ts), since the webhooks that would adopt them could not reach a
  * deployment that was down, and are only now being retried.
+ *
+ * Consent is read in the same statement, for the claimed rows only (`marketing_refused`): whether
+ * the message is a MARKETING template to a contact who opted out since it was queued (a scheduled
+ * or paused broadcast, a send waiting its turn). The worker fails such a message instead of
+ * sending it (send-task.ts prepare), at no extra round trip.
  */
 export async function claimMessages(
   db: DbOrTx,
-  limit: number,
-  leaseMs: number,
-  aheadSec: number,
-  teamIds?: number[],
-  uncertainGraceMs = 0,
-  takeUncertain = true,
+  {
+    limit,
+    leaseMs,
+    aheadSec,
+    teamIds,
+    uncertainGraceMs = 0,
+    takeUncertain = true,
+  }: { limit: number; leaseMs: number; aheadSec: number; teamIds?: number[]; uncertainGraceMs?: number; takeUncertain?: boolean },
 ): Promise<Claim[]> {
   const teams = inTeams(sql`m.team_id`, teamIds);
   const res = await db.execute(sql`
@@ -65,8 +77,12 @@ export async function claimMessages(
     UPDATE messages m
     SET locked_until = now() + ${leaseMs} * interval '1 millisecond', attempts = m.attempts + 1
     FROM picked p WHERE m.id = p.id
-    RETURNING m.id, m.attempts`);
-  return rowsOf<{ id: number; attempts: number }>(res).map((r) => ({ id: Number(r.id), attempts: Number(r.attempts) }));
+    RETURNING m.id, m.attempts, ${marketingRefusedSql(sql.raw("m"))} AS marketing_refused`);
+  return rowsOf<{ id: number; attempts: number; marketing_refused: boolean }>(res).map((r) => ({
+    id: Number(r.id),
+    attempts: Number(r.attempts),
+    marketingRefused: r.marketing_refused === true,
+  }));
 }
 
 export async function loadMessages(db: DbOrTx, ids: number[]): Promise<MessageRow[]> {
@@ -76,14 +92,14 @@ export async function loadMessages(db: DbOrTx, ids: number[]): Promise<MessageRo
 
 const owned = (c: Claim) => and(eq(messages.id, c.id), eq(messages.status, "QUEUED"), eq(messages.attempts, c.attempts));
 
-export async function markFailed(tx: DbOrTx, c: Claim, teamId: number, error: ProviderError) {
-  const rows = await tx
+export async function markFailed(db: DbOrTx, { claim: c, teamId, error }: { claim: Claim; teamId: number; error: ProviderError }) {
+  const rows = await db
     .update(messages)
     .set({ status: "FAILED", lockedUntil: null, error, statusUpdatedAt: sql`now()` })
     .where(owned(c))
     .returning();
   if (rows[0])
-    await tx.insert(messageStatusHistory).values({ teamId, messageId: c.id, status: "FAILED", raw: { error, attempts: c.attempts } });
+    await db.insert(messageStatusHistory).values({ teamId, messageId: c.id, status: "FAILED", raw: { error, attempts: c.attempts } });
   return rows[0];
 }
 
@@ -136,10 +152,7 @@ export async function releaseMany(db: DbOrTx, claims: Claim[]): Promise<number[]
  */
 export async function reserveSlots(
   db: DbOrTx,
-  waNumberId: number,
-  n: number,
-  headroom: number,
-  leadMs = 0,
+  { waNumberId, count: n, headroom, leadMs = 0 }: { waNumberId: number; count: number; headroom: number; leadMs?: number },
 ): Promise<{ startAt: number; stepMs: number }> {
   const step = sql`(${1 + headroom}::float8 / greatest(messages_per_second, 1))`;
   const res = await db.execute(sql`
@@ -160,7 +173,10 @@ export async function reserveSlots(
  * durably committed: a lease lost in a crash could let another worker claim a message this one
  * is about to send. A claim missing from the answer was lost (its slot simply goes unused).
  */
-export async function leaseSlots(db: DbOrTx, items: { c: Claim; slotAt: number }[], holdMs: number): Promise<Set<number>> {
+export async function leaseSlots(
+  db: DbOrTx,
+  { items, holdMs }: { items: { c: Claim; slotAt: number }[]; holdMs: number },
+): Promise<Set<number>> {
   if (!items.length) return new Set();
   const rows = JSON.stringify(items.map(({ c, slotAt }) => ({ id: c.id, attempts: c.attempts, until_ms: slotAt + holdMs })));
   const res = await db.execute(sql`
@@ -178,13 +194,22 @@ export type Sended = { c: Claim; teamId: number; providerMessageId: string };
  * (each row still fenced by its own claim's `attempts`) and one INSERT instead of two statements
  * and a transaction per message. Returns the rows that moved.
  */
-export async function markSendedMany(tx: DbOrTx, items: Sended[]): Promise<MessageRow[]> {
+export async function markSendedMany(db: DbOrTx, items: Sended[]): Promise<MessageRow[]> {
   if (!items.length) return [];
   const byId = JSON.stringify(Object.fromEntries(items.map((i) => [i.c.id, { a: i.c.attempts, p: i.providerMessageId }])));
   const entry = sql`(${byId}::jsonb -> (${messages.id})::text)`;
-  const rows = await tx
+  const rows = await db
     .update(messages)
-    .set({ status: "SENDED", providerMessageId: sql`${entry} ->> 'p'`, lockedUntil: null, error: null, statusUpdatedAt: sql`now()` })
+    .set({
+      status: "SENDED",
+      providerMessageId: sql`${entry} ->> 'p'`,
+      lockedUntil: null,
+      error: null,
+      statusUpdatedAt: sql`now()`,
+      // A template counts against its number's messaging limit from now (a broadcast's was stamped
+      // by the delivery gate already: lib/broadcasts/messaging-limit.ts).
+      limitCountedAt: sql`CASE WHEN ${messages.type} = 'template' THEN coalesce(${messages.limitCountedAt}, now()) END`,
+    })
     .where(
       and(
         inArray(
@@ -197,7 +222,7 @@ export async function markSendedMany(tx: DbOrTx, items: Sended[]): Promise<Messa
     )
     .returning();
   if (rows.length) {
-    await tx.insert(messageStatusHistory).values(
+    await db.insert(messageStatusHistory).values(
       rows.map((r) => ({
         teamId: r.teamId,
         messageId: r.id,
@@ -219,11 +244,13 @@ export type StoppedWalk = { id: number; waNumberId: number; status: MessageStatu
  */
 export async function claimStoppedWalks(
   db: DbOrTx,
-  providers: string[],
-  limit: number,
-  staleMs: number,
-  leaseMs: number,
-  teamIds?: number[],
+  {
+    providers,
+    limit,
+    staleMs,
+    leaseMs,
+    teamIds,
+  }: { providers: string[]; limit: number; staleMs: number; leaseMs: number; teamIds?: number[] },
 ): Promise<StoppedWalk[]> {
   if (!providers.length) return [];
   const teams = inTeams(sql`m.team_id`, teamIds);
@@ -267,7 +294,7 @@ export async function findTemplateForMessage(db: DbOrTx, m: MessageRow) {
   return row;
 }
 
-export async function findMediaByPath(db: DbOrTx, teamId: number, path: string) {
+export async function findMediaByPath(db: DbOrTx, { teamId, path }: { teamId: number; path: string }) {
   const [row] = await db
     .select()
     .from(media)
@@ -277,7 +304,7 @@ export async function findMediaByPath(db: DbOrTx, teamId: number, path: string) 
 }
 
 /** The provider's id (wamid) of a message of the team, for the `context` of a reply. */
-export async function findProviderMessageId(db: DbOrTx, teamId: number, messageId: number) {
+export async function findProviderMessageId(db: DbOrTx, { teamId, messageId }: { teamId: number; messageId: number }) {
   const [row] = await db
     .select({ wamid: messages.providerMessageId })
     .from(messages)

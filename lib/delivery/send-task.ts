@@ -2,12 +2,13 @@ import { getDb } from "@/db/client";
 import type { ProviderError } from "@/db/schema";
 import { SENDS_IN, broadcastMaySend } from "@/lib/broadcasts/lifecycle";
 import { giveBackClaim } from "@/lib/broadcasts/messages-repo";
+import { admitWithinLimit, tierLimit } from "@/lib/broadcasts/messaging-limit";
 import { withSecrets } from "@/lib/channels/credentials";
 import type { ChannelAdapter, ChannelNumber, SendOutcome as ProviderOutcome } from "@/lib/channels/types";
-import { optOutOnProviderError } from "@/lib/contacts/opt-out";
+import { MARKETING_OPTED_OUT_AT_SEND, optOutOnProviderError } from "@/lib/contacts/opt-out";
 import { adapterFor } from "./channels";
 import type { TaskKind } from "./claim-loop";
-import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./outbound";
+import { batchLookups, buildOutbound, isFreeForm, type Lookups, type Outbound } from "./provider-message";
 import { retryOrFail, skip, type Outcome } from "./outcome";
 import type { Pacer } from "./pacing";
 import {
@@ -32,13 +33,20 @@ import { applyStatusUpdates, queueStatusWebhook, queueStatusWebhooks } from "./s
  * 2. Claimed. `claim` → claimMessages (repo.ts): a lease (locked_until) and a fence (attempts + 1,
  *    which every later write checks), at most about a second of sends per number; a send a crash
  *    left uncertain only after the uncertain grace, and never one a parked status names (the
- *    double-send guard: that status proves the send reached the provider).
+ *    double-send guard: that status proves the send reached the provider). The same statement
+ *    reads consent: a MARKETING template to a contact who opted out since it was queued.
  * 3. Loaded and built. `runBatch` → loadMessages and findNumbersByIds (one query each per batch),
- *    `prepare` (still QUEUED under this claim? attempts left?), buildOutbound (outbound.ts: the
- *    template or reply, its attachment uploaded once per number).
+ *    `prepare` (still QUEUED under this claim? refused by the contact's opt-out: FAILED, never
+ *    sent; attempts left?), buildOutbound (provider-message.ts: the template or reply, its
+ *    attachment uploaded once per number).
+ * 3b. Within the messaging limit. `withinLimit` → admitWithinLimit (lib/broadcasts/messaging-limit.ts):
+ *    a broadcast message that would open a conversation beyond what is left of its number's
+ *    limit goes back to the queue, due when the rolling window frees room (not failed, the
+ *    attempt uncounted); the others are stamped as counted.
  * 4. Paced. `sendGroup` → pacer.reserve (pacing.ts: leases stretched over the slots, one slot
  *    reservation per number on wa_numbers.next_send_at); `sendAt` → pacer.waitTurn.
- * 5. Last check. A broadcast paused or cancelled since the claim: the claim is given back (held).
+ * 5. Last check. A broadcast paused or cancelled since the claim, or its contact opted out of its
+ *    MARKETING template since then: the claim is given back (held; the next claim fails the latter).
  * 6. Sent. adapter.sendTemplate / sendMessage (lib/channels).
  * 7. Settled. `sendAt` returns the outcome (outcome.ts: ok / retry / fail / release), the claim
  *    loop's one settle path (settle.ts, group commits) writes it through `sendWrites` below:
@@ -97,7 +105,7 @@ export const sendWrites: Writes<Sending, SendOutcome> = {
   async fail(tx, xs) {
     const moved: number[] = [];
     for (const { item, outcome } of xs) {
-      const row = await markFailed(tx, item, item.teamId, outcome.reason);
+      const row = await markFailed(tx, { claim: item, teamId: item.teamId, error: outcome.reason });
       if (!row) continue;
       await queueStatusWebhook(tx, row, "QUEUED", item.numberDigits);
       // 131050: the customer stopped marketing messages at WhatsApp; later MARKETING sends are refused here.
@@ -114,7 +122,7 @@ export const sendWrites: Writes<Sending, SendOutcome> = {
     // Held by its broadcast: parked while the broadcast does not send, else due again
     // (giveBackClaim, which does not say whether it moved the row).
     for (const { item } of xs.filter((x) => x.outcome.held)) {
-      await giveBackClaim(tx, item.id, item.attempts, SENDS_IN);
+      await giveBackClaim(tx, { messageId: item.id, attempts: item.attempts, sending: SENDS_IN });
       moved.push(item.id);
     }
     return moved;
@@ -170,7 +178,14 @@ export function sendTask(o: SendTaskOptions): TaskKind<Claim, Sending, SendOutco
     // the grace itself: their status webhooks (which prove a send and adopt its wamid) could not
     // land while the deployment was down, and Meta is retrying them only now.
     const takeUncertain = Date.now() - o.startedAt() >= o.uncertainGraceMs;
-    const claims = await claimMessages(await getDb(), limit, o.leaseMs, o.claimAheadSec, o.teamIds, o.uncertainGraceMs, takeUncertain);
+    const claims = await claimMessages(await getDb(), {
+      limit,
+      leaseMs: o.leaseMs,
+      aheadSec: o.claimAheadSec,
+      teamIds: o.teamIds,
+      uncertainGraceMs: o.uncertainGraceMs,
+      takeUncertain,
+    });
     return claims.map((c) => ({ ...c, leaseEnd: claimedAt + o.leaseMs }));
   }
 
@@ -187,6 +202,9 @@ export function sendTask(o: SendTaskOptions): TaskKind<Claim, Sending, SendOutco
   ): Promise<Ready | undefined> {
     if (!m || m.status !== "QUEUED" || m.attempts !== c.attempts) return void (await settle(c, skip));
     const s: Sending = { ...c, teamId: m.teamId, numberDigits: number?.number ?? "" };
+    // Opted out of marketing since this MARKETING template was queued (the claim read it): failed
+    // through the one settle path like any failure (its history row, message.status, the stats).
+    if (c.marketingRefused) return void (await settle(s, { kind: "fail", reason: { ...MARKETING_OPTED_OUT_AT_SEND } }));
     if (!number) return void (await settle(s, { kind: "fail", reason: { code: null, title: "The sending number no longer exists" } }));
     if (c.attempts > o.maxAttempts) {
       // Claimed again after crashes ate every attempt: stop here rather than risk yet another send.
@@ -230,14 +248,45 @@ export function sendTask(o: SendTaskOptions): TaskKind<Claim, Sending, SendOutco
     const turn = await pacer.waitTurn(ready, slotAt, o.stopping, o.state);
     if (turn === "stopping") return { kind: "release" };
     if (turn !== "send") return skip;
-    // A broadcast paused or cancelled since the claim: the message goes back parked, unsent. Checked
-    // at the last moment (after the slot wait), so only a send already leaving can outrun the change.
+    // A broadcast paused or cancelled since the claim: the message goes back parked, unsent; its
+    // contact opted out since the claim: back due, and the next claim fails it (it reads consent).
+    // Checked at the last moment (after the slot wait), in the one statement broadcast sends already
+    // pay, so only a send already leaving can outrun the change.
     if (m.broadcastId != null && !(await broadcastMaySend(c.id, c.attempts))) return { kind: "release", held: true };
     const outcome = isFreeForm(message) ? await adapter.sendMessage(number, message) : await adapter.sendTemplate(number, message);
     // Killed between the provider's accept and our commit, the settle writes nothing: the send's
     // status webhook will tell (status.ts adopts its wamid), and the claim waits the uncertain grace for it.
     if (!outcome.ok) return failed(c, outcome);
     return { kind: "ok", providerMessageId: outcome.providerMessageId };
+  }
+
+  /**
+   * Step 3b: the number's messaging limit (lib/broadcasts/messaging-limit.ts). Of one number's
+   * broadcast messages, those that would open a conversation beyond what is left of its limit go
+   * back to the queue, due when the window frees room (written by the gate itself; nothing more
+   * to settle); the rest, and every message that is no broadcast's, go on. A gate that failed
+   * gives the broadcast messages back untouched.
+   */
+  async function withinLimit(items: Ready[], settle: Settle<Sending, SendOutcome>): Promise<Ready[]> {
+    // A number without a limit to keep (no tier known, or unlimited, as of this batch's read of
+    // it) costs no gate transaction; the gate reads the tier again under its lock.
+    const gated = items.filter((r) => r.m.broadcastId != null && tierLimit(r.number.messagingLimitTier) != null);
+    if (!gated.length) return items;
+    const held = new Set(gated.map((r) => r.c.id));
+    let admitted: Set<number>;
+    try {
+      admitted = await admitWithinLimit({
+        teamId: gated[0].m.teamId,
+        waNumberId: gated[0].number.id,
+        items: gated.map((r) => ({ id: r.c.id, attempts: r.c.attempts, contactId: r.m.contactId })),
+      });
+    } catch (err) {
+      logFailure("messages", undefined, "messaging limit gate failed", err);
+      await Promise.all(gated.map((r) => settle(r.c, { kind: "release" })));
+      return items.filter((r) => !held.has(r.c.id));
+    }
+    for (const r of gated) if (!admitted.has(r.c.id)) void settle(r.c, skip);
+    return items.filter((r) => !held.has(r.c.id) || admitted.has(r.c.id));
   }
 
   /**
@@ -269,9 +318,13 @@ export function sendTask(o: SendTaskOptions): TaskKind<Claim, Sending, SendOutco
     const groups = new Map<number, Ready[]>();
     for (const r of prepared) if (r) groups.set(r.number.id, [...(groups.get(r.number.id) ?? []), r]);
     await Promise.all(
-      [...groups.values()].map((items) =>
-        sendGroup(items, settle).catch((err) => logFailure("messages", undefined, "number group failed", err)),
-      ),
+      [...groups.values()].map(async (items) => {
+        try {
+          await sendGroup(await withinLimit(items, settle), settle);
+        } catch (err) {
+          logFailure("messages", undefined, "number group failed", err);
+        }
+      }),
     );
   }
 

@@ -12,11 +12,10 @@ export type MessageRow = typeof messages.$inferSelect;
  * data the send carried), and whether a worker's lease on it still holds (by the database's clock).
  */
 export async function findUnconfirmedSend(
-  tx: DbOrTx,
-  number: ChannelNumber,
-  updateId: string,
+  db: DbOrTx,
+  { number, updateId }: { number: ChannelNumber; updateId: string },
 ): Promise<{ message: MessageRow; leased: boolean } | undefined> {
-  const [row] = await tx
+  const [row] = await db
     .select({ message: messages, leased: sql<boolean>`coalesce(${messages.lockedUntil} > now(), false)` })
     .from(messages)
     .where(
@@ -38,14 +37,17 @@ export async function findUnconfirmedSend(
  * provider but its answer was never committed (a crash, a timeout). Recorded as a SENDED event
  * marked `adopted`. Any worker still holding a claim on it is fenced out by the status change.
  */
-export async function adoptProviderId(tx: DbOrTx, id: number, providerMessageId: string): Promise<MessageRow | undefined> {
-  const [row] = await tx
+export async function adoptProviderId(
+  db: DbOrTx,
+  { id, providerMessageId }: { id: number; providerMessageId: string },
+): Promise<MessageRow | undefined> {
+  const [row] = await db
     .update(messages)
     .set({ status: "SENDED", providerMessageId, lockedUntil: null, error: null, statusUpdatedAt: sql`now()` })
     .where(and(eq(messages.id, id), eq(messages.status, "QUEUED"), isNull(messages.providerMessageId)))
     .returning();
   if (row) {
-    await tx.insert(messageStatusHistory).values({
+    await db.insert(messageStatusHistory).values({
       teamId: row.teamId,
       messageId: row.id,
       status: "SENDED",
@@ -89,7 +91,7 @@ export type StatusMoveResult = { current?: MessageRow; updated?: MessageRow };
  * passes two statuses of one message in one call. Results come back in the order of `moves`:
  * the message as it was (undefined: not ours) and as it is after the move (undefined: not moved).
  */
-export async function moveKnownStatuses(tx: DbOrTx, moves: { number: ChannelNumber; move: StatusMove }[]): Promise<StatusMoveResult[]> {
+export async function moveKnownStatuses(db: DbOrTx, moves: { number: ChannelNumber; move: StatusMove }[]): Promise<StatusMoveResult[]> {
   if (!moves.length) return [];
   const input = moves.map(({ number, move: s }, idx) => ({
     idx,
@@ -102,7 +104,7 @@ export async function moveKnownStatuses(tx: DbOrTx, moves: { number: ChannelNumb
     label: s.label,
     raw: s.raw ?? null,
   }));
-  const res = await tx.execute(sql`
+  const res = await db.execute(sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
         AS i(idx int, team_id int, wa_number_id int, provider_id text, next text, from_list text[], error jsonb, label text, raw jsonb)
@@ -142,7 +144,7 @@ export async function moveKnownStatuses(tx: DbOrTx, moves: { number: ChannelNumb
 }
 
 /** moveKnownStatuses for one status. */
-export async function moveKnownStatus(tx: DbOrTx, number: ChannelNumber, s: StatusMove): Promise<StatusMoveResult> {
-  const [result] = await moveKnownStatuses(tx, [{ number, move: s }]);
+export async function moveKnownStatus(db: DbOrTx, { number, s }: { number: ChannelNumber; s: StatusMove }): Promise<StatusMoveResult> {
+  const [result] = await moveKnownStatuses(db, [{ number, move: s }]);
   return result;
 }

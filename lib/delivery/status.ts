@@ -21,7 +21,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const TX_TRIES = 3;
 
 /**
- * From which statuses each one may be reached (DESIGN §6: SENDED < SENT < DELIVERED < READED,
+ * From which statuses each one may be reached (docs/architecture.md, "Message lifecycle": SENDED < SENT < DELIVERED < READED,
  * FAILED from any point before it was read). Anything else is "backwards" and only recorded.
  */
 const ALLOWED_FROM: Record<string, MessageStatus[]> = {
@@ -44,7 +44,7 @@ export type StatusOutcome = "applied" | "ignored" | "leased" | "unknown";
  * its own transaction, which either applies it (a guarded UPDATE, so concurrent or reordered
  * callbacks can never move a message backwards, with its message_status_history row and, when applied,
  * a `message.status` delivery for the routed target) or parks it in parked_statuses with its
- * reason (DESIGN section 13: durable before acknowledged). A webhook answers 200 only after that
+ * reason (docs/write-path.md, "Durable before acknowledged"). A webhook answers 200 only after that
  * commit, so nothing it acknowledged lives only in memory. A deadlock or serialization failure
  * is tried again from the same status, and parked as `retry` if it keeps failing; parked rows
  * are applied by lib/delivery/parked-statuses.ts as soon as they can be. Returns how many applied.
@@ -60,13 +60,13 @@ export async function receiveStatus(number: ChannelNumber, u: StatusUpdate): Pro
     try {
       return await transaction(async (tx) => {
         const outcome = await applyStatus(tx, number, u);
-        if (outcome === "leased" || outcome === "unknown") await parkStatus(tx, number, u, outcome);
+        if (outcome === "leased" || outcome === "unknown") await parkStatus(tx, { number, u, reason: outcome });
         return outcome;
       });
     } catch (err) {
       if (!isRetryableTxError(err)) throw err;
       if (attempt >= TX_TRIES) {
-        await transaction((tx) => parkStatus(tx, number, u, "retry"));
+        await transaction((tx) => parkStatus(tx, { number, u, reason: "retry" }));
         return "parked";
       }
     }
@@ -91,14 +91,14 @@ export async function applyStatus(
   routes: RouteCache = routeCache(),
 ): Promise<StatusOutcome> {
   const move = moveOf(u);
-  let { current, updated } = known ?? (await moveKnownStatus(tx, number, move));
+  let { current, updated } = known ?? (await moveKnownStatus(tx, { number, s: move }));
   if (!current && u.callbackData && UUID_RE.test(u.callbackData)) {
-    const unconfirmed = await findUnconfirmedSend(tx, number, u.callbackData.toLowerCase());
+    const unconfirmed = await findUnconfirmedSend(tx, { number, updateId: u.callbackData.toLowerCase() });
     if (unconfirmed?.leased) return "leased";
-    const adopted = unconfirmed && (await adoptProviderId(tx, unconfirmed.message.id, u.providerMessageId));
+    const adopted = unconfirmed && (await adoptProviderId(tx, { id: unconfirmed.message.id, providerMessageId: u.providerMessageId }));
     if (adopted) {
       await queueStatusWebhook(tx, adopted, "QUEUED", number.number);
-      ({ current, updated } = await moveKnownStatus(tx, number, move));
+      ({ current, updated } = await moveKnownStatus(tx, { number, s: move }));
     }
   }
   if (!current) return "unknown";
@@ -162,7 +162,7 @@ export async function applyStatusBatch(items: { number: ChannelNumber; update: S
       for (const [k, i] of round.entries()) {
         const { number, update } = items[i];
         const outcome = await applyStatus(tx, number, update, moved[k], routes);
-        if (outcome === "leased" || outcome === "unknown") await parkStatus(tx, number, update, outcome);
+        if (outcome === "leased" || outcome === "unknown") await parkStatus(tx, { number, u: update, reason: outcome });
         outcomes[i] = outcome;
       }
       pending = later;

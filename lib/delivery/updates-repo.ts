@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { messageStatusHistory, messages, waNumbers } from "@/db/schema";
 
-export async function findUpdate(db: DbOrTx, teamId: number, updateId: string) {
+export async function findUpdate(db: DbOrTx, { teamId, updateId }: { teamId: number; updateId: string }) {
   const [row] = await db
     .select({ message: messages, number: waNumbers })
     .from(messages)
@@ -13,7 +13,7 @@ export async function findUpdate(db: DbOrTx, teamId: number, updateId: string) {
   return row;
 }
 
-export async function findUpdateIdOf(db: DbOrTx, teamId: number, messageId: number) {
+export async function findUpdateIdOf(db: DbOrTx, { teamId, messageId }: { teamId: number; messageId: number }) {
   const [row] = await db
     .select({ updateId: messages.updateId })
     .from(messages)
@@ -23,7 +23,7 @@ export async function findUpdateIdOf(db: DbOrTx, teamId: number, messageId: numb
 }
 
 /** The message's status history, oldest first. */
-export async function statusHistoryOf(db: DbOrTx, teamId: number, messageId: number) {
+export async function statusHistoryOf(db: DbOrTx, { teamId, messageId }: { teamId: number; messageId: number }) {
   return db
     .select()
     .from(messageStatusHistory)

@@ -13,7 +13,7 @@ import { applyStatusUpdates } from "./status";
 export async function resumeWalks(o: { sandboxStepMs: number; killed: () => boolean }, teamIds?: number[]): Promise<number> {
   const staleMs = 3 * o.sandboxStepMs + 2000;
   const db = await getDb();
-  const stopped = await claimStoppedWalks(db, walkingProviders, 1000, staleMs, staleMs, teamIds);
+  const stopped = await claimStoppedWalks(db, { providers: walkingProviders, limit: 1000, staleMs, leaseMs: staleMs, teamIds });
   if (!stopped.length || o.killed()) return 0;
   const numbers = new Map((await findNumbersByIds(db, [...new Set(stopped.map((w) => w.waNumberId))])).map((n) => [n.id, withSecrets(n)]));
   let resumed = 0;

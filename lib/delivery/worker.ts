@@ -45,6 +45,8 @@ export type Worker = {
   stop(): Promise<void>;
   /** Crash simulation for tests: stops at once and writes nothing more; leases are left to expire. */
   kill(): void;
+  /** Resolves once the claim loop's next whole poll has ended (or the worker stopped). */
+  nextPoll(): Promise<void>;
 };
 
 /**
@@ -93,7 +95,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   });
 
   // The registry of claimed work: each kind is a table whose due rows this loop claims with a
-  // lease and a fence (claim-due.ts), the work done for each claimed item, and how each outcome
+  // lease and a fence (claim-due-repo.ts), the work done for each claimed item, and how each outcome
   // is written.
   let startedAt = Date.now();
   const policy = { maxAttempts: o.maxAttempts, baseMs: o.backoffBaseMs, capMs: o.backoffCapMs };
@@ -103,7 +105,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     {
       name: "hooks",
       concurrency: o.webhookConcurrency,
-      claim: async (limit) => claimDeliveries(await getDb(), limit, Math.max(o.leaseMs, o.webhookTimeoutMs * 2), options.teamIds),
+      claim: async (limit) =>
+        claimDeliveries(await getDb(), { limit, leaseMs: Math.max(o.leaseMs, o.webhookTimeoutMs * 2), teamIds: options.teamIds }),
       perform: (h) =>
         deliverOne(h, { timeoutMs: o.webhookTimeoutMs, maxAttempts: o.webhookMaxAttempts, baseMs: o.backoffBaseMs, capMs: o.backoffCapMs }),
       writes: deliveryWrites,
@@ -140,5 +143,6 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       void stopChores?.();
       stopping.abort();
     },
+    nextPoll: () => loop.nextPoll(),
   };
 }

@@ -4,7 +4,7 @@ import { currentHorizon, tailEvents, type LogCursor } from "./repo";
 import type { StoredEvent } from "./schemas";
 
 /**
- * This process's fan-out of the event log (DESIGN sections 13 and 14): one tail of the `events`
+ * This process's fan-out of the event log (docs/architecture.md, "Live events"; docs/write-path.md): one tail of the `events`
  * table for the whole process, however many SSE clients it serves, and each committed event
  * handed to the subscribers of its team whose filters match. Events written by any other web
  * process, worker or hand-written SQL on the same Postgres are read the same way.
@@ -36,6 +36,10 @@ type Bus = {
   queue: StoredEvent[];
   flushTimer?: ReturnType<typeof setTimeout>;
   lastFlushAt: number;
+  /** Reads of the log begun, who waits for one to be delivered (nextTailRead), and what runs after the next flush. */
+  reads?: number;
+  readWaiters?: { after: number; resolve: () => void }[];
+  afterFlush?: (() => void)[];
 };
 
 // Dev reloads modules; the one tail must survive them, like the database handle.
@@ -91,13 +95,27 @@ function flush() {
       }
     }
   }
+  const after = bus.afterFlush;
+  bus.afterFlush = undefined;
+  after?.forEach((f) => f());
+}
+
+/** Read `n` of the log has ended: its waiters resolve once what it read has been delivered. */
+function readEnded(n: number) {
+  const waiters = bus.readWaiters ?? [];
+  const due = waiters.filter((w) => n > w.after);
+  if (!due.length) return;
+  bus.readWaiters = waiters.filter((w) => n <= w.after);
+  const resolve = () => due.forEach((w) => w.resolve());
+  if (bus.flushTimer) (bus.afterFlush ??= []).push(resolve);
+  else resolve();
 }
 
 /** One read of the log from the cursor; true when a full page came back (more is waiting). */
 async function pollOnce(): Promise<boolean> {
   const teams = [...bus.subscribers.keys()];
   if (!teams.length || !bus.cursor) return false;
-  const { horizon, events } = await tailEvents(await getDb(), bus.cursor, teams, TAIL_PAGE);
+  const { horizon, events } = await tailEvents(await getDb(), { cursor: bus.cursor, teamIds: teams, limit: TAIL_PAGE });
   const full = events.length === TAIL_PAGE;
   const last = events[events.length - 1];
   bus.cursor = full ? { xact: last.xact!, id: last.id } : { xact: horizon, id: 0 };
@@ -109,10 +127,12 @@ async function pollLoop() {
   let failures = 0;
   while (bus.subscribers.size) {
     let full = false;
+    const n = (bus.reads = (bus.reads ?? 0) + 1);
     try {
       bus.cursor ??= { xact: await currentHorizon(await getDb()), id: 0 };
       full = await pollOnce();
       failures = 0;
+      readEnded(n);
     } catch (err) {
       // The database away: the same cursor is read again once it is back; nothing is lost.
       if (failures++ === 0) console.error(`[events] tail failed (${(err as { code?: string })?.code ?? "error"}); retrying`);
@@ -130,6 +150,19 @@ async function pollLoop() {
   }
   bus.polling = false;
   bus.cursor = undefined;
+  readEnded(Infinity);
+}
+
+/**
+ * Resolves once a read of the log that began after this call has ended and what it read has been
+ * delivered (or the tail stopped: nobody is subscribed). The tail is woken to read at once. What a
+ * check that an event was not delivered waits for, instead of a guessed delay.
+ */
+export function nextTailRead(): Promise<void> {
+  if (!bus.polling) return Promise.resolve();
+  const done = new Promise<void>((resolve) => (bus.readWaiters ??= []).push({ after: bus.reads ?? 0, resolve }));
+  bus.wake?.();
+  return done;
 }
 
 /**

@@ -17,8 +17,8 @@ const DAY_MS = 86_400_000;
 export async function pruneEvents(): Promise<void> {
   const retentionMs = config.eventsRetentionHours * 3600_000;
   const dropBefore = new Date(Date.now() - retentionMs);
-  await transaction((tx) => maintainEventPartitions(tx, PARTITIONS_AHEAD_DAYS, dropBefore));
+  await transaction((tx) => maintainEventPartitions(tx, { daysAhead: PARTITIONS_AHEAD_DAYS, dropBefore }));
   const before = new Date(Date.now() - retentionMs - DAY_MS);
   const db = await getDb();
-  for (let i = 0; i < 100; i++) if ((await pruneEventsBefore(db, before, 5_000)) === 0) break;
+  for (let i = 0; i < 100; i++) if ((await pruneEventsBefore(db, { before, batch: 5_000 })) === 0) break;
 }

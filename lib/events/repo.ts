@@ -3,6 +3,7 @@ import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type DbOrTx, type Tx } from "@/db/client";
 import { events } from "@/db/schema";
 import type { NewEvent, StoredEvent } from "./schemas";
+import { eventCatalogue } from "./catalogue";
 import { ADVISORY_LOCKS } from "@/db/advisory-locks";
 
 const columns = {
@@ -17,15 +18,21 @@ const columns = {
 
 /**
  * Appends events in the caller's transaction: they exist exactly when what caused them commits,
- * and carry that transaction's id (the column's default), by which every reader orders them.
+ * and carry that transaction's id (the column's default), by which every reader orders them. Each
+ * `data` is parsed with its type's schema (lib/events/catalogue.ts) first: what the log holds is
+ * what the browser and the OpenAPI document expect, to the key.
  */
 export async function insertEvents(db: DbOrTx, rows: NewEvent[]): Promise<void> {
   if (!rows.length) return;
-  await db
-    .insert(events)
-    .values(
-      rows.map((r) => ({ teamId: r.teamId, type: r.type, waNumberId: r.waNumberId ?? null, contactId: r.contactId ?? null, data: r.data })),
-    );
+  await db.insert(events).values(
+    rows.map((r) => ({
+      teamId: r.teamId,
+      type: r.type,
+      waNumberId: r.waNumberId ?? null,
+      contactId: r.contactId ?? null,
+      data: eventCatalogue[r.type].parse(r.data),
+    })),
+  );
 }
 
 export type EventFilter = { waNumberId?: number; contactId?: number };
@@ -35,7 +42,7 @@ export type LogCursor = { xact: string; id: number };
 /**
  * Every transaction older than the oldest one still running has finished, and this statement
  * sees all of those that committed: events below this horizon can be read in (xact_id, id) order
- * with none still to come before them (DESIGN section 13).
+ * with none still to come before them (docs/write-path.md).
  */
 const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
 
@@ -52,9 +59,7 @@ export async function currentHorizon(db: DbOrTx): Promise<string> {
  */
 export async function tailEvents(
   db: DbOrTx,
-  cursor: LogCursor,
-  teamIds: number[],
-  limit: number,
+  { cursor, teamIds, limit }: { cursor: LogCursor; teamIds: number[]; limit: number },
 ): Promise<{ horizon: string; events: StoredEvent[] }> {
   const res = await db.execute(sql`
     WITH h AS (SELECT ${horizon} AS x)
@@ -97,10 +102,7 @@ export async function tailEvents(
  */
 export async function listEventsAfter(
   db: DbOrTx,
-  teamId: number,
-  cursor: LogCursor,
-  filter: EventFilter,
-  limit: number,
+  { teamId, cursor, filter, limit }: { teamId: number; cursor: LogCursor; filter: EventFilter; limit: number },
 ): Promise<StoredEvent[]> {
   return db
     .select(columns)
@@ -122,7 +124,7 @@ export async function listEventsAfter(
  * Deletes up to `batch` events older than `before` and returns the highest id deleted (0 if
  * none). Batches keep each delete short; SKIP LOCKED lets several processes prune at once.
  */
-export async function pruneEventsBefore(db: DbOrTx, before: Date, batch: number): Promise<number> {
+export async function pruneEventsBefore(db: DbOrTx, { before, batch }: { before: Date; batch: number }): Promise<number> {
   const result = await db.execute(sql`
     WITH doomed AS (
       SELECT id FROM ${events} WHERE ${lt(events.createdAt, before)} ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED
@@ -134,7 +136,7 @@ export async function pruneEventsBefore(db: DbOrTx, before: Date, batch: number)
 }
 
 /** Where the team's event `id` is in the log; undefined when it is not (pruned, or foreign). */
-export async function eventCursor(db: DbOrTx, teamId: number, id: number): Promise<LogCursor | undefined> {
+export async function eventCursor(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<LogCursor | undefined> {
   const [row] = await db
     .select({ xact: events.xactId, id: events.id })
     .from(events)
@@ -151,18 +153,17 @@ const PARTITIONS_LOCK = ADVISORY_LOCKS.eventPartitions;
  * `dropBefore` (db/functions/events_partitions.sql). Attaching and dropping lock the log for a
  * moment: with a 2 s lock_timeout the work gives way to a long writer and is tried again at the
  * next run, rather than making every writer queue behind it. Undefined when another process
- * holds the work. Runs in the caller's transaction `tx` (the lock and lock_timeout are the transaction's).
+ * holds the work. Takes a `Tx`: the lock and lock_timeout last for the caller's transaction.
  */
 export async function maintainEventPartitions(
-  tx: Tx,
-  daysAhead: number,
-  dropBefore: Date,
+  db: Tx,
+  { daysAhead, dropBefore }: { daysAhead: number; dropBefore: Date },
 ): Promise<{ made: number; dropped: number } | undefined> {
-  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
+  const [lock] = rowsOf<{ ok: boolean }>(await db.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
   if (!lock?.ok) return undefined;
-  await tx.execute(sql`SET LOCAL lock_timeout = '2s'`);
+  await db.execute(sql`SET LOCAL lock_timeout = '2s'`);
   const [row] = rowsOf<{ made: number; dropped: number }>(
-    await tx.execute(
+    await db.execute(
       sql`SELECT events_ensure_partitions(${daysAhead}::int) AS made, events_drop_partitions(${dropBefore.toISOString()}::timestamptz) AS dropped`,
     ),
   );

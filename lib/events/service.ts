@@ -57,7 +57,8 @@ class RecentIds {
  * to refetch what it shows before going on.
  *
  * The stream is registered under the caller's credential (stream-registry.ts): it ends when that
- * token is revoked or that session ends, and a credential holding too many streams gets a 429.
+ * token is revoked or that session ends, and a token or agent holding too many streams, in all
+ * processes together, gets a 429.
  */
 export async function openEventStream({
   ctx,
@@ -72,9 +73,9 @@ export async function openEventStream({
   signal: AbortSignal;
   heartbeatMs?: number;
 }): Promise<ReadableStream<Uint8Array>> {
-  // The slot is taken first, before any await, so concurrent opens cannot pass the cap together.
+  // The slot is taken first (in Postgres, serialized per holder), so concurrent opens cannot pass the cap together.
   let end = () => {};
-  const release = registerStream(ctx, () => end());
+  const release = await registerStream(ctx, () => end());
   try {
     return await openRegisteredStream({ ctx, input, lastEventId, signal, heartbeatMs, release, onEnd: (close) => (end = close) });
   } catch (err) {
@@ -171,7 +172,7 @@ async function openRegisteredStream({
     });
 
   if (from !== undefined && !closed) {
-    const cursor = from > 0 ? await eventCursor(await getDb(), ctx.teamId, from) : undefined;
+    const cursor = from > 0 ? await eventCursor(await getDb(), { teamId: ctx.teamId, id: from }) : undefined;
     const complete = !!cursor && (await replay(ctx.teamId, cursor, filter, send));
     if (!complete) write(`event: reset\ndata: {}\n\n`);
     const waiting = pending ?? [];
@@ -191,7 +192,7 @@ async function openRegisteredStream({
 async function replay(teamId: number, from: LogCursor, filter: EventFilter, send: (batch: StoredEvent[]) => void): Promise<boolean> {
   let after = from;
   for (let total = 0; total < MAX_REPLAY; total += REPLAY_PAGE) {
-    const page = await listEventsAfter(await getDb(), teamId, after, filter, REPLAY_PAGE);
+    const page = await listEventsAfter(await getDb(), { teamId, cursor: after, filter, limit: REPLAY_PAGE });
     send(page);
     if (page.length < REPLAY_PAGE) return true;
     const last = page[page.length - 1];

@@ -11,8 +11,8 @@ import { config } from "@/lib/config";
  *   client's; anything left of it was written by the client and is ignored.
  * - n = 0 (default, no proxy): the rightmost entry, which is the socket's address as Next wrote
  *   it. A client connecting straight to `next start` can send its own header and pick that
- *   address: per-address budgets are only as good as the proxy in front. Per-account sign-in
- *   limits and the password-hash queue do not depend on it.
+ *   address: per-address budgets and sign-in delays are only as good as the proxy in front. The
+ *   account's sign-in delay and the password-hash queue do not depend on it.
  *
  * IPv6 addresses count per /64 (one customer line holds a whole /64); IPv4-mapped IPv6 is IPv4.
  * A missing or unparsable value is "unknown" (one shared bucket).

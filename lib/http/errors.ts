@@ -1,6 +1,9 @@
+/** The message of the 404 for a path no route of /api/v1 matches. */
+export const ROUTE_NOT_FOUND = "Ruta no encontrada.";
+
 /**
  * The one error type of the service. Services throw it; `toErrorResponse` (respond.ts) turns it
- * into the ruled body `{message, errors?}` (DESIGN rulings 1–2).
+ * into the ruled body `{message, errors?}` (docs/architecture.md, rulings 1–2).
  */
 export type FieldErrors = Record<string, string[]>;
 

@@ -4,6 +4,14 @@
  * stack: a RangeError, then a 500). Everything here is iterative or bounded by the depth it checks.
  */
 
+/**
+ * Deepest JSON request body accepted (readJson, lib/http/parse.ts), refused with 400 before any
+ * schema, hash (idempotency's canonical JSON) or insert walks it. The API's own bodies nest under
+ * 10 levels; 64 is what .NET's System.Text.Json allows by default.
+ */
+export const MAX_BODY_DEPTH = 64;
+export const BODY_TOO_DEEP = `El cuerpo de la solicitud no puede tener más de ${MAX_BODY_DEPTH} niveles de anidamiento.`;
+
 /** Deepest item accepted inside a webhook batch (Meta's messages are well under 10 levels). */
 export const MAX_ITEM_DEPTH = 32;
 /** Largest item accepted inside a webhook batch, as JSON text (a text message is at most 4,096 characters). */

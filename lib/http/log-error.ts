@@ -1,5 +1,5 @@
 /**
- * What an unexpected error may put in the log (DESIGN §15: an error, its route and a request id;
+ * What an unexpected error may put in the log (docs/operations.md, "Security": an error, its route and a request id;
  * never bodies, query values, tokens or file bytes). Errors raised by libraries can embed request
  * data in their message: drizzle's "Failed query: … params: <every bound value>" carries whole
  * uploaded files, Postgres quotes the offending value (`invalid input syntax for type integer:

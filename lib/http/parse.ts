@@ -1,6 +1,7 @@
 import "./zod-es";
 import type { z } from "zod";
 import { ApiError } from "./errors";
+import { BODY_TOO_DEEP, MAX_BODY_DEPTH } from "./json-limits";
 
 export const DEFAULT_MAX_JSON_BYTES = 256 * 1024;
 
@@ -15,6 +16,32 @@ function refuseUnstorable(key: string, value: unknown): unknown {
     throw ApiError.badRequest(UNSTORABLE_TEXT);
   }
   return value;
+}
+
+/**
+ * Refuses (400) a parsed body nesting deeper than MAX_BODY_DEPTH, or holding an unstorable string
+ * or key, in one iterative walk. JSON.parse reads any depth, but a reviver recurses (its stack
+ * ran out near 5,000 levels) and so do the walks after it (idempotency's canonical JSON near
+ * 2,000: a 500), so the depth is checked here, the one door of every JSON body, and a body gets
+ * the same answer with or without an Idempotency-Key.
+ */
+function refuseHostileJson(body: unknown): void {
+  const stack: [unknown, number][] = [[body, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > MAX_BODY_DEPTH) throw ApiError.badRequest(BODY_TOO_DEEP);
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (typeof x === "string") refuseUnstorable("", x);
+        else if (x && typeof x === "object") stack.push([x, depth + 1]);
+      }
+    } else {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        refuseUnstorable(k, x);
+        if (x && typeof x === "object") stack.push([x, depth + 1]);
+      }
+    }
+  }
 }
 
 /** Reads a body stream, refusing (413) as soon as it passes `maxBytes`, whatever Content-Length says. */
@@ -62,14 +89,14 @@ export async function readJson(req: Request, maxBytes = DEFAULT_MAX_JSON_BYTES):
   const bytes = await readBodyLimited(req, maxBytes);
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes), refuseUnstorable);
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
     throw ApiError.badRequest("El cuerpo de la solicitud no es un JSON válido.");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw ApiError.badRequest("El cuerpo de la solicitud debe ser un objeto JSON.");
   }
+  refuseHostileJson(value);
   return value;
 }
 

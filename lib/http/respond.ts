@@ -28,7 +28,7 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
 }
 
 /**
- * The one place that turns any thrown value into the ruled error body (DESIGN rulings 1–2). An
+ * The one place that turns any thrown value into the ruled error body (docs/architecture.md, rulings 1–2). An
  * unexpected error answers 500 with a request id (body `request_id` and `X-Request-Id`) that the
  * log line carries too, with the route's pattern and the error (log-error.ts: never request data).
  * A lost database connection is not a fault of the request: 503 with `Retry-After`, logged the

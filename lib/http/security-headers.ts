@@ -1,5 +1,5 @@
 /**
- * Security headers (DESIGN.md §15): the pages' Content-Security-Policy with a per-request nonce
+ * Security headers (docs/operations.md, "Security"): the pages' Content-Security-Policy with a per-request nonce
  * (set by proxy.ts), and the headers of every media download. Pure functions, no settings.
  */
 

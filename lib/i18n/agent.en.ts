@@ -25,7 +25,7 @@ export const agentEn: Record<keyof typeof agentEs, string> = {
   "saved.confirmDelete": "Delete the saved reply /{shortcut}?",
   "saved.pickerHelp": "↑ ↓ to choose, Enter to insert, Esc to close",
   "saved.pickerNone": "No saved reply matches.",
-  "saved.pickerCount": "{n} saved replies",
+  "saved.pickerCount": "{n, plural, one {# saved reply} other {# saved replies}}",
   "notes.private": "Private note",
   "notes.tabReply": "Reply to customer",
   "notes.boxKind": "What to write",

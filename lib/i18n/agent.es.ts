@@ -23,7 +23,7 @@ export const agentEs = {
   "saved.confirmDelete": "¿Eliminar la respuesta guardada /{shortcut}?",
   "saved.pickerHelp": "↑ ↓ para elegir, Enter para insertar, Esc para cerrar",
   "saved.pickerNone": "Ninguna respuesta guardada coincide.",
-  "saved.pickerCount": "{n} respuestas guardadas",
+  "saved.pickerCount": "{n, plural, one {# respuesta guardada} other {# respuestas guardadas}}",
   "notes.private": "Nota privada",
   "notes.tabReply": "Respuesta al cliente",
   "notes.boxKind": "Qué escribir",

@@ -147,3 +147,31 @@ export function formatDayHeading(value: DateInput, locale: Locale | string, opts
   if (ago === 0 || ago === 1) return relativeDay(ago, locale);
   return formatter(locale, m.timeZone, DAY_HEADING).format(m.date);
 }
+
+/**
+ * How long ago something happened, for a "last used" column: "ahora" / "now" within the minute,
+ * "hace 3 min" / "3 min. ago", "hace 2 h" / "2 hr. ago", "ayer" / "yesterday", "hace 3 días" /
+ * "3 days ago" within the week, the date before that. Counted from `opts.now` (tests) or now.
+ */
+export function formatAgo(value: DateInput, locale: Locale | string, opts: DateOptions = {}): string {
+  const m = toMoment(value, opts);
+  if (!m) return typeof value === "string" ? value : "";
+  const seconds = Math.max(0, (new Date(opts.now ?? Date.now()).getTime() - m.date.getTime()) / 1000);
+  const short = relative(locale, "short");
+  if (seconds < 60) return short.format(0, "second");
+  if (seconds < 3600) return short.format(-Math.floor(seconds / 60), "minute");
+  if (seconds < 86_400) return short.format(-Math.floor(seconds / 3600), "hour");
+  if (seconds < 7 * 86_400) return relative(locale, "long").format(-Math.floor(seconds / 86_400), "day");
+  return format(value, locale, DATE, opts);
+}
+
+const relatives = new Map<string, Intl.RelativeTimeFormat>();
+function relative(locale: Locale | string, style: "short" | "long"): Intl.RelativeTimeFormat {
+  const key = `${intlLocale(locale)}|${style}`;
+  let f = relatives.get(key);
+  if (!f) {
+    f = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: "auto", style });
+    relatives.set(key, f);
+  }
+  return f;
+}

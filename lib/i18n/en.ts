@@ -3,11 +3,23 @@ import type { MessageKey } from "./es";
 import { broadcastsEn } from "./broadcasts.en";
 import { marketingEn } from "./marketing.en";
 import { inboxListEn } from "./inbox-list.en";
+import { inboxClocksEn } from "./inbox-clocks.en";
 import { providerErrorsEn } from "./provider-errors.en";
 import { reportsEn } from "./reports.en";
 import { historyLiveEn } from "./history-live.en";
 import { docsEn } from "./docs.en";
 import { templatesEn } from "./templates.en";
+import { auditEn } from "./audit.en";
+import { templatePageEn } from "./template-page.en";
+import { templateEditorEn } from "./template-editor.en";
+import { settingsEn } from "./settings.en";
+import { numbersEn } from "./numbers.en";
+import { setupEn } from "./setup.en";
+import { teamAgentsEn } from "./team-agents.en";
+import { routingEn } from "./routing.en";
+import { tokensEn } from "./tokens.en";
+import { dateFieldEn } from "./date-field.en";
+import { webhooksEn } from "./webhooks.en";
 
 /** English UI catalogue; the type makes a missing key a compile error. */
 export const en: Record<MessageKey, string> = {
@@ -79,7 +91,7 @@ export const en: Record<MessageKey, string> = {
   "nav.send": "Send template",
   "nav.contacts": "Contacts",
   "nav.labels": "Labels",
-  "nav.conversations": "Conversations",
+  "nav.history": "History",
   "nav.main": "Main navigation",
   "nav.logout": "Sign out",
   "nav.language": "Language",
@@ -87,6 +99,7 @@ export const en: Record<MessageKey, string> = {
   "common.loading": "Loading…",
   "common.retry": "Retry",
   "common.error": "Something went wrong.",
+  "errors.role": "Your role does not allow this action.",
   "common.save": "Save",
   "common.cancel": "Cancel",
   "common.delete": "Delete",
@@ -102,6 +115,7 @@ export const en: Record<MessageKey, string> = {
   "validation.tooShort": "{field} must be at least {min} characters long.",
   "validation.tooLong": "{field} can be at most {max} characters long.",
   "validation.invalid": "{field} is not valid.",
+  "validation.pickAtLeast": "{field}: choose at least {min, plural, one {one} other {#}}.",
   "login.title": "Sign in",
   "login.subtitle": "Use your agent account.",
   "login.email": "Email",
@@ -160,6 +174,10 @@ export const en: Record<MessageKey, string> = {
   "send.templateCount": "{count} templates",
   "send.templateCountOne": "1 template",
   "send.templateScroll": "Scroll the list to see them all.",
+  "send.willSendTo": "Will be sent to {number}",
+  "send.optOutBlocked": "{name} opted out of marketing: “{template}” is a MARKETING template and will not be sent to them.",
+  "send.optOutResubscribe":
+    "Choose a UTILITY template, or send them marketing again only if the customer asked for it: with the button below, in the inbox's contact panel or on their card in Contacts.",
   "sendError.request": "Send",
   "sendError.required": "{field}: required",
   "sendError.tooLong": "{field}: at most {max} characters",
@@ -175,12 +193,18 @@ export const en: Record<MessageKey, string> = {
   "sendError.numberUnknown": "{field}: number not registered",
   "sendError.templateUnknown": "{field}: the template does not exist",
   "sendError.templateNotApproved": "{field}: the template is not approved (status {status})",
+  "sendError.templateNotApprovedReason": "{field}: the template is not approved (status {status}; reason: {reason})",
   "sendError.fileFormat": "{field}: must be {formats} for the {format} header",
   "sendError.fileRequired": "{field}: required, the template has no default attachment",
   "sendError.fileMissing": "{field}: the file is no longer available, upload it again",
   "sendError.defaultInvalid": "{field}: the default attachment cannot be used, choose a file",
   "sendError.fileTooBig": "{field}: over the {max} limit for its type",
   "sendError.unknown": "{field}: not accepted by the server",
+  "sendError.optedOut": "{field}: the contact opted out of marketing, MARKETING templates cannot be sent to them",
+  "sendError.noCountryCode":
+    "{field}: the number has no country code and the team has no default country; type it with + and the country code",
+  "sendError.notNational":
+    "{field}: not a valid number of {country} (+{code}) and it has no country code; type it with + and the country code",
   "contacts.title": "Contacts",
   "contacts.search": "Search by name or number",
   "contacts.empty": "No contacts found.",
@@ -221,7 +245,7 @@ export const en: Record<MessageKey, string> = {
   "labels.confirmDelete": "Delete the label “{title}”? It will be removed from every contact.",
   "labels.previewChip": "Preview",
   "labels.lowContrast": "This text colour is hard to read on the background: the label will show black or white text instead.",
-  "conv.title": "Conversations",
+  "conv.title": "History",
   "conv.waNumber": "Company number",
   "conv.customer": "Customer",
   "conv.customerSearch": "Search customer by name or number",
@@ -233,7 +257,7 @@ export const en: Record<MessageKey, string> = {
   "conv.loadingOlder": "Loading older messages…",
   "conv.start": "Start of the conversation in this range",
   "conv.messages": "Messages",
-  "conv.count": "{count} messages",
+  "conv.count": "{count, plural, one {# message} other {# messages}}",
   "routing.to": "Routed to {target}",
   "routing.bot": "bot",
   "routing.campaign": "campaign",
@@ -325,10 +349,22 @@ export const en: Record<MessageKey, string> = {
   ...broadcastsEn,
   ...marketingEn,
   ...inboxListEn,
+  ...inboxClocksEn,
   ...providerErrorsEn,
   ...agentEn,
   ...reportsEn,
   ...historyLiveEn,
   ...docsEn,
   ...templatesEn,
+  ...auditEn,
+  ...templatePageEn,
+  ...templateEditorEn,
+  ...settingsEn,
+  ...numbersEn,
+  ...setupEn,
+  ...teamAgentsEn,
+  ...tokensEn,
+  ...routingEn,
+  ...dateFieldEn,
+  ...webhooksEn,
 };

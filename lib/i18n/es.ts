@@ -2,11 +2,23 @@ import { agentEs } from "./agent.es";
 import { broadcastsEs } from "./broadcasts.es";
 import { marketingEs } from "./marketing.es";
 import { inboxListEs } from "./inbox-list.es";
+import { inboxClocksEs } from "./inbox-clocks.es";
 import { providerErrorsEs } from "./provider-errors.es";
 import { reportsEs } from "./reports.es";
 import { historyLiveEs } from "./history-live.es";
 import { docsEs } from "./docs.es";
 import { templatesEs } from "./templates.es";
+import { auditEs } from "./audit.es";
+import { templatePageEs } from "./template-page.es";
+import { templateEditorEs } from "./template-editor.es";
+import { settingsEs } from "./settings.es";
+import { numbersEs } from "./numbers.es";
+import { setupEs } from "./setup.es";
+import { teamAgentsEs } from "./team-agents.es";
+import { routingEs } from "./routing.es";
+import { tokensEs } from "./tokens.es";
+import { dateFieldEs } from "./date-field.es";
+import { webhooksEs } from "./webhooks.es";
 
 /** Spanish UI catalogue (the default). Every visible string of the dashboard lives here. */
 export const es = {
@@ -78,7 +90,7 @@ export const es = {
   "nav.send": "Enviar plantilla",
   "nav.contacts": "Contactos",
   "nav.labels": "Etiquetas",
-  "nav.conversations": "Conversaciones",
+  "nav.history": "Historial",
   "nav.main": "Navegación principal",
   "nav.logout": "Cerrar sesión",
   "nav.language": "Idioma",
@@ -86,6 +98,7 @@ export const es = {
   "common.loading": "Cargando…",
   "common.retry": "Reintentar",
   "common.error": "Algo salió mal.",
+  "errors.role": "Tu rol no permite esta acción.",
   "common.save": "Guardar",
   "common.cancel": "Cancelar",
   "common.delete": "Eliminar",
@@ -101,6 +114,7 @@ export const es = {
   "validation.tooShort": "{field} debe tener al menos {min} caracteres.",
   "validation.tooLong": "{field} no puede tener más de {max} caracteres.",
   "validation.invalid": "{field} no es válido.",
+  "validation.pickAtLeast": "{field}: elija al menos {min, plural, one {uno} other {#}}.",
   "login.title": "Iniciar sesión",
   "login.subtitle": "Entre con su cuenta de agente.",
   "login.email": "Correo electrónico",
@@ -159,6 +173,10 @@ export const es = {
   "send.templateCount": "{count} plantillas",
   "send.templateCountOne": "1 plantilla",
   "send.templateScroll": "Desplace la lista para ver todas.",
+  "send.willSendTo": "Se enviará a {number}",
+  "send.optOutBlocked": "{name} se dio de baja del marketing: «{template}» es una plantilla MARKETING y no se le enviará.",
+  "send.optOutResubscribe":
+    "Elija una plantilla UTILITY, o vuelva a enviarle marketing solo si el cliente lo pidió: con el botón de abajo, en el panel del contacto de la bandeja o en su ficha de Contactos.",
   "sendError.request": "Envío",
   "sendError.required": "{field}: obligatorio",
   "sendError.tooLong": "{field}: máximo {max} caracteres",
@@ -174,12 +192,18 @@ export const es = {
   "sendError.numberUnknown": "{field}: número no registrado",
   "sendError.templateUnknown": "{field}: la plantilla no existe",
   "sendError.templateNotApproved": "{field}: la plantilla no está aprobada (estado {status})",
+  "sendError.templateNotApprovedReason": "{field}: la plantilla no está aprobada (estado {status}; motivo: {reason})",
   "sendError.fileFormat": "{field}: debe ser {formats} para un encabezado {format}",
   "sendError.fileRequired": "{field}: obligatorio, la plantilla no tiene adjunto por defecto",
   "sendError.fileMissing": "{field}: el archivo ya no está disponible, súbalo de nuevo",
   "sendError.defaultInvalid": "{field}: el adjunto por defecto no sirve, elija un archivo",
   "sendError.fileTooBig": "{field}: supera el máximo de {max} para su tipo",
   "sendError.unknown": "{field}: {message}",
+  "sendError.optedOut": "{field}: el contacto se dio de baja del marketing, no se le pueden enviar plantillas MARKETING",
+  "sendError.noCountryCode":
+    "{field}: el número no tiene código de país y el equipo no tiene país por defecto; escríbalo con + y el código de país",
+  "sendError.notNational":
+    "{field}: no es un número válido de {country} (+{code}) y no lleva código de país; escríbalo con + y el código de país",
   "contacts.title": "Contactos",
   "contacts.search": "Buscar por nombre o número",
   "contacts.empty": "No se encontraron contactos.",
@@ -220,7 +244,7 @@ export const es = {
   "labels.confirmDelete": "¿Eliminar la etiqueta «{title}»? Se quitará de todos los contactos.",
   "labels.previewChip": "Vista previa",
   "labels.lowContrast": "Este color de texto no se lee bien sobre el fondo: la etiqueta se mostrará con texto negro o blanco.",
-  "conv.title": "Conversaciones",
+  "conv.title": "Historial",
   "conv.waNumber": "Número de la empresa",
   "conv.customer": "Cliente",
   "conv.customerSearch": "Buscar cliente por nombre o número",
@@ -232,7 +256,7 @@ export const es = {
   "conv.loadingOlder": "Cargando mensajes anteriores…",
   "conv.start": "Inicio de la conversación en este rango",
   "conv.messages": "Mensajes",
-  "conv.count": "{count} mensajes",
+  "conv.count": "{count, plural, one {# mensaje} other {# mensajes}}",
   "routing.to": "Enrutado a {target}",
   "routing.bot": "bot",
   "routing.campaign": "campaña",
@@ -325,12 +349,24 @@ export const es = {
   ...broadcastsEs,
   ...marketingEs,
   ...inboxListEs,
+  ...inboxClocksEs,
   ...providerErrorsEs,
   ...agentEs,
   ...reportsEs,
   ...historyLiveEs,
   ...docsEs,
   ...templatesEs,
+  ...auditEs,
+  ...templatePageEs,
+  ...templateEditorEs,
+  ...settingsEs,
+  ...numbersEs,
+  ...setupEs,
+  ...teamAgentsEs,
+  ...tokensEs,
+  ...routingEs,
+  ...dateFieldEs,
+  ...webhooksEs,
 } as const;
 
 export type MessageKey = keyof typeof es;

@@ -23,6 +23,7 @@ export function issueMessage(iss: z.core.$ZodIssue, locale: Locale, t: Translate
         return Number(iss.minimum) <= 1
           ? t("validation.required", { field })
           : t("validation.tooShort", { field, min: Number(iss.minimum) });
+      if (iss.origin === "array") return t("validation.pickAtLeast", { field, min: Number(iss.minimum) });
       break;
     case "too_big":
       if (iss.origin === "string") return t("validation.tooLong", { field, max: Number(iss.maximum) });

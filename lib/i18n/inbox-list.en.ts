@@ -7,4 +7,13 @@ export const inboxListEn: Record<keyof typeof inboxListEs, string> = {
   "inbox.orderNewest": "Newest",
   "inbox.orderWaiting": "Waiting longest",
   "inbox.waitingSince": "Waiting since {when}",
+  "preview.image": "Image",
+  "preview.video": "Video",
+  "preview.audio": "Audio",
+  "preview.document": "Document",
+  "preview.sticker": "Sticker",
+  "preview.reaction": "Reaction",
+  "preview.unsupported": "Unsupported message",
+  "preview.callsAccepted": "Calls allowed",
+  "preview.callsRejected": "Calls declined",
 };

@@ -6,4 +6,13 @@ export const inboxListEs = {
   "inbox.orderNewest": "Más recientes",
   "inbox.orderWaiting": "Esperando hace más",
   "inbox.waitingSince": "Espera desde {when}",
+  "preview.image": "Imagen",
+  "preview.video": "Video",
+  "preview.audio": "Audio",
+  "preview.document": "Documento",
+  "preview.sticker": "Sticker",
+  "preview.reaction": "Reacción",
+  "preview.unsupported": "Mensaje no compatible",
+  "preview.callsAccepted": "Llamadas permitidas",
+  "preview.callsRejected": "Llamadas rechazadas",
 } as const;

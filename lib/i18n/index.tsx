@@ -31,7 +31,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     window.localStorage.setItem(STORAGE_KEY, l);
     setLocaleState(l);
   }, []);
-  const t = useCallback<Translate>((key, vars) => format(catalogues[locale][key] ?? key, vars), [locale]);
+  const t = useCallback<Translate>((key, vars) => format(catalogues[locale][key] ?? key, vars, locale), [locale]);
   const value = useMemo(() => ({ locale, setLocale, t }), [locale, setLocale, t]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }

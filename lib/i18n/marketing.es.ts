@@ -12,7 +12,8 @@ export const marketingEs = {
   "optOut.clearConfirm": "¿Seguro? Solo si el cliente pidió volver a recibir promociones.",
   "optOut.note": "Sin plantillas MARKETING; las UTILITY y las respuestas siguen llegando.",
   "optOut.badge": "Sin marketing",
-  "optOut.audienceLeftOut": "{n} se dieron de baja del marketing: una plantilla MARKETING no les llegará (se cuentan como rechazados).",
+  "optOut.audienceLeftOut":
+    "{n, plural, one {# se dio de baja del marketing: una plantilla MARKETING no le llegará (se cuenta como rechazado).} other {# se dieron de baja del marketing: una plantilla MARKETING no les llegará (se cuentan como rechazados).}}",
   "contacts.export": "Exportar CSV",
   "inbox.customerId": "ID de cliente",
 } as const;

@@ -27,5 +27,10 @@ export const providerErrorsEn: Record<keyof typeof providerErrorsEs, string> = {
   "providerError.132015": "The template is paused for low quality",
   "providerError.132016": "The template is disabled",
   "providerError.368": "The account is temporarily blocked for policy violations",
+  "providerError.190": "The access token is invalid or has expired (generate another in Meta and save it)",
+  "providerError.100": "Meta does not accept a parameter: the id does not exist or the token cannot see it",
+  "providerError.10": "The Meta app is not allowed to do this",
+  "providerError.200": "The token lacks the permissions needed (whatsapp_business_management and whatsapp_business_messaging)",
+  "providerError.4": "The app made too many calls to Meta: wait a few minutes",
   "providerError.reason": "{text} ({code}: {original})",
 };

@@ -29,5 +29,10 @@ export const providerErrorsEs = {
   "providerError.132015": "La plantilla está en pausa por su baja calidad",
   "providerError.132016": "La plantilla está desactivada",
   "providerError.368": "La cuenta está bloqueada temporalmente por incumplir las políticas",
+  "providerError.190": "El token de acceso no es válido o caducó (genere otro en Meta y guárdelo)",
+  "providerError.100": "Meta no acepta un parámetro: el identificador no existe o el token no puede verlo",
+  "providerError.10": "La app de Meta no tiene permiso para esta acción",
+  "providerError.200": "El token no tiene los permisos necesarios (whatsapp_business_management y whatsapp_business_messaging)",
+  "providerError.4": "La app hizo demasiadas llamadas a Meta: espere unos minutos",
   "providerError.reason": "{text} ({code}: {original})",
 } as const;

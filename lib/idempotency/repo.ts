@@ -8,7 +8,10 @@ export type StoredKey = { requestHash: string; statusCode: number | null; respon
 const liveSince = (ttlHours: number) => sql`now() - ${ttlHours} * interval '1 hour'`;
 
 /** The team's key if it is still live (younger than `ttlHours`). */
-export async function findKey(db: DbOrTx, teamId: number, key: string, ttlHours: number): Promise<StoredKey | undefined> {
+export async function findKey(
+  db: DbOrTx,
+  { teamId, key, ttlHours }: { teamId: number; key: string; ttlHours: number },
+): Promise<StoredKey | undefined> {
   const [row] = await db
     .select({ requestHash: idempotencyKeys.requestHash, statusCode: idempotencyKeys.statusCode, response: idempotencyKeys.response })
     .from(idempotencyKeys)
@@ -23,11 +26,13 @@ export async function findKey(db: DbOrTx, teamId: number, key: string, ttlHours:
  * so exactly one caller gets `true`.
  */
 export async function insertKeyIfAbsent(
-  tx: DbOrTx,
-  values: { teamId: number; key: string; requestHash: string; statusCode: number; response: unknown },
-  ttlHours: number,
+  db: DbOrTx,
+  {
+    values,
+    ttlHours,
+  }: { values: { teamId: number; key: string; requestHash: string; statusCode: number; response: unknown }; ttlHours: number },
 ): Promise<boolean> {
-  const rows = await tx
+  const rows = await db
     .insert(idempotencyKeys)
     .values(values)
     .onConflictDoUpdate({

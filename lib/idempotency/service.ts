@@ -49,7 +49,7 @@ function replayOf(stored: StoredKey, idem: Idempotency): StoredResponse {
 export async function findReplay(teamId: number, idem: Idempotency | null): Promise<StoredResponse | undefined> {
   if (!idem) return undefined;
   void sweepExpiredKeys();
-  const stored = await findKey(await getDb(), teamId, idem.key, config.idempotencyTtlHours);
+  const stored = await findKey(await getDb(), { teamId, key: idem.key, ttlHours: config.idempotencyTtlHours });
   return stored && replayOf(stored, idem);
 }
 
@@ -65,13 +65,12 @@ export async function claimOrReplay(
   response: StoredResponse,
 ): Promise<StoredResponse | undefined> {
   const ttl = config.idempotencyTtlHours;
-  const claimed = await insertKeyIfAbsent(
-    tx,
-    { teamId, key: idem.key, requestHash: idem.requestHash, statusCode: response.status, response: response.body },
-    ttl,
-  );
+  const claimed = await insertKeyIfAbsent(tx, {
+    values: { teamId, key: idem.key, requestHash: idem.requestHash, statusCode: response.status, response: response.body },
+    ttlHours: ttl,
+  });
   if (claimed) return undefined;
-  const stored = await findKey(tx, teamId, idem.key, ttl);
+  const stored = await findKey(tx, { teamId, key: idem.key, ttlHours: ttl });
   if (!stored) throw new Error("idempotency key vanished after a conflict");
   return replayOf(stored, idem);
 }

@@ -5,7 +5,7 @@ import { contactLabels, labels } from "@/db/schema";
 
 export type LabelRow = typeof labels.$inferSelect;
 
-export async function listLabelRows(db: DbOrTx, teamId: number, limit: number, offset: number) {
+export async function listLabelRows(db: DbOrTx, { teamId, limit, offset }: { teamId: number; limit: number; offset: number }) {
   const where = eq(labels.teamId, teamId);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(labels).where(where).orderBy(asc(labels.id)).limit(limit).offset(offset),
@@ -15,7 +15,10 @@ export async function listLabelRows(db: DbOrTx, teamId: number, limit: number, o
 }
 
 /** How many contacts hold each of `labelIds`: one grouped query over the page's labels (not one per label). */
-export async function contactCountsOfLabels(db: DbOrTx, teamId: number, labelIds: number[]): Promise<Map<number, number>> {
+export async function contactCountsOfLabels(
+  db: DbOrTx,
+  { teamId, labelIds }: { teamId: number; labelIds: number[] },
+): Promise<Map<number, number>> {
   if (!labelIds.length) return new Map();
   const rows = await db
     .select({ labelId: contactLabels.labelId, n: count() })
@@ -26,7 +29,7 @@ export async function contactCountsOfLabels(db: DbOrTx, teamId: number, labelIds
 }
 
 /** The ids among `ids` that are labels of the team. */
-export async function teamLabelIds(db: DbOrTx, teamId: number, ids: number[]): Promise<Set<number>> {
+export async function teamLabelIds(db: DbOrTx, { teamId, ids }: { teamId: number; ids: number[] }): Promise<Set<number>> {
   // Ids beyond Postgres' integer range name no label (and would make the query fail).
   ids = ids.filter((id) => id <= 2147483647);
   if (!ids.length) return new Set();
@@ -37,7 +40,7 @@ export async function teamLabelIds(db: DbOrTx, teamId: number, ids: number[]): P
   return new Set(rows.map((r) => r.id));
 }
 
-export async function findLabelRow(db: DbOrTx, teamId: number, id: number) {
+export async function findLabelRow(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
   const [row] = await db
     .select()
     .from(labels)
@@ -47,7 +50,7 @@ export async function findLabelRow(db: DbOrTx, teamId: number, id: number) {
 }
 
 /** Whether another label of the team already has this title (case-insensitive). */
-export async function titleTaken(db: DbOrTx, teamId: number, title: string, exceptId?: number) {
+export async function titleTaken(db: DbOrTx, { teamId, title, exceptId }: { teamId: number; title: string; exceptId?: number }) {
   const [row] = await db
     .select({ id: labels.id })
     .from(labels)
@@ -63,7 +66,7 @@ export async function titleTaken(db: DbOrTx, teamId: number, title: string, exce
 }
 
 /** The team's label with this title, compared as titleTaken does (case-insensitive). */
-export async function findLabelByTitle(db: DbOrTx, teamId: number, title: string) {
+export async function findLabelByTitle(db: DbOrTx, { teamId, title }: { teamId: number; title: string }) {
   const [row] = await db
     .select()
     .from(labels)
@@ -86,7 +89,10 @@ export async function insertLabel(db: DbOrTx, values: typeof labels.$inferInsert
   return row;
 }
 
-export async function updateLabelRow(db: DbOrTx, teamId: number, id: number, values: Partial<typeof labels.$inferInsert>) {
+export async function updateLabelRow(
+  db: DbOrTx,
+  { teamId, id, values }: { teamId: number; id: number; values: Partial<typeof labels.$inferInsert> },
+) {
   const [row] = await db
     .update(labels)
     .set(values)
@@ -96,7 +102,7 @@ export async function updateLabelRow(db: DbOrTx, teamId: number, id: number, val
 }
 
 /** Assignments go with the label (contact_labels cascades on label_id). */
-export async function deleteLabelRow(db: DbOrTx, teamId: number, id: number) {
+export async function deleteLabelRow(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
   const rows = await db
     .delete(labels)
     .where(and(eq(labels.teamId, teamId), eq(labels.id, id)))

@@ -3,6 +3,7 @@ import { getDb, transaction } from "@/db/client";
 import type { z } from "zod";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
+import { recordCallerAudit } from "@/lib/audit/service";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import {
   contactCountsOfLabels,
@@ -41,12 +42,12 @@ export function toLabelDto(row: Pick<LabelRow, "id" | "title" | "description" | 
 
 export async function listLabels({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
   const db = await getDb();
-  const { rows, total } = await listLabelRows(db, ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
-  const counts = await contactCountsOfLabels(
-    db,
-    ctx.teamId,
-    rows.map((r) => r.id),
-  );
+  const { rows, total } = await listLabelRows(db, {
+    teamId: ctx.teamId,
+    limit: input.per_page,
+    offset: offsetOf(input.page, input.per_page),
+  });
+  const counts = await contactCountsOfLabels(db, { teamId: ctx.teamId, labelIds: rows.map((r) => r.id) });
   const data: LabelListItemDto[] = rows.map((r) => ({ ...toLabelDto(r), contacts_count: counts.get(r.id) ?? 0 }));
   return { data, pagination: paginationMeta(total, input.per_page, input.page) };
 }
@@ -56,7 +57,7 @@ export async function createLabel({ ctx, input: raw }: { ctx: AuthContext; input
   const input = createLabelBody.parse(raw);
   return transaction(async (tx) => {
     await lockTeamLabels(tx, ctx.teamId);
-    if (await titleTaken(tx, ctx.teamId, input.title)) throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
+    if (await titleTaken(tx, { teamId: ctx.teamId, title: input.title })) throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
     const row = await insertLabel(tx, {
       teamId: ctx.teamId,
       title: input.title,
@@ -64,7 +65,9 @@ export async function createLabel({ ctx, input: raw }: { ctx: AuthContext; input
       bgColor: input.bg_color,
       textColor: input.text_color,
     });
-    return toLabelDto(row);
+    const dto = toLabelDto(row);
+    await recordCallerAudit(tx, ctx, { action: "label.created", target: { kind: "label", id: row.id, name: row.title }, after: dto });
+    return dto;
   });
 }
 
@@ -85,7 +88,7 @@ export async function ensureLabelsByTitle(
   const out: { title: string; label: LabelDto; created: boolean }[] = [];
   for (const raw of titles) {
     const title = labelTitle.parse(raw);
-    const found = await findLabelByTitle(tx, teamId, title);
+    const found = await findLabelByTitle(tx, { teamId, title });
     if (found) out.push({ title: raw, label: toLabelDto(found), created: false });
     else {
       const row = await insertLabel(tx, {
@@ -110,24 +113,44 @@ export async function updateLabel({
 }): Promise<LabelDto> {
   const { id, changes } = input;
   return transaction(async (tx) => {
-    if (changes.title !== undefined) {
-      await lockTeamLabels(tx, ctx.teamId);
-      if (!(await findLabelRow(tx, ctx.teamId, id))) throw ApiError.notFound(LABEL_NOT_FOUND);
-      if (await titleTaken(tx, ctx.teamId, changes.title, id)) throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
-    }
-    const row = await updateLabelRow(tx, ctx.teamId, id, {
-      title: changes.title,
-      description: changes.description,
-      bgColor: changes.bg_color,
-      textColor: changes.text_color,
+    if (changes.title !== undefined) await lockTeamLabels(tx, ctx.teamId);
+    // Read first: the audit trail keeps what changed, before and after.
+    const before = await findLabelRow(tx, { teamId: ctx.teamId, id });
+    if (!before) throw ApiError.notFound(LABEL_NOT_FOUND);
+    if (changes.title !== undefined && (await titleTaken(tx, { teamId: ctx.teamId, title: changes.title, exceptId: id })))
+      throw ApiError.invalid("title", LABEL_TITLE_TAKEN);
+    const row = await updateLabelRow(tx, {
+      teamId: ctx.teamId,
+      id,
+      values: {
+        title: changes.title,
+        description: changes.description,
+        bgColor: changes.bg_color,
+        textColor: changes.text_color,
+      },
     });
     if (!row) throw ApiError.notFound(LABEL_NOT_FOUND);
-    return toLabelDto(row);
+    const dto = toLabelDto(row);
+    await recordCallerAudit(tx, ctx, {
+      action: "label.updated",
+      target: { kind: "label", id, name: row.title },
+      before: toLabelDto(before),
+      after: dto,
+    });
+    return dto;
   });
 }
 
 export async function deleteLabel({ ctx, input }: { ctx: AuthContext; input: { id: number } }): Promise<void> {
-  if (!(await deleteLabelRow(await getDb(), ctx.teamId, input.id))) throw ApiError.notFound(LABEL_NOT_FOUND);
+  await transaction(async (tx) => {
+    const before = await findLabelRow(tx, { teamId: ctx.teamId, id: input.id });
+    if (!before || !(await deleteLabelRow(tx, { teamId: ctx.teamId, id: input.id }))) throw ApiError.notFound(LABEL_NOT_FOUND);
+    await recordCallerAudit(tx, ctx, {
+      action: "label.deleted",
+      target: { kind: "label", id: input.id, name: before.title },
+      before: toLabelDto(before),
+    });
+  });
 }
 
 /**
@@ -137,7 +160,7 @@ export async function deleteLabel({ ctx, input }: { ctx: AuthContext; input: { i
 export async function requireTeamLabels(teamId: number, ids: number[] | undefined): Promise<number[] | undefined> {
   const labelIds = ids ? [...new Set(ids)] : undefined;
   if (labelIds?.length) {
-    const known = await teamLabelIds(await getDb(), teamId, labelIds);
+    const known = await teamLabelIds(await getDb(), { teamId, ids: labelIds });
     if (labelIds.some((id) => !known.has(id))) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
   }
   return labelIds;

@@ -12,7 +12,7 @@ export async function insertMedia(db: DbOrTx, values: typeof media.$inferInsert)
 }
 
 /** The file with its bytes, only if it belongs to the team. */
-export async function findMediaFile(db: DbOrTx, teamId: number, path: string) {
+export async function findMediaFile(db: DbOrTx, { teamId, path }: { teamId: number; path: string }) {
   const [row] = await db
     .select({
       contentType: media.contentType,
@@ -28,7 +28,7 @@ export async function findMediaFile(db: DbOrTx, teamId: number, path: string) {
 }
 
 /** Metadata only (no bytes): whether the team uploaded this path. */
-export async function findMediaMeta(db: DbOrTx, teamId: number, path: string) {
+export async function findMediaMeta(db: DbOrTx, { teamId, path }: { teamId: number; path: string }) {
   const [row] = await db
     .select({ id: media.id, contentType: media.contentType, sha256: media.sha256 })
     .from(media)

@@ -58,7 +58,7 @@ export async function storeMedia({
 /** A file of the caller's team; anything else (another team's, traversal, missing) is a 404. */
 export async function getMediaFile({ ctx, input }: { ctx: AuthContext; input: { path: string } }) {
   if (!isOwnMediaPath(ctx.teamId, input.path)) throw ApiError.notFound(MEDIA_NOT_FOUND);
-  const file = await findMediaFile(await getDb(), ctx.teamId, input.path);
+  const file = await findMediaFile(await getDb(), { teamId: ctx.teamId, path: input.path });
   if (!file) throw ApiError.notFound(MEDIA_NOT_FOUND);
   return file;
 }

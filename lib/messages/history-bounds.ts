@@ -3,7 +3,7 @@ import type { HistoryWindow } from "./history-range";
 /**
  * A history window as a range of message ids, so a page over the partitions of messages (by
  * RANGE (id), migration 0037) reads only the partitions that may hold the window, pruned by the
- * planner, also in a prepared statement's generic plan (README "History pages prune by id").
+ * planner, also in a prepared statement's generic plan (docs/write-path.md, "History pages prune by id").
  *
  * The range comes from each partition's conservative created_at bounds
  * (message_partition_bounds, kept in the writers' transactions by

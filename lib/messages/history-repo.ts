@@ -6,6 +6,8 @@ import { contacts, conversationDays, messagePartitionBounds, messages, waNumbers
 import type { IdRange, PartitionBounds } from "./history-bounds";
 import type { HistoryWindow } from "./history-range";
 
+// `Db`, not `DbOrTx`, throughout: the statements are prepared once per pool handle (db/prepared.ts).
+
 /**
  * One conversation (team, company number, contact) within a window in `timeZone`, and the ids
  * that window may hold (`ids`, lib/messages/history-bounds.ts): every query adds them to its
@@ -39,7 +41,8 @@ type ConversationParams = {
 
 export const HISTORY_BATCH = 500;
 
-const recordColumns = {
+/** The columns of a history record (spec 2.4) and its `include=` extras; the inbox's thread pages read the same. */
+export const recordColumns = {
   id: messages.id,
   customerNumber: messages.customerNumber,
   customerId: messages.customerId,
@@ -86,7 +89,7 @@ const sameConversation = (c: ConversationParams) => and(conversationKeys(c), inI
  * `created_at >= $a AND created_at < $b` (0.5 % each), and which index counted the day flipped with
  * the statistics. Counted through messages_history_idx, with only the id range (the whole month
  * partition) as index condition, a partial day read every entry the customer has in that month:
- * 16,000 for the bench's heavy customer, twice a page, 5x its p99 on the 50 M set (bench/README.md).
+ * 16,000 for the bench's heavy customer, twice a page, 5x its p99 on the 50 M set (bench/log/2026-11-28-50m-third-run.md).
  * Rated as two separate inequalities (a third each) the id bounds lose to the day's range, which
  * reads only that day through messages_history_range_idx (tests/api/history-plan.test.ts). An
  * unnamed statement is planned with its values, which show the day is narrower than the partition:
@@ -125,7 +128,7 @@ function conversationWhere(c: ConversationParams): SQL {
  * rollup; only the partial days at its two edges are counted in `messages` (index-only, through
  * `messages_history_range_idx`). A window that holds no whole day is counted directly. So a
  * 30-day window costs ~30 rollup rows plus two days of index entries, however many messages the
- * customer has (bench/README.md, finding 2).
+ * customer has (bench/log/2026-11-22-findings.md, finding 2).
  */
 function conversationCount(db: Db, c: ConversationParams): SQL<number> {
   const { from, to, below } = windowBounds(c);
@@ -178,7 +181,7 @@ function conversationCount(db: Db, c: ConversationParams): SQL<number> {
  * being planned and then pruned at each id. The rows come out in the ids' order, so ordering by
  * the page's id sorts nothing.
  */
-function rowLookup(db: Db, c: ConversationParams, ids: ReturnType<typeof idQuery>) {
+function rowLookup(db: Db, { conversation: c, ids }: { conversation: ConversationParams; ids: ReturnType<typeof idQuery> }) {
   const page = ids.as("page");
   // The row goes by the table's own name, so recordColumns (and the team check) read the lateral's columns.
   const row = db
@@ -191,7 +194,10 @@ function rowLookup(db: Db, c: ConversationParams, ids: ReturnType<typeof idQuery
 }
 const byId = (id: SQLWrapper, order: "ASC" | "DESC") => (order === "ASC" ? asc(id) : desc(id));
 
-function idQuery(db: Db, where: SQL, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number> = 0) {
+function idQuery(
+  db: Db,
+  { where, order, limit, offset = 0 }: { where: SQL; order: "ASC" | "DESC"; limit: Param<number>; offset?: Param<number> },
+) {
   return db.select({ id: messages.id }).from(messages).where(where).orderBy(byId(messages.id, order)).limit(limit).offset(offset);
 }
 
@@ -208,10 +214,18 @@ export function countQuery(db: Db, c: ConversationParams) {
  * trip instead of two. A page past the end has no row to carry the total: the caller counts
  * separately then. Exposed so tests can EXPLAIN exactly what is sent.
  */
-export function pageQuery(db: Db, c: ConversationParams, order: "ASC" | "DESC", limit: Param<number>, offset: Param<number>) {
+export function pageQuery(
+  db: Db,
+  {
+    conversation: c,
+    order,
+    limit,
+    offset,
+  }: { conversation: ConversationParams; order: "ASC" | "DESC"; limit: Param<number>; offset: Param<number> },
+) {
   const where = conversationWhere(c);
   const total = conversationCount(db, c);
-  const { page, row, sameTeam } = rowLookup(db, c, idQuery(db, where, order, limit, offset));
+  const { page, row, sameTeam } = rowLookup(db, { conversation: c, ids: idQuery(db, { where, order, limit, offset }) });
   return db
     .select({ ...recordColumns, total })
     .from(page)
@@ -239,12 +253,20 @@ const placeholdersFor = (bounded: boolean): ConversationParams => ({
  * The page statement with every value a placeholder (teamId, waNumberId, contactId, from, to, tz,
  * lo, hi, limit, offset), as the app prepares it; the bench's floor server sends the very same text.
  */
-export function pageStatement(db: Db, order: "ASC" | "DESC", bounded: boolean, pruneAt: "plan" | "start" = "plan") {
-  return pageQuery(db, { ...placeholdersFor(bounded), pruneAt }, order, placeholder("limit"), placeholder("offset"));
+export function pageStatement(
+  db: Db,
+  { order, bounded, pruneAt = "plan" }: { order: "ASC" | "DESC"; bounded: boolean; pruneAt?: "plan" | "start" },
+) {
+  return pageQuery(db, {
+    conversation: { ...placeholdersFor(bounded), pruneAt },
+    order,
+    limit: placeholder("limit"),
+    offset: placeholder("offset"),
+  });
 }
 
 /** The count alone, for a page past the end (same placeholders as `pageStatement`). */
-export function countStatement(db: Db, bounded: boolean, pruneAt: "plan" | "start" = "plan") {
+export function countStatement(db: Db, { bounded, pruneAt = "plan" }: { bounded: boolean; pruneAt?: "plan" | "start" }) {
   return countQuery(db, { ...placeholdersFor(bounded), pruneAt });
 }
 
@@ -256,7 +278,9 @@ const preparedPages = Object.fromEntries(
     [true, false].map((bounded) => [
       `${order}:${bounded}`,
       preparedOnce((db) =>
-        pageStatement(db, order, bounded, pruneAtOn(db)).prepare(`history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`),
+        pageStatement(db, { order, bounded, pruneAt: pruneAtOn(db) }).prepare(
+          `history_page_${order.toLowerCase()}_${bounded ? "bounded" : "open"}`,
+        ),
       ),
     ]),
   ),
@@ -268,12 +292,19 @@ const preparedPages = Object.fromEntries(
  * index condition of `messages_history_idx` and never tempts the planner into walking the
  * primary key from `afterId` across every other conversation.
  */
-export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "pruneAt">, order: "ASC" | "DESC", afterId: number | null) {
+export function batchQuery(
+  db: Db,
+  {
+    conversation: c,
+    order,
+    afterId,
+  }: { conversation: Conversation & Pick<ConversationParams, "pruneAt">; order: "ASC" | "DESC"; afterId: number | null },
+) {
   const where = conversationWhere(c);
   const key = sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id})`;
   const bound = sql`(${c.teamId}::int, ${c.waNumberId}::int, ${c.contactId}::int, ${afterId}::int)`;
   const keyset = afterId === null ? where : and(where, order === "ASC" ? sql`${key} > ${bound}` : sql`${key} < ${bound}`)!;
-  const { page, row, sameTeam } = rowLookup(db, c, idQuery(db, keyset, order, HISTORY_BATCH));
+  const { page, row, sameTeam } = rowLookup(db, { conversation: c, ids: idQuery(db, { where: keyset, order, limit: HISTORY_BATCH }) });
   return db
     .select(recordColumns)
     .from(page)
@@ -282,10 +313,13 @@ export function batchQuery(db: Db, c: Conversation & Pick<ConversationParams, "p
     .orderBy(byId(page.id, order));
 }
 
-export async function historyPage(handle: Db, c: Conversation, order: "ASC" | "DESC", limit: number, offset: number) {
+export async function historyPage(
+  db: Db,
+  { conversation: c, order, limit, offset }: { conversation: Conversation; order: "ASC" | "DESC"; limit: number; offset: number },
+) {
   // Kept to their generic plans on a direct connection (db/client.ts genericPlansOf says why).
-  const db = genericPlansOf(handle);
-  const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](db);
+  const generic = genericPlansOf(db);
+  const page = preparedPages[`${order}:${c.window.toExclusive !== null}`](generic);
   const rows = await page.execute({
     teamId: c.teamId,
     waNumberId: c.waNumberId,
@@ -300,13 +334,16 @@ export async function historyPage(handle: Db, c: Conversation, order: "ASC" | "D
   });
   if (rows.length) return { rows, total: rows[0].total };
   // Sent as a named statement too (db/client.ts, namedStatements): pruned when it starts, like the page.
-  const [{ total }] = await countQuery(db, { ...c, pruneAt: pruneAtOn(db) });
+  const [{ total }] = await countQuery(generic, { ...c, pruneAt: pruneAtOn(generic) });
   return { rows, total };
 }
 
-export async function historyBatch(handle: Db, c: Conversation, order: "ASC" | "DESC", afterId: number | null) {
-  const db = genericPlansOf(handle);
-  return batchQuery(db, { ...c, pruneAt: pruneAtOn(db) }, order, afterId);
+export async function historyBatch(
+  db: Db,
+  { conversation: c, order, afterId }: { conversation: Conversation; order: "ASC" | "DESC"; afterId: number | null },
+) {
+  const generic = genericPlansOf(db);
+  return batchQuery(generic, { conversation: { ...c, pruneAt: pruneAtOn(generic) }, order, afterId });
 }
 
 /** The partitions' id ranges and created_at bounds, for lib/messages/history-bounds.ts to cache. */
@@ -335,7 +372,10 @@ const preparedBounds = preparedOnce((db) => boundsStatement(db).prepare("history
  * callers mostly send. Undefined when the number is not the team's; `contactId` null when no
  * contact matches.
  */
-export async function findConversation(db: Db, teamId: number, number: string, digits: string | null, customerId: string) {
+export async function findConversation(
+  db: Db,
+  { teamId, number, digits, customerId }: { teamId: number; number: string; digits: string | null; customerId: string },
+) {
   const [row] = await preparedConversation(db).execute({ teamId, number, digits, customerId });
   return row;
 }

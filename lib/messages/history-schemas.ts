@@ -1,6 +1,7 @@
 import { z } from "@/lib/http/zod-es";
 import { PAGE_NOT_INTEGER, paginationSchema, perPageTooBig } from "@/lib/http/list-query";
 import { routedToSchema } from "@/lib/routing/schemas";
+import { dateOutOfRange, FIRST_SUPPORTED_DAY, isSupportedYear, LAST_SUPPORTED_DAY } from "@/lib/http/supported-dates";
 
 export const HISTORY_MAX_PER_PAGE = 100;
 export const HISTORY_DEFAULT_PER_PAGE = 50;
@@ -13,13 +14,18 @@ export type LocalDate = { text: string; dayOnly: boolean };
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
 
-/** Parses `YYYY-MM-DD` or `YYYY-MM-DD HH:mm:ss`, refusing impossible dates such as 2026-02-30. */
+/**
+ * Parses `YYYY-MM-DD` or `YYYY-MM-DD HH:mm:ss`, refusing impossible dates such as 2026-02-30. Any
+ * four-digit year: whether it is a supported one is the schema's question (its own text).
+ */
 export function parseLocalDate(raw: string): LocalDate | null {
   const m = DATE_RE.exec(raw.trim());
   if (!m) return null;
   const [y, mo, d, h = "00", mi = "00", s = "00"] = m.slice(1);
   const parts = [y, mo, d, h, mi, s].map(Number);
-  const t = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]));
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear keeps them as written.
+  const t = new Date(Date.UTC(2000, 0, 1, parts[3], parts[4], parts[5]));
+  t.setUTCFullYear(parts[0], parts[1] - 1, parts[2]);
   const roundTrips =
     t.getUTCFullYear() === parts[0] &&
     t.getUTCMonth() === parts[1] - 1 &&
@@ -27,7 +33,7 @@ export function parseLocalDate(raw: string): LocalDate | null {
     t.getUTCHours() === parts[3] &&
     t.getUTCMinutes() === parts[4] &&
     t.getUTCSeconds() === parts[5];
-  if (!roundTrips || parts[0] < 1900) return null;
+  if (!roundTrips) return null;
   return { text: `${y}-${mo}-${d} ${h}:${mi}:${s}`, dayOnly: m[4] === undefined };
 }
 
@@ -36,6 +42,12 @@ function dateParam(field: string) {
     const parsed = parseLocalDate(raw);
     if (!parsed) {
       ctx.addIssue({ code: "custom", message: dateFormatMessage(field) });
+      return z.NEVER;
+    }
+    // The window's ends become instants in SQL and JavaScript: a year outside the supported
+    // calendar (lib/http/supported-dates.ts) never gets that far.
+    if (!isSupportedYear(Number(parsed.text.slice(0, 4)))) {
+      ctx.addIssue({ code: "custom", message: dateOutOfRange(field) });
       return z.NEVER;
     }
     return parsed;
@@ -63,14 +75,15 @@ export const historyQuerySchema = z
     }),
     wa_number: requiredText("wa_number").meta({ description: "Company number registered to the caller's team.", example: "573001234567" }),
     from_date: dateParam("from_date").meta({
-      description: "Start, inclusive: YYYY-MM-DD or YYYY-MM-DD HH:mm:ss in APP_TIMEZONE.",
+      description: `Start, inclusive: YYYY-MM-DD or YYYY-MM-DD HH:mm:ss in APP_TIMEZONE, from ${FIRST_SUPPORTED_DAY} to ${LAST_SUPPORTED_DAY}.`,
       example: "2026-11-15",
     }),
-    to_date: dateParam("to_date").optional().meta({
-      description:
-        "End, inclusive: YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:mm:ss; default now. At most HISTORY_MAX_RANGE_DAYS (90) after from_date.",
-      example: "2026-11-22",
-    }),
+    to_date: dateParam("to_date")
+      .optional()
+      .meta({
+        description: `End, inclusive: YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:mm:ss, from ${FIRST_SUPPORTED_DAY} to ${LAST_SUPPORTED_DAY}; default now. At most HISTORY_MAX_RANGE_DAYS (90) after from_date.`,
+        example: "2026-11-22",
+      }),
     order: z
       .string()
       .transform((s) => s.trim().toUpperCase())

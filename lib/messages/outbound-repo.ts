@@ -6,7 +6,7 @@ import { messages } from "@/db/schema";
 /** A message due at once: the database's now() when the row is written. */
 export const DUE_NOW: SQL = sql`now()`;
 
-/** An outbound message's row as lib/messages/outbound.ts builds it (its due time may be SQL: `now()`). */
+/** An outbound message's row as lib/messages/queued-row.ts builds it (its due time may be SQL: `now()`). */
 export type OutboundRow = Omit<typeof messages.$inferInsert, "nextAttemptAt"> & { nextAttemptAt: SQL | Date };
 
 /*
@@ -21,7 +21,7 @@ export type OutboundRow = Omit<typeof messages.$inferInsert, "nextAttemptAt"> & 
  * single send, a reply, a bulk send. Values that are SQL (such as `now()`) are taken from the
  * first row for every row.
  */
-export async function insertOutbound(tx: DbOrTx, rows: OutboundRow[]): Promise<void> {
+export async function insertOutbound(db: DbOrTx, rows: OutboundRow[]): Promise<void> {
   if (!rows.length) return;
   const columns = getTableColumns(messages) as Record<string, { name: string; getSQLType(): string }>;
   const first = rows[0] as Record<string, unknown>;
@@ -34,7 +34,7 @@ export async function insertOutbound(tx: DbOrTx, rows: OutboundRow[]): Promise<v
   });
   const names = [...keys, ...sqlKeys].map((k) => sql.identifier(columns[k].name));
   const definition = sql.raw(keys.map((k) => `"${columns[k].name}" ${columns[k].getSQLType()}`).join(", "));
-  await tx.execute(sql`
+  await db.execute(sql`
     INSERT INTO messages (${sql.join(names, sql`, `)})
     SELECT ${sql.join([...keys.map((k) => sql`r.${sql.identifier(columns[k].name)}`), ...sqlKeys.map((k) => first[k] as SQL)], sql`, `)}
     FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition})`);
@@ -61,7 +61,10 @@ export type PayloadSlots = { headerAt: number | null; bodyAt: number | null; but
  * are parameters once, and each payload is the shared one with the recipient's texts set in SQL
  * (a fifth of the bytes of shipping whole rows, measured on the bench's 100,000-recipient broadcast).
  */
-export async function insertOutboundBatch(tx: DbOrTx, shared: OutboundRow, slots: PayloadSlots, rows: BatchRecipient[]) {
+export async function insertOutboundBatch(
+  db: DbOrTx,
+  { shared, slots, rows }: { shared: OutboundRow; slots: PayloadSlots; rows: BatchRecipient[] },
+) {
   if (!rows.length) return;
   const c = shared;
   let payload = sql`${JSON.stringify(c.payload)}::jsonb`;
@@ -72,7 +75,7 @@ export async function insertOutboundBatch(tx: DbOrTx, shared: OutboundRow, slots
   if (slots.buttonsAt !== null)
     payload = sql`jsonb_set(${payload}, ${`{components,${slots.buttonsAt}}`}::text[], coalesce(r.k, ${payload} #> ${`{components,${slots.buttonsAt}}`}::text[]))`;
   const due = c.nextAttemptAt instanceof SQL ? c.nextAttemptAt : sql`${c.nextAttemptAt.toISOString()}::timestamptz`;
-  await tx.execute(sql`
+  await db.execute(sql`
     INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
       direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
       response_handler, campaign_id, bot_id, next_attempt_at, broadcast_id)

@@ -8,7 +8,7 @@ const PARTITIONS_LOCK = ADVISORY_LOCKS.messagePartitions;
 
 /**
  * What a run did: months made, months dropped, and whether messages_tail holds rows (ids outran
- * every month made ahead: no later month can be made, README "Messages are partitioned").
+ * every month made ahead: no later month can be made, docs/write-path.md, "Messages are partitioned by month of ids").
  */
 export type MessagePartitionsWork = { made: number; dropped: number; tailInUse: boolean };
 
@@ -19,25 +19,23 @@ export type MessagePartitionsWork = { made: number; dropped: number; tailInUse: 
  * Attaching, detaching and dropping lock messages for a moment: with a 2 s lock_timeout the work
  * gives way to a long writer and is tried again at the next run, rather than making every writer
  * queue behind it. Undefined when another process holds the work. Runs in the caller's
- * transaction `tx` (the lock and lock_timeout are the transaction's).
+ * transaction (a `Tx`: the lock and lock_timeout last for that transaction).
  */
 export async function maintainMessagePartitions(
-  tx: Tx,
-  at: Date,
-  minCapacity: number,
-  retentionMonths: number | undefined,
+  db: Tx,
+  { at, minCapacity, retentionMonths }: { at: Date; minCapacity: number; retentionMonths: number | undefined },
 ): Promise<MessagePartitionsWork | undefined> {
-  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
+  const [lock] = rowsOf<{ ok: boolean }>(await db.execute(sql`SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK}) AS ok`));
   if (!lock?.ok) return undefined;
-  await tx.execute(sql`SET LOCAL lock_timeout = '2s'`);
+  await db.execute(sql`SET LOCAL lock_timeout = '2s'`);
   const when = at.toISOString();
   const [made] = rowsOf<{ made: number; tail_in_use: boolean }>(
-    await tx.execute(sql`SELECT * FROM messages_ensure_partitions(${when}::timestamptz, ${minCapacity}::bigint)`),
+    await db.execute(sql`SELECT * FROM messages_ensure_partitions(${when}::timestamptz, ${minCapacity}::bigint)`),
   );
   let dropped = 0;
   if (retentionMonths !== undefined) {
     const [row] = rowsOf<{ n: number }>(
-      await tx.execute(sql`SELECT messages_drop_partitions(${when}::timestamptz, ${retentionMonths}::int) AS n`),
+      await db.execute(sql`SELECT messages_drop_partitions(${when}::timestamptz, ${retentionMonths}::int) AS n`),
     );
     dropped = Number(row.n);
   }

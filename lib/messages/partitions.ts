@@ -12,8 +12,10 @@ export const MIN_PARTITION_IDS = 1_000_000;
  * Every process runs it (lib/chores/schedule.ts); one at a time does the work.
  */
 export async function maintainMessages(at: Date = new Date()): Promise<MessagePartitionsWork | undefined> {
-  const work = await transaction((tx) => maintainMessagePartitions(tx, at, MIN_PARTITION_IDS, config.messagesRetentionMonths));
-  // Nothing is lost (the tail takes every id), but no month is made any more: an operator's matter (README).
+  const work = await transaction((tx) =>
+    maintainMessagePartitions(tx, { at, minCapacity: MIN_PARTITION_IDS, retentionMonths: config.messagesRetentionMonths }),
+  );
+  // Nothing is lost (the tail takes every id), but no month is made any more: an operator's matter (docs/write-path.md).
   if (work?.tailInUse) console.warn("[chores] messages_tail holds rows: no later month of messages can be made (README)");
   return work;
 }

@@ -3,7 +3,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { contacts, conversations, messages, REPLY_WINDOW_HOURS } from "@/db/schema";
 
-/** WhatsApp's customer-service window, in hours (DESIGN section 14). */
+/** WhatsApp's customer-service window, in hours (docs/architecture.md, "Domain model"). */
 
 /**
  * The customer of a reply and whether their 24-hour window is open, in one indexed read: the
@@ -12,12 +12,16 @@ import { contacts, conversations, messages, REPLY_WINDOW_HOURS } from "@/db/sche
  * (conversations_key_uq). The window is judged by the database clock, the one that stamped the
  * customer's message. Undefined when no contact matches (a customer who never wrote).
  */
-export async function findReplyContact(db: DbOrTx, teamId: number, waNumberId: number, digits: string | null, customerId: string) {
+export async function findReplyContact(
+  db: DbOrTx,
+  { teamId, waNumberId, digits, customerId }: { teamId: number; waNumberId: number; digits: string | null; customerId: string },
+) {
   const [row] = await db
     .select({
       id: contacts.id,
       customerNumber: contacts.customerNumber,
       customerId: contacts.customerId,
+      assigneeAgentId: conversations.assigneeAgentId,
       windowOpen: sql<boolean>`coalesce(${conversations.lastInboundAt} > now() - ${REPLY_WINDOW_HOURS} * interval '1 hour', false)`,
     })
     .from(contacts)
@@ -37,7 +41,10 @@ export async function findReplyContact(db: DbOrTx, teamId: number, waNumberId: n
 }
 
 /** The id of a message of this very conversation, by its update_id. */
-export async function findConversationMessageId(db: DbOrTx, teamId: number, waNumberId: number, contactId: number, updateId: string) {
+export async function findConversationMessageId(
+  db: DbOrTx,
+  { teamId, waNumberId, contactId, updateId }: { teamId: number; waNumberId: number; contactId: number; updateId: string },
+) {
   const [row] = await db
     .select({ id: messages.id })
     .from(messages)

@@ -4,12 +4,13 @@ import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
-import { requireNumber } from "@/lib/numbers/service";
+import { requireSendingNumber } from "@/lib/numbers/service";
+import { assignOnReply, replyAssignee } from "@/lib/conversations/service";
 import { sanitizeNumber } from "@/lib/phone";
 import { findConversationMessageId, findReplyContact } from "./reply-repo";
 import type { ReplyMessage, SendReplyInput } from "./reply-schemas";
 import { resolveReplyMedia } from "./send-media";
-import { outboundRow } from "./outbound";
+import { outboundRow } from "./queued-row";
 import { insertOutbound } from "./outbound-repo";
 import { SEND_QUEUED, type SendResult } from "./send-service";
 import type { SendTemplateResponse } from "./send-schemas";
@@ -86,22 +87,36 @@ export async function sendReply({
   const earlier = await findReplay(ctx.teamId, idempotency);
   if (earlier) return { ...earlier, replayed: true };
 
-  const number = await requireNumber(ctx, input.wa_number);
+  const number = await requireSendingNumber(ctx, input.wa_number);
   const digits = sanitizeNumber(input.customer_source);
-  const contact = await findReplyContact(await getDb(), ctx.teamId, number.id, /^\d+$/.test(digits) ? digits : null, input.customer_source);
+  const contact = await findReplyContact(await getDb(), {
+    teamId: ctx.teamId,
+    waNumberId: number.id,
+    digits: /^\d+$/.test(digits) ? digits : null,
+    customerId: input.customer_source,
+  });
   // A customer who never wrote on this number has no window at all.
   if (!contact?.windowOpen) throw ApiError.invalid("customer_source", WINDOW_CLOSED);
   let replyTo: number | null = null;
   if (input.context_update_id) {
-    replyTo = (await findConversationMessageId(await getDb(), ctx.teamId, number.id, contact.id, input.context_update_id)) ?? null;
+    replyTo =
+      (await findConversationMessageId(await getDb(), {
+        teamId: ctx.teamId,
+        waNumberId: number.id,
+        contactId: contact.id,
+        updateId: input.context_update_id,
+      })) ?? null;
     if (replyTo === null) throw ApiError.invalid("context_update_id", CONTEXT_NOT_FOUND);
   }
   const { payload, mediaPath, params } = await storedPayload(ctx.teamId, input);
 
   const updateId = randomUUID();
   const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
-  const write = (tx: DbOrTx) =>
-    insertOutbound(tx, [
+  // An agent's reply takes an unassigned conversation (team setting reply_assigns); a token's does
+  // not. The conditional UPDATE decides; the read here only spares the settings read when assigned.
+  const assignee = contact.assigneeAgentId === null ? await replyAssignee(ctx) : null;
+  const write = async (tx: DbOrTx) => {
+    await insertOutbound(tx, [
       outboundRow(ctx, {
         waNumberId: number.id,
         contact,
@@ -113,5 +128,8 @@ export async function sendReply({
         replyToMessageId: replyTo,
       }),
     ]);
-  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
+    if (assignee !== null) await assignOnReply(tx, { teamId: ctx.teamId, waNumberId: number.id, contactId: contact.id, agentId: assignee });
+  };
+  // Assigning writes a second row: the message and the assignment commit together.
+  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write, { atomic: assignee !== null });
 }

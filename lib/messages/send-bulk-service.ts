@@ -74,11 +74,7 @@ export async function sendBulk({
   const write = async (tx: DbOrTx) => {
     // Sorted, so concurrent bulk sends to overlapping numbers lock contacts in one order.
     const numbers = [...new Set(accepted.map((a) => a.recipient.destination))].sort();
-    const upserted = await upsertContacts(
-      tx,
-      ctx.teamId,
-      numbers.map((number) => ({ number })),
-    );
+    const upserted = await upsertContacts(tx, { teamId: ctx.teamId, keys: numbers.map((number) => ({ number })) });
     const contactsByNumber = new Map(numbers.map((n, i) => [n, upserted[i]]));
     const target = { number, template, media, shared: input };
     await insertOutbound(

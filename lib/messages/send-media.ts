@@ -43,7 +43,7 @@ export async function resolveMedia(
     throw ApiError.invalid("media_path", extensionMismatch(format));
   }
   if (!isOwnMediaPath(teamId, mediaPath)) throw ApiError.forbidden(mediaNotOwned(teamId));
-  if (!(await findMediaMeta(await getDb(), teamId, mediaPath))) throw ApiError.invalid("media_path", MEDIA_MISSING);
+  if (!(await findMediaMeta(await getDb(), { teamId, path: mediaPath }))) throw ApiError.invalid("media_path", MEDIA_MISSING);
   return { path: mediaPath, url: mediaUrl(mediaPath) };
 }
 
@@ -59,7 +59,7 @@ async function resolveDefault(
   const usable =
     EXTENSIONS_BY_FORMAT[format].includes(extensionOf(path)) &&
     isOwnMediaPath(teamId, path) &&
-    (await findMediaMeta(await getDb(), teamId, path)) !== undefined;
+    (await findMediaMeta(await getDb(), { teamId, path })) !== undefined;
   if (!usable) {
     throw ApiError.invalid("media_path", DEFAULT_MEDIA_INVALID);
   }
@@ -80,7 +80,7 @@ export async function resolveReplyMedia(teamId: number, type: ReplyMediaType, me
   const field = "payload.media_path";
   if (!EXTENSIONS_BY_REPLY_TYPE[type].includes(extensionOf(mediaPath))) throw ApiError.invalid(field, replyExtensionMismatch(type));
   if (!isOwnMediaPath(teamId, mediaPath)) throw ApiError.forbidden(mediaNotOwned(teamId));
-  const meta = await findMediaMeta(await getDb(), teamId, mediaPath);
+  const meta = await findMediaMeta(await getDb(), { teamId, path: mediaPath });
   if (!meta) throw ApiError.invalid(field, MEDIA_MISSING);
   return { path: mediaPath, url: mediaUrl(mediaPath), contentType: meta.contentType, sha256: meta.sha256 };
 }

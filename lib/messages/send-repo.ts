@@ -10,7 +10,7 @@ function inRange(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 1 && id <= INT4_MAX;
 }
 
-export async function botExists(db: DbOrTx, teamId: number, id: number): Promise<boolean> {
+export async function botExists(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<boolean> {
   if (!inRange(id)) return false;
   const rows = await db
     .select({ id: bots.id })
@@ -20,7 +20,7 @@ export async function botExists(db: DbOrTx, teamId: number, id: number): Promise
   return rows.length > 0;
 }
 
-export async function campaignExists(db: DbOrTx, teamId: number, id: number): Promise<boolean> {
+export async function campaignExists(db: DbOrTx, { teamId, id }: { teamId: number; id: number }): Promise<boolean> {
   if (!inRange(id)) return false;
   const rows = await db
     .select({ id: campaigns.id })

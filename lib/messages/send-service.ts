@@ -4,7 +4,7 @@ import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
 import { findReplay, writeOnce, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
-import { requireNumber } from "@/lib/numbers/service";
+import { requireSendingNumber } from "@/lib/numbers/service";
 import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templates/service";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
@@ -12,7 +12,7 @@ import { resolveParams } from "./send-params";
 import { upsertContacts } from "@/lib/contacts/repo";
 import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
 import { botExists, campaignExists } from "./send-repo";
-import { outboundRow } from "./outbound";
+import { outboundRow } from "./queued-row";
 import { insertOutbound, type OutboundRow } from "./outbound-repo";
 import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
 import { buildTemplatePayload } from "./template-payload";
@@ -30,13 +30,13 @@ type Target = { number: { id: number }; template: TemplateRow; media: ResolvedMe
  * campaign (422 each). Parameters and media come after, as they depend on the template.
  */
 export async function resolveSendTarget(ctx: AuthContext, input: SendShared) {
-  const number = await requireNumber(ctx, input.wa_number);
+  const number = await requireSendingNumber(ctx, input.wa_number);
   const db = await getDb();
   // Independent lookups run together; their errors are still reported in a fixed order.
   const [found, botOk, campaignOk] = await Promise.all([
     findTemplateForSend(ctx.teamId, number.id, input.template_name),
-    input.bot_id == null || botExists(db, ctx.teamId, input.bot_id),
-    input.campaign_id == null || campaignExists(db, ctx.teamId, input.campaign_id),
+    input.bot_id == null || botExists(db, { teamId: ctx.teamId, id: input.bot_id }),
+    input.campaign_id == null || campaignExists(db, { teamId: ctx.teamId, id: input.campaign_id }),
   ]);
   const template = assertSendable(found, input.template_name);
   if (!botOk) throw ApiError.invalid("bot_id", botNotFound(input.bot_id!));
@@ -44,7 +44,7 @@ export async function resolveSendTarget(ctx: AuthContext, input: SendShared) {
   return { number, template };
 }
 
-/** The QUEUED row of one template recipient (outbound.ts builds every outbound row). */
+/** The QUEUED row of one template recipient (queued-row.ts builds every outbound row). */
 export function queuedMessage(
   ctx: AuthContext,
   { number, template, media, shared }: Target,
@@ -96,7 +96,7 @@ export async function sendTemplate({
   const { number, template } = await resolveSendTarget(ctx, input);
   const params = resolveParams(template.components, input);
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
-  // Marketing opt-out (issue 21): MARKETING templates only; UTILITY ones and replies still go.
+  // Marketing opt-out (docs/features/opt-out.md): MARKETING templates only; UTILITY ones and replies still go.
   if ((await optedOutAmong(ctx.teamId, template.category, [input.destination])).size)
     throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
   const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
@@ -107,7 +107,7 @@ export async function sendTemplate({
   // message is one statement, and a contact created for a send that then failed is still
   // that customer's contact. With a key, claiming it and writing commit together.
   const write = async (tx: DbOrTx) => {
-    const [contact] = await upsertContacts(tx, ctx.teamId, [{ number: input.destination }]);
+    const [contact] = await upsertContacts(tx, { teamId: ctx.teamId, keys: [{ number: input.destination }] });
     // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
     // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
     // locked_until, sends through the number's channel and moves the status on; a crashed worker's

@@ -17,7 +17,7 @@ export type StatsRow = { status: string; error_code: number; error_title: string
  * committing meanwhile (it moves the days and, by their triggers, the months and the totals) is
  * seen whole or not at all. Days are UTC dates, both ends included.
  */
-export async function sumMessageStats(db: DbOrTx, teamId: number, f: StatsFilter): Promise<StatsRow[]> {
+export async function sumMessageStats(db: DbOrTx, { teamId, filter: f }: { teamId: number; filter: StatsFilter }): Promise<StatsRow[]> {
   const rows = rowsOf<{ status: string; error_code: number | string; error_title: string; messages: number | string }>(
     await db.execute(sql`SELECT status, error_code, error_title, sum(messages) AS messages
       FROM (${rollupRows(teamId, f)}
@@ -112,12 +112,12 @@ const FOLD_LOCK = ADVISORY_LOCKS.statsFold;
  * how many it moved (-1 when another process was folding). Only one process folds at a time (a
  * transaction-scoped advisory lock, skipped if taken): the writers it serves never wait for it,
  * and the upserts it makes in key order are the only writes to message_stats. A key that nets to
- * 0 is kept at 0, as the rollup always kept counted-out keys. Runs in the caller's transaction `tx`.
+ * 0 is kept at 0, as the rollup always kept counted-out keys. Takes a `Tx`: the try-lock lasts for the caller's transaction.
  */
-export async function foldMessageStatsDeltas(tx: Tx): Promise<number> {
-  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
+export async function foldMessageStatsDeltas(db: Tx): Promise<number> {
+  const [lock] = rowsOf<{ ok: boolean }>(await db.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
   if (!lock?.ok) return -1;
-  const res = await tx.execute(sql`
+  const res = await db.execute(sql`
     WITH gone AS (
       DELETE FROM message_stats_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM message_stats_deltas LIMIT ${FOLD_BATCH}))
       RETURNING *

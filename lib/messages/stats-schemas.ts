@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
 import { MESSAGE_STATUSES } from "@/db/schema/messages";
+import { dateOutOfRange, FIRST_SUPPORTED_DAY, isSupportedInstant, LAST_SUPPORTED_DAY, utcDayMs } from "@/lib/http/supported-dates";
 
 export const STATS_DATE_INVALID = (field: "from" | "to") => `El campo ${field} debe ser una fecha válida con el formato YYYY-MM-DD.`;
 export const STATS_RANGE_INVALID = "El campo to debe ser una fecha igual o posterior a from.";
@@ -11,20 +12,26 @@ export const OUTBOUND_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "RECEIVED"
   "RECEIVED"
 >[];
 
-/** A UTC calendar day `YYYY-MM-DD` that exists (2026-02-30 does not). */
-function day(field: "from" | "to") {
+/**
+ * A UTC calendar day `YYYY-MM-DD` that exists (2026-02-30 does not) and lies in the calendar the
+ * API supports (lib/http/supported-dates.ts): one that does not exist or is not written so answers
+ * the format text, a real day outside the range the range text. Shared with the reports.
+ */
+export function utcDay(field: "from" | "to", description: string) {
   return z
     .string()
     .trim()
-    .refine((s) => {
-      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-      if (!m) return false;
-      const t = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-      return +m[1] >= 1900 && t.getUTCMonth() === +m[2] - 1 && t.getUTCDate() === +m[3];
-    }, STATS_DATE_INVALID(field))
+    .superRefine((s, ctx) => {
+      const ms = utcDayMs(s);
+      if (ms === null) ctx.addIssue({ code: "custom", message: STATS_DATE_INVALID(field) });
+      else if (!isSupportedInstant(ms)) ctx.addIssue({ code: "custom", message: dateOutOfRange(field) });
+    })
     .optional()
-    .meta({ description: `Día UTC ${field === "from" ? "inicial" : "final"} (incluido), YYYY-MM-DD` });
+    .meta({ description: `${description} Entre ${FIRST_SUPPORTED_DAY} y ${LAST_SUPPORTED_DAY}.` });
 }
+
+/** Whether the days `to` comes before `from` (both valid `utcDay`s), by their instants. */
+export const dayBefore = (to: string, from: string) => utcDayMs(to)! < utcDayMs(from)!;
 
 /** An optional text filter; empty means "not filtered". */
 const text = (field: string, max: number) =>
@@ -44,11 +51,11 @@ export const messageStatsQuery = z
     sent_group: text("sent_group", 255).meta({ description: "sent_group exacto de los envíos" }),
     template: text("template", 512).meta({ description: "Nombre de la plantilla" }),
     wa_number: text("wa_number", 32).meta({ description: "Número de la empresa (solo dígitos, o con +)" }),
-    from: day("from"),
-    to: day("to"),
+    from: utcDay("from", "Día UTC inicial (incluido), YYYY-MM-DD."),
+    to: utcDay("to", "Día UTC final (incluido), YYYY-MM-DD."),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && q.to < q.from) ctx.addIssue({ code: "custom", path: ["to"], message: STATS_RANGE_INVALID });
+    if (q.from && q.to && dayBefore(q.to, q.from)) ctx.addIssue({ code: "custom", path: ["to"], message: STATS_RANGE_INVALID });
   })
   .meta({ id: "MessageStatsQuery" });
 export type MessageStatsQuery = z.output<typeof messageStatsQuery>;

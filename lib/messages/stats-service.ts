@@ -13,7 +13,7 @@ import { OUTBOUND_STATUSES, type FailureByCode, type MessageStats, type MessageS
 export async function messageStats({ ctx, input }: { ctx: AuthContext; input: MessageStatsQuery }): Promise<MessageStats> {
   const waNumberId = input.wa_number ? (await requireNumber(ctx, input.wa_number)).id : undefined;
   const filter = { waNumberId, template: input.template, sentGroup: input.sent_group, from: input.from, to: input.to };
-  const rows = await withReadDb(ctx.teamId, (db) => sumMessageStats(db, ctx.teamId, filter));
+  const rows = await withReadDb(ctx.teamId, (db) => sumMessageStats(db, { teamId: ctx.teamId, filter }));
   const byStatus = Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, 0])) as MessageStats["by_status"];
   const failures = new Map<number, FailureByCode & { best: number }>();
   let total = 0;

@@ -9,6 +9,8 @@ export type DeadLetterInput = {
   kind: "rejected" | "clamped" | "expired";
   reason: string;
   raw: string;
+  /** Where the item came from: Meta's webhooks (the default, `whatsapp`) or a sync's template list (`template_sync`). */
+  source?: "whatsapp" | "template_sync";
 };
 
 export async function insertDeadLetters(db: DbOrTx, rows: DeadLetterInput[]) {

@@ -35,7 +35,8 @@ export async function keepDeadLetters(rows: DeadLetterInput[]) {
 export function isTransientDbError(err: unknown): boolean {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === "string" ? e.code : "";
-    if (/^(08|40|53|57)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT)/.test(code)) return true;
+    if (/^(08|40|53|57)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|DB_CIRCUIT_OPEN|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT)/.test(code))
+      return true;
   }
   return false;
 }

@@ -45,12 +45,15 @@ export async function ingestEach(number: ChannelNumber, batch: InboundMessage[])
   for (const msg of batch) {
     try {
       const result = await transaction(async (tx) => {
-        if (await inboundExists(tx, number.id, msg.providerMessageId)) throw new Duplicate();
+        if (await inboundExists(tx, { waNumberId: number.id, providerMessageId: msg.providerMessageId })) throw new Duplicate();
         const waId = msg.from ? sanitizeNumber(msg.from) : null;
-        const contact = await upsertContact(tx, number.teamId, {
-          number: waId,
-          customerId: waId ?? msg.userId ?? null,
-          name: msg.profileName ?? null,
+        const contact = await upsertContact(tx, {
+          teamId: number.teamId,
+          contact: {
+            number: waId,
+            customerId: waId ?? msg.userId ?? null,
+            name: msg.profileName ?? null,
+          },
         });
         if (!contact) throw new Error("contact upsert returned nothing");
         const route = await routeReply(tx, {
@@ -85,7 +88,12 @@ export async function ingestEach(number: ChannelNumber, batch: InboundMessage[])
         // SALIR/STOP/BAJA (OPT_OUT_WORDS) as the whole message: no more MARKETING templates to them.
         await optOutOnInbound(tx, number.teamId, contact.id, msg.type, payload, row.createdAt);
         if (msg.type === "system" && !Array.isArray(payload) && payload.type === "user_changed_number" && payload.new_wa_id) {
-          await moveContactNumber(tx, number.teamId, contact.id, waId, sanitizeNumber(String(payload.new_wa_id)));
+          await moveContactNumber(tx, {
+            teamId: number.teamId,
+            contactId: contact.id,
+            oldWaId: waId,
+            newWaId: sanitizeNumber(String(payload.new_wa_id)),
+          });
         }
         await queueWebhookDelivery(
           tx,

@@ -14,7 +14,10 @@ export async function secretsVersion(db: DbOrTx): Promise<number> {
 }
 
 /** wamid of one of the team's messages on this number, by its update_id (sandbox replies quoting it). */
-export async function providerIdByUpdateId(db: DbOrTx, teamId: number, waNumberId: number, updateId: string) {
+export async function providerIdByUpdateId(
+  db: DbOrTx,
+  { teamId, waNumberId, updateId }: { teamId: number; waNumberId: number; updateId: string },
+) {
   const [row] = await db
     .select({ providerMessageId: messages.providerMessageId })
     .from(messages)

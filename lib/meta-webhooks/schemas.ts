@@ -13,7 +13,12 @@ export const webhookVerifyQuery = z
 export const webhookReceiptResponse = z
   .object({
     message: z.string(),
-    data: z.object({ messages: z.number().int(), statuses: z.number().int(), ignored: z.number().int() }),
+    data: z.object({
+      messages: z.number().int(),
+      statuses: z.number().int(),
+      updates: z.number().int().meta({ description: "Cambios de plantillas y de salud de números aplicados" }),
+      ignored: z.number().int(),
+    }),
   })
   .meta({ id: "WebhookReceiptResponse" });
 

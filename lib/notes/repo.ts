@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/client";
 import { agents, conversationNotes, conversations, messages, waNumbers } from "@/db/schema";
 
 /** The conversation's key (number and contact) and its number's digits, or undefined for another team's id. */
-export async function findConversationKey(db: DbOrTx, teamId: number, id: number) {
+export async function findConversationKey(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
   const [row] = await db
     .select({ id: conversations.id, waNumberId: conversations.waNumberId, contactId: conversations.contactId, waNumber: waNumbers.number })
     .from(conversations)
@@ -26,7 +26,7 @@ const noteColumns = {
 };
 
 /** A conversation's notes, oldest first (a thread reads them in order among its messages). */
-export async function listNoteRows(db: DbOrTx, teamId: number, key: ConversationKey, limit: number) {
+export async function listNoteRows(db: DbOrTx, { teamId, key, limit }: { teamId: number; key: ConversationKey; limit: number }) {
   return db
     .select(noteColumns)
     .from(conversationNotes)

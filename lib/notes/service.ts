@@ -28,7 +28,7 @@ function toDto(
 }
 
 async function requireConversation(db: DbOrTx, ctx: AuthContext, id: number) {
-  const key = await findConversationKey(db, ctx.teamId, id);
+  const key = await findConversationKey(db, { teamId: ctx.teamId, id });
   if (!key) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   return key;
 }
@@ -36,7 +36,7 @@ async function requireConversation(db: DbOrTx, ctx: AuthContext, id: number) {
 export async function listNotes({ ctx, input }: { ctx: AuthContext; input: { conversationId: number } }): Promise<NoteDto[]> {
   const db = await getDb();
   const key = await requireConversation(db, ctx, input.conversationId);
-  return (await listNoteRows(db, ctx.teamId, key, MAX_NOTES)).map((r) => toDto(key, r));
+  return (await listNoteRows(db, { teamId: ctx.teamId, key, limit: MAX_NOTES })).map((r) => toDto(key, r));
 }
 
 /**

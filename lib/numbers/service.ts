@@ -8,6 +8,7 @@ import { encryptJson } from "@/lib/crypto/secrets";
 import { credentialsChanged } from "@/lib/channels/credentials";
 import { findNumber, insertNumber, listNumbers } from "./repo";
 import type { WaNumberDto } from "./schemas";
+import { numberDisabled } from "./settings-schemas";
 
 type Row = Awaited<ReturnType<typeof listNumbers>>["rows"][number];
 
@@ -18,11 +19,21 @@ export function toWaNumberDto(row: Row): WaNumberDto {
     display_name: row.displayName,
     provider: row.provider,
     messages_per_second: row.messagesPerSecond,
+    quality_rating: row.qualityRating,
+    messaging_limit_tier: row.messagingLimitTier,
+    health_event: row.healthEvent,
+    health_updated_at: row.healthUpdatedAt ? new Date(row.healthUpdatedAt).toISOString() : null,
+    business_account_id: row.businessAccountId,
+    disabled: row.disabledAt !== null,
   };
 }
 
 export async function listWaNumbers({ ctx, input }: { ctx: AuthContext; input: { page: number; per_page: number } }) {
-  const { rows, total } = await listNumbers(await getDb(), ctx.teamId, input.per_page, offsetOf(input.page, input.per_page));
+  const { rows, total } = await listNumbers(await getDb(), {
+    teamId: ctx.teamId,
+    limit: input.per_page,
+    offset: offsetOf(input.page, input.per_page),
+  });
   return { data: rows.map(toWaNumberDto), pagination: paginationMeta(total, input.per_page, input.page) };
 }
 
@@ -30,8 +41,18 @@ export const WA_NUMBER_NOT_REGISTERED = "El número de WhatsApp no está registr
 
 /** The caller's registered number, or 422 on `field` (spec 4.1: unregistered wa_number → 422). */
 export async function requireNumber(ctx: AuthContext, raw: string, field = "wa_number") {
-  const row = await findNumber(await getDb(), ctx.teamId, sanitizeNumber(raw));
+  const row = await findNumber(await getDb(), { teamId: ctx.teamId, number: sanitizeNumber(raw) });
   if (!row) throw ApiError.invalid(field, WA_NUMBER_NOT_REGISTERED);
+  return row;
+}
+
+/**
+ * The number a send goes out from: registered (the contract's 422 otherwise), and not switched off
+ * in the settings (docs/features/numbers.md): a disabled number's sends are refused, 422 on the same field.
+ */
+export async function requireSendingNumber(ctx: AuthContext, raw: string, field = "wa_number") {
+  const row = await requireNumber(ctx, raw, field);
+  if (row.disabledAt) throw ApiError.invalid(field, numberDisabled(row.number));
   return row;
 }
 

@@ -9,12 +9,32 @@ import {
   updateSavedReplyBody,
 } from "@/lib/saved-replies/schemas";
 import { createNoteBody, listNotesResponse, noteResponse } from "@/lib/notes/schemas";
+import { conversationMessagesQuery, conversationMessagesResponse } from "@/lib/conversations/thread-schemas";
+import { teamSettingsResponse, updateTeamSettingsInput } from "@/lib/teams/settings-schemas";
 
-/** The agent's tools of issue 21 (saved replies, notes), spread into the document's paths. */
+/** The agent's tools (saved replies, notes), spread into the document's paths. */
 const conversationPath = z.object({ conversationId: z.string().meta({ description: "Id entero de la conversación" }) });
 const savedReplyPath = z.object({ savedReplyId: z.string().meta({ description: "Id entero de la respuesta guardada" }) });
 
 export const agentPaths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>> = {
+  "/api/v1/team/settings": {
+    get: {
+      tags: ["Sesión"],
+      summary: "Configuración del equipo que siguen las pantallas del agente",
+      description:
+        "`default_country`: el formulario de envío antepone su código a un número escrito sin él (la API no: `destination` va siempre con su código de país). `reply_assigns`: responder desde el panel asigna al agente una conversación sin asignar. `waiting_alert_minutes`: pasados esos minutos, la espera de un cliente se marca en color de alerta en la bandeja. Se cambia con `PATCH` (Ajustes → Equipo) o `npm run admin -- team:settings`.",
+      responses: { ...ok(teamSettingsResponse), ...errors() },
+    },
+    patch: {
+      tags: ["Sesión"],
+      summary: "Cambiar la configuración del equipo",
+      description:
+        "Propietarios y administradores (token: `agents_admin`). Cada campo es opcional; `default_country: null` quita el país (un número sin código se rechaza). " +
+        "El país debe ser un código ISO 3166-1 alfa-2 conocido (422 en `default_country`); `waiting_alert_minutes`, un entero de 1 a 1440 (422 en `waiting_alert_minutes`). Auditoría: `team.settings_updated` con el antes y el después; un cambio que no cambia nada no escribe nada.",
+      requestBody: { content: jsonContent(updateTeamSettingsInput) },
+      responses: { ...ok(teamSettingsResponse), ...errors("400", "415", "422") },
+    },
+  },
   "/api/v1/saved-replies": {
     get: {
       tags: ["Respuestas guardadas"],
@@ -50,6 +70,17 @@ export const agentPaths: Record<string, Partial<Record<"get" | "post" | "put" | 
       summary: "Borrar una respuesta guardada",
       requestParams: { path: savedReplyPath },
       responses: { ...ok(deleteSavedReplyResponse), ...errors("404") },
+    },
+  },
+  "/api/v1/conversations/{conversationId}/messages": {
+    get: {
+      tags: ["Bandeja"],
+      summary: "Mensajes de una conversación, el más reciente primero (sin rango de fechas)",
+      description:
+        "La primera página son los `per_page` mensajes más recientes (por defecto 50, máximo 100) en una sola petición, sea cual sea la antigüedad de la conversación; " +
+        "`cursor` (el `next_cursor` de una página, null al final) da los anteriores. Ordenados por id, como el historial (4.5), con `update_id`, `error`, `routed_to` y `provider_message_id`.",
+      requestParams: { path: conversationPath, query: conversationMessagesQuery },
+      responses: { ...ok(conversationMessagesResponse), ...errors("404", "422") },
     },
   },
   "/api/v1/conversations/{conversationId}/notes": {

@@ -1,8 +1,15 @@
 import { createDocument } from "zod-openapi";
 import { z } from "@/lib/http/zod-es";
-import { errors, ok, jsonContent, type Operation } from "./helpers";
+import { errors, ok, jsonContent, FORBIDDEN_DESCRIPTION, type Operation } from "./helpers";
 import { agentPaths } from "./agent-paths";
-import { noteSchema } from "@/lib/notes/schemas";
+import { teamPaths } from "./team-paths";
+import { auditPaths } from "./audit-paths";
+import { numberPaths } from "./number-paths";
+import { tokenPaths } from "./token-paths";
+import { routingPaths } from "./routing-paths";
+import { webhookEndpointPaths } from "./webhook-endpoint-paths";
+import { SCOPES } from "@/lib/auth/permissions";
+import { templatePaths } from "./template-paths";
 import { listWaNumbersQuery, listWaNumbersResponse } from "@/lib/numbers/schemas";
 import {
   createLabelBody,
@@ -14,6 +21,7 @@ import {
 } from "@/lib/labels/schemas";
 import {
   MARKETING_OPTED_OUT,
+  MARKETING_OPTED_OUT_AT_SEND,
   contactLabelIdsBody,
   contactLabelsResponse,
   contactResponse,
@@ -21,9 +29,9 @@ import {
   listContactsResponse,
   updateContactBody,
 } from "@/lib/contacts/schemas";
-import { listBotsQuery, listBotsResponse } from "@/lib/bots/schemas";
-import { listCampaignsQuery, listCampaignsResponse } from "@/lib/campaigns/schemas";
 import { listTemplatesQuery, listTemplatesResponse } from "@/lib/templates/schemas";
+import { templateDraftSchema } from "@/lib/templates/draft-schema";
+import { templateResponse } from "./template-paths";
 import { sendTemplateInput, sendTemplateResponse } from "@/lib/messages/send-schemas";
 import { sendReplyInput } from "@/lib/messages/reply-schemas";
 import { sendBulkRequest, sendBulkResponse } from "@/lib/messages/send-bulk-schemas";
@@ -52,10 +60,12 @@ import { messageStatsQuery, messageStatsResponse } from "@/lib/messages/stats-sc
 import { REPORT_PRECISION, reportAgentsResponse, reportQuery, reportSummaryResponse } from "@/lib/reports/schemas";
 import { errorSchema } from "@/lib/http/list-query";
 import { healthResponse } from "@/lib/health/schemas";
-import { contactLabelsEvent, contactUpdatedEvent, eventStreamQuery, messageCreatedEvent, messageStatusEvent } from "@/lib/events/schemas";
+import { eventStreamQuery } from "@/lib/events/schemas";
+import { EVENT_TYPES, liveEvent } from "@/lib/events/catalogue";
 import {
   broadcastResponse,
-  broadcastUpdatedEvent,
+  messagingLimitPreviewQuery,
+  messagingLimitPreviewResponse,
   createBroadcastRequest,
   listBroadcastsQuery,
   listBroadcastsResponse,
@@ -149,13 +159,28 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       responses: { ...ok(listBroadcastsResponse), ...errors("422") },
     },
   },
+  "/api/v1/broadcasts/messaging-limit": {
+    get: {
+      tags: ["Difusiones"],
+      summary: "El límite de mensajería de un número y las olas que tomaría una difusión de ese tamaño",
+      description:
+        "Meta deja que un número abra conversaciones iniciadas por la empresa con tantos clientes únicos por ventana móvil de 24 h " +
+        "como diga su nivel (`messaging_limit_tier`: TIER_250, TIER_1K, TIER_10K, TIER_100K, TIER_UNLIMITED). `used`: clientes a los " +
+        "que el número envió una plantilla en la ventana, sin los que escribieron en las últimas 24 h (ventana de atención abierta). " +
+        "Una difusión mayor que lo que queda sale en olas: la primera con lo que queda, las siguientes a medida que la ventana libera " +
+        "cupo (estimación). Sin nivel conocido o TIER_UNLIMITED, `limit` es null y todo sale en una ola. Número de otro equipo → 404.",
+      requestParams: { query: messagingLimitPreviewQuery },
+      responses: { ...ok(messagingLimitPreviewResponse), ...errors("404", "422") },
+    },
+  },
   "/api/v1/broadcasts/{broadcastId}": {
     get: {
       tags: ["Difusiones"],
       summary: "Una difusión con sus conteos por estado, respuestas y fallos por código",
       description:
         "`counts` cuenta cada mensaje una vez, en su estado actual. `replied`: destinatarios cuyo mensaje salió (SENDED o posterior) y " +
-        "cuya conversación recibió un mensaje del cliente después de encolado el envío (o de su hora programada). De otro equipo → 404.",
+        "cuya conversación recibió un mensaje del cliente después de encolado el envío (o de su hora programada). `messaging_limit`: el plan " +
+        "de olas dentro del límite de mensajería del número (lo que falta, lo que espera cupo y cuándo sale). De otro equipo → 404.",
       requestParams: { path: broadcastPath },
       responses: { ...ok(broadcastResponse), ...errors("404") },
     },
@@ -209,6 +234,23 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       summary: "Listar plantillas (estructura 2.1)",
       requestParams: { query: listTemplatesQuery },
       responses: { ...ok(listTemplatesResponse), ...errors("422") },
+    },
+    post: {
+      tags: ["Plantillas"],
+      summary: "Crear una plantilla y enviarla a Meta para su revisión",
+      description:
+        "Valida el borrador con las reglas de Meta (nombre, idioma, categoría MARKETING o UTILITY, encabezado, cuerpo con variables " +
+        "{{1}} o {{nombre}} y un ejemplo para cada una, pie sin variables, hasta 10 botones con las respuestas rápidas juntas) y lo envía " +
+        "a la cuenta de WhatsApp Business del número (`POST /{waba-id}/message_templates`). Responde 201 con la plantilla en el estado que " +
+        "Meta le da (PENDING mientras la revisa); después la cambian los webhooks de Meta. Si Meta la rechaza, 422 con sus palabras en " +
+        "`message` y `errors.template`, y no se guarda nada. Para el número de sandbox queda PENDING y se aprueba sola pasados " +
+        "SANDBOX_TEMPLATE_REVIEW_MS. Emite `template.updated`, queda en el historial (`source: editor`) y en la auditoría. Propietarios y " +
+        "administradores (token: `webhooks_admin`).",
+      requestBody: { content: jsonContent(templateDraftSchema) },
+      responses: {
+        "201": { description: "Enviada", content: jsonContent(templateResponse) },
+        ...errors("400", "413", "415", "422", "502"),
+      },
     },
   },
   "/api/v1/media-upload": {
@@ -281,7 +323,9 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
         "`marketing_opt_out: true` guarda la baja (motivo `agent`; si ya estaba de baja se conservan la fecha y el motivo de la primera); " +
         "`false` la quita. Un contacto de baja no recibe plantillas MARKETING: el envío responde 422 `" +
         MARKETING_OPTED_OUT +
-        "`, y los envíos masivos y las difusiones lo rechazan con ese motivo. Las plantillas UTILITY y las respuestas libres siguen llegando. " +
+        "`, y los envíos masivos y las difusiones lo rechazan con ese motivo. Lo que ya estaba en cola al darse de baja no se envía: " +
+        `queda FAILED con el error \`{"code": ${MARKETING_OPTED_OUT_AT_SEND.code}, "title": "${MARKETING_OPTED_OUT_AT_SEND.title}"}\`. ` +
+        "Las plantillas UTILITY y las respuestas libres siguen llegando. " +
         "La baja también llega sola: un mensaje del cliente que es solo una palabra de `OPT_OUT_WORDS` (SALIR, STOP, BAJA por defecto, " +
         "sin distinguir mayúsculas ni tildes) o un envío que Meta rechaza con el error 131050. Se emite `contact.updated`.",
       requestParams: { path: contactPath },
@@ -442,26 +486,10 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       responses: { ...ok(listWaNumbersResponse), ...errors("422") },
     },
   },
-  "/api/v1/bots": {
-    get: {
-      tags: ["Catálogos"],
-      summary: "Bots",
-      requestParams: { query: listBotsQuery },
-      responses: { ...ok(listBotsResponse), ...errors("422") },
-    },
-  },
-  "/api/v1/campaigns": {
-    get: {
-      tags: ["Catálogos"],
-      summary: "Campañas",
-      requestParams: { query: listCampaignsQuery },
-      responses: { ...ok(listCampaignsResponse), ...errors("422") },
-    },
-  },
   "/api/v1/webhook_deliveries": {
     get: {
       tags: ["Webhooks"],
-      summary: "Webhooks salientes: entregas a las URL de bots y campañas",
+      summary: "Webhooks salientes: entregas a las URL de bots, campañas y endpoints de webhook",
       description:
         "Cada entrega es un POST firmado (`X-Signature-256`) de `message.received` o `message.status` a la URL del bot o la campaña a la que se enrutó el mensaje, con sus intentos y la última respuesta. " +
         "El webhook `message.status` y el evento en vivo `message.status` de `GET /api/v1/events` cuentan el mismo hecho (el estado de un mensaje cambió) por dos canales: " +
@@ -541,28 +569,18 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       tags: ["Eventos"],
       summary: "Eventos del equipo en vivo (Server-Sent Events)",
       description:
-        "Flujo `text/event-stream` con los eventos del equipo del llamador: `message.created`, `message.status`, `contact.labels`, `contact.updated`, " +
-        "`broadcast.updated` (en cada cambio de estado de una difusión y, como mucho una vez por segundo, mientras cambian sus conteos) " +
-        "`note.created` (una nota privada nueva de una conversación; su `data` es la nota) " +
-        "(cada uno con `id:`, `event:` y `data:` JSON). Tras una reconexión, `Last-Event-ID` (cabecera, o `last_event_id` en la primera conexión) " +
+        `Flujo \`text/event-stream\` con los eventos del equipo del llamador: ${EVENT_TYPES.map((t) => `\`${t}\``).join(", ")} ` +
+        "(cada uno con `id:`, `event:` y `data:` JSON; la forma de cada `data` está en `LiveEvent`). " +
+        "`broadcast.updated` llega en cada cambio de estado de una difusión y, como mucho una vez por segundo, mientras cambian sus conteos; " +
+        "`note.created` es una nota privada nueva de una conversación (su `data` es la nota). " +
+        "Tras una reconexión, `Last-Event-ID` (cabecera, o `last_event_id` en la primera conexión) " +
         "reenvía lo perdido desde el registro de eventos (≥ 24 h); si ya no puede completarse llega `event: reset` y el cliente debe recargar. " +
         "Un comentario `: ping` cada 15 s mantiene viva la conexión. Filtros opcionales: `wa_number`, `contact_id`.",
       requestParams: { query: eventStreamQuery, header: z.object({ "Last-Event-ID": z.string().optional() }) },
       responses: {
         "200": {
-          description: "Flujo de eventos; cada `data:` tiene la forma de su tipo",
-          content: {
-            "text/event-stream": {
-              schema: z.union([
-                messageCreatedEvent,
-                messageStatusEvent,
-                contactLabelsEvent,
-                contactUpdatedEvent,
-                broadcastUpdatedEvent,
-                noteSchema,
-              ]),
-            },
-          },
+          description: "Flujo de eventos: cada evento es un `LiveEvent` (`event:` su tipo, `data:` su JSON)",
+          content: { "text/event-stream": { schema: liveEvent } },
         },
         ...errors("422"),
       },
@@ -573,7 +591,9 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
       tags: ["Sesión"],
       summary: "Iniciar sesión de agente (cookie)",
       description:
-        "Intentos fallidos limitados por cuenta (SIGN_IN_FAILURES_PER_ACCOUNT, 10 cada 15 min) y por dirección (AUTH_FAILURES_PER_ADDRESS): 429 con Retry-After, igual para correos existentes o no; 503 si hay demasiadas contraseñas verificándose a la vez.",
+        "Intentos fallidos frenados, nunca bloqueados: tras 5 contraseñas erróneas de un correo desde una dirección (SIGN_IN_FREE_FAILURES), cada intento siguiente espera 2, 4, 8… hasta 60 s (SIGN_IN_MAX_DELAY_SECONDS); desde otras direcciones 10 s como mucho y desde una dirección donde el agente ya inició sesión, nada. " +
+        "Además, un presupuesto por dirección (AUTH_FAILURES_PER_ADDRESS). Mientras tanto, 429 con Retry-After, igual para correos existentes o no; 503 si hay demasiadas contraseñas verificándose a la vez. " +
+        "Cada agente tiene hasta SESSIONS_PER_AGENT (10) sesiones abiertas: iniciar otra cierra la más antigua, cuya siguiente solicitud recibe un 401 que lo explica.",
       security: [],
       requestBody: { content: jsonContent(loginRequestSchema) },
       responses: { ...ok(agentResponseSchema), ...errors("400", "415", "422", "503") },
@@ -586,7 +606,23 @@ const paths: Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "d
     get: { tags: ["Sesión"], summary: "Agente de la sesión actual", responses: { ...ok(agentResponseSchema), ...errors() } },
   },
   ...agentPaths,
+  ...teamPaths,
+  ...auditPaths,
+  ...numberPaths,
+  ...tokenPaths,
+  ...templatePaths,
+  ...routingPaths,
+  ...webhookEndpointPaths,
 };
+
+// Every operation that needs a caller may refuse it: its role or its token's scopes (docs/roles.md).
+for (const ops of Object.values(paths)) {
+  for (const op of Object.values(ops)) {
+    if (op && !(op.security && op.security.length === 0) && op.responses && !op.responses["403"]) {
+      op.responses["403"] = { description: FORBIDDEN_DESCRIPTION, content: jsonContent(errorSchema) };
+    }
+  }
+}
 
 let cached: ReturnType<typeof createDocument> | undefined;
 
@@ -599,7 +635,10 @@ export function getOpenApiDocument() {
       version: "1.0.0",
       description:
         "Todas las rutas exigen `Authorization: Bearer <token>` (o la cookie de sesión del panel).\n" +
-        'Errores: `{"message": "...", "errors": {"campo": ["..."]}}`; en 422 `message` es el texto exacto del primer error. 401 → `{"message":"Unauthenticated."}`.\n' +
+        "Cada operación pide un permiso: un agente lo tiene por su rol (owner, admin, supervisor, agent), un token por uno de sus alcances " +
+        `(${SCOPES.join(", ")}); si no, 403 (tabla completa en docs/roles.md).\n` +
+        'Errores: `{"message": "...", "errors": {"campo": ["..."]}}`; en 422 `message` es el texto exacto del primer error. 401 → `{"message":"Unauthenticated."}` ' +
+        "(un token vencido, o renovado y pasado su periodo de transición, recibe un `message` que lo explica).\n" +
         "Las listas responden `{message, data, pagination: {total_items, items_per_page, current_page, total_pages}}`.",
     },
     servers: [{ url: "/" }],

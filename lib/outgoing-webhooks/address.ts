@@ -1,7 +1,7 @@
 import net from "node:net";
 
 /**
- * Which addresses a bot's or campaign's webhook may reach (README, "Security"): only public unicast
+ * Which addresses a bot's or campaign's webhook may reach (docs/operations.md, "Security"): only public unicast
  * ones. Everything a server's own network could answer on — loopback, private, link-local (the
  * 169.254.169.254 metadata service), shared, documentation, multicast and other reserved ranges, in
  * IPv4 and IPv6, including IPv4 written inside IPv6 (`::ffff:127.0.0.1`, NAT64 `64:ff9b::/96`, 6to4

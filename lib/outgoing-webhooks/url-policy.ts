@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import { internalAddressKind, ipLiteralOf, isLocalhostName, type AddressKind } from "./address";
 
 /**
- * Where bot and campaign webhooks may point (README, "Security"). A URL is refused when it is set
+ * Where bot and campaign webhooks may point (docs/operations.md, "Security"). A URL is refused when it is set
  * (`webhookUrlSchema`, so the admin CLI and any API) and again when a delivery is POSTed, after
  * DNS: `guardedLookup` checks every address a name resolves to and hands exactly those to the
  * socket, so a name cannot resolve outside at the check and inside at the connect (DNS rebinding).
@@ -35,10 +35,10 @@ const KIND_ES: Record<AddressKind, string> = {
   reserved: "reservada",
 };
 
-/** The one-line Spanish message for a URL refused when it is set. */
-export function webhookUrlRefusalMessage(r: WebhookUrlRefusal): string {
-  if (r.reason === "credentials") return "El campo webhook_url no puede incluir usuario ni contraseña.";
-  return `El campo webhook_url no puede apuntar a una dirección ${KIND_ES[r.kind]} (${r.address}); solo se admiten direcciones públicas.`;
+/** The one-line Spanish message for a URL refused when it is set (`field`: the request's name for it). */
+export function webhookUrlRefusalMessage(r: WebhookUrlRefusal, field = "webhook_url"): string {
+  if (r.reason === "credentials") return `El campo ${field} no puede incluir usuario ni contraseña.`;
+  return `El campo ${field} no puede apuntar a una dirección ${KIND_ES[r.kind]} (${r.address}); solo se admiten direcciones públicas.`;
 }
 
 /** A delivery refused by the address rule; its message is what `last_error` records. */

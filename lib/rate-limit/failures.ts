@@ -1,9 +1,8 @@
 import { getDb } from "@/db/client";
 import { config } from "@/lib/config";
-import { sha256Hex } from "@/lib/crypto/hash";
 import { clientAddress } from "@/lib/http/client-address";
 import { ApiError } from "@/lib/http/errors";
-import { bumpWindow, countsInWindows, deleteKey, releaseInWindow, reserveInWindow } from "./repo";
+import { bumpWindow, countsInWindows, releaseInWindow, reserveInWindow } from "./repo";
 import { LONG_KEY_PREFIX, sweep } from "./service";
 
 /**
@@ -24,9 +23,8 @@ export function failureLimitError(retryAfter: number): ApiError {
   return new ApiError(429, tooManyFailuresMessage(retryAfter), undefined, { "Retry-After": String(retryAfter) });
 }
 
-/** Budget keys. Emails are stored hashed: the table is no list of who tried which account. */
+/** The budget key of a client address (the sign-in delays per email are lib/auth/sign-in-throttle.ts). */
 export const addressKey = (address: string) => `${LONG_KEY_PREFIX}addr:${address}`;
-export const accountKey = (email: string) => `${LONG_KEY_PREFIX}acct:${sha256Hex(email.trim().toLowerCase())}`;
 
 export type FailureSlot = { key: string; windowStart: Date } | null;
 export type Reservation = { ok: true; slot: FailureSlot } | { ok: false; retryAfter: number };
@@ -46,7 +44,7 @@ function retryAfterSeconds(current: number, limit: number, now: number): number 
 
 async function retryAfter(key: string, limit: number, now: number): Promise<number> {
   const w = windowsAt(now);
-  const [, current] = await countsInWindows(await getDb(), key, [w.previous, w.start]);
+  const [, current] = await countsInWindows(await getDb(), { key, starts: [w.previous, w.start] });
   return retryAfterSeconds(current, limit, now);
 }
 
@@ -58,18 +56,14 @@ async function retryAfter(key: string, limit: number, now: number): Promise<numb
 export async function reserveFailure(key: string, limit: number, now = Date.now()): Promise<Reservation> {
   if (limit <= 0) return { ok: true, slot: null };
   const w = windowsAt(now);
-  const count = await reserveInWindow(await getDb(), key, w.start, w.previous, limit);
+  const count = await reserveInWindow(await getDb(), { key, windowStart: w.start, previousStart: w.previous, limit });
   sweep(WINDOW_MS);
   if (count === null) return { ok: false, retryAfter: await retryAfter(key, limit, now) };
   return { ok: true, slot: { key, windowStart: w.start } };
 }
 
 export async function releaseFailure(slot: FailureSlot): Promise<void> {
-  if (slot) await releaseInWindow(await getDb(), slot.key, slot.windowStart);
-}
-
-export async function clearFailures(key: string): Promise<void> {
-  await deleteKey(await getDb(), key);
+  if (slot) await releaseInWindow(await getDb(), { key: slot.key, windowStart: slot.windowStart });
 }
 
 /**
@@ -84,13 +78,13 @@ export async function withAddressFailureBudget<T>(req: Request, run: () => Promi
   const key = addressKey(clientAddress(req));
   const now = Date.now();
   const w = windowsAt(now);
-  const [previous, current] = await countsInWindows(await getDb(), key, [w.previous, w.start]);
+  const [previous, current] = await countsInWindows(await getDb(), { key, starts: [w.previous, w.start] });
   if (previous + current >= limit) throw failureLimitError(retryAfterSeconds(current, limit, now));
   try {
     return await run();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      await bumpWindow(await getDb(), key, w.start);
+      await bumpWindow(await getDb(), { key, windowStart: w.start });
       sweep(WINDOW_MS);
     }
     throw err;

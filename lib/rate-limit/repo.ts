@@ -4,7 +4,8 @@ import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { preparedOnce } from "@/db/prepared";
 import { rateLimits } from "@/db/schema";
 
-// On the hot path of every request: built once per handle, run as a prepared statement.
+// On the hot path of every request: built once per handle, run as a prepared statement (so the
+// two functions below take `Db`, not `DbOrTx`: db/prepared.ts keys them by pool handle).
 const bump = preparedOnce((db) =>
   db
     .insert(rateLimits)
@@ -18,8 +19,27 @@ const bump = preparedOnce((db) =>
  * One statement per request: the first hit of a window inserts its row, every later one bumps it
  * under the row lock, so concurrent requests on any replica each see a distinct count.
  */
-export async function bumpWindow(db: Db, key: string, windowStart: Date): Promise<number> {
+export async function bumpWindow(db: Db, { key, windowStart }: { key: string; windowStart: Date }): Promise<number> {
   const [row] = await bump(db).execute({ key, windowStart });
+  return Number(row.count);
+}
+
+const add = preparedOnce((db) =>
+  db
+    .insert(rateLimits)
+    .values({ key: sql.placeholder("key"), windowStart: sql.placeholder("windowStart"), count: sql.placeholder("delta") })
+    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + excluded.count` } })
+    .returning({ count: rateLimits.count })
+    .prepare("rate_limit_add"),
+);
+
+/**
+ * Adds a process's batch of requests to a window in one statement and returns the new total
+ * (lib/rate-limit/local-budget.ts): the row lock makes the totals of concurrent batches distinct,
+ * so each batch knows the places its requests took.
+ */
+export async function addToWindow(db: Db, { key, windowStart, delta }: { key: string; windowStart: Date; delta: number }): Promise<number> {
+  const [row] = await add(db).execute({ key, windowStart, delta });
   return Number(row.count);
 }
 
@@ -27,7 +47,10 @@ export async function bumpWindow(db: Db, key: string, windowStart: Date): Promis
  * Deletes past windows: keys starting with `longPrefix` (the failure budgets, which look back
  * further) before `longCutoff`, every other key before `cutoff`.
  */
-export async function deleteWindowsBefore(db: DbOrTx, cutoff: Date, longPrefix: string, longCutoff: Date): Promise<void> {
+export async function deleteWindowsBefore(
+  db: DbOrTx,
+  { cutoff, longPrefix, longCutoff }: { cutoff: Date; longPrefix: string; longCutoff: Date },
+): Promise<void> {
   await db
     .delete(rateLimits)
     .where(
@@ -46,10 +69,7 @@ export async function deleteWindowsBefore(db: DbOrTx, cutoff: Date, longPrefix: 
  */
 export async function reserveInWindow(
   db: DbOrTx,
-  key: string,
-  windowStart: Date,
-  previousStart: Date,
-  limit: number,
+  { key, windowStart, previousStart, limit }: { key: string; windowStart: Date; previousStart: Date; limit: number },
 ): Promise<number | null> {
   const res = await db.execute(sql`
     WITH prev AS (
@@ -66,7 +86,7 @@ export async function reserveInWindow(
 }
 
 /** Gives back one slot taken by `reserveInWindow` (the attempt turned out not to be a failure). */
-export async function releaseInWindow(db: DbOrTx, key: string, windowStart: Date): Promise<void> {
+export async function releaseInWindow(db: DbOrTx, { key, windowStart }: { key: string; windowStart: Date }): Promise<void> {
   await db
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
@@ -74,15 +94,10 @@ export async function releaseInWindow(db: DbOrTx, key: string, windowStart: Date
 }
 
 /** Counts of a key in the given windows (missing windows count 0). */
-export async function countsInWindows(db: DbOrTx, key: string, starts: Date[]): Promise<number[]> {
+export async function countsInWindows(db: DbOrTx, { key, starts }: { key: string; starts: Date[] }): Promise<number[]> {
   const rows = await db
     .select({ windowStart: rateLimits.windowStart, count: rateLimits.count })
     .from(rateLimits)
     .where(and(eq(rateLimits.key, key), inArray(rateLimits.windowStart, starts)));
   return starts.map((s) => Number(rows.find((r) => r.windowStart.getTime() === s.getTime())?.count ?? 0));
-}
-
-/** Forgets every window of a key. */
-export async function deleteKey(db: DbOrTx, key: string): Promise<void> {
-  await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

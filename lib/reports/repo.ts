@@ -75,7 +75,7 @@ function percentileValues(source: SQL, group: SQL): SQL {
  * 0 (every number); the filtered agent, every agent's own rows when grouping by agent, or -1 (every
  * agent). The fewest rows that hold the answer: the team's whole days when nothing is filtered.
  */
-function histogramWhere(teamId: number, f: ReportFilter, g: ReportGroup): SQL {
+function histogramWhere(teamId: number, { filter: f, g }: { filter: ReportFilter; g: ReportGroup }): SQL {
   const agent = f.agentId !== undefined ? sql`agent_id = ${f.agentId}` : g === "agent" ? sql`agent_id >= 0` : sql`agent_id = -1`;
   return sql`team_id = ${teamId} AND day BETWEEN ${f.from}::date AND ${f.to}::date
     AND wa_number_id = ${f.waNumberId ?? 0} AND ${agent}`;
@@ -88,11 +88,11 @@ function histogramWhere(teamId: number, f: ReportFilter, g: ReportGroup): SQL {
  * they are read (the same buckets, so the same figures): a label is today's assignments, which no
  * per-day rollup can follow.
  */
-function timeSource(teamId: number, f: ReportFilter, g: ReportGroup): SQL {
+function timeSource(teamId: number, { filter: f, g }: { filter: ReportFilter; g: ReportGroup }): SQL {
   const cols = sql`day, agent_id, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
   return f.labelId === undefined
-    ? sql`(SELECT ${cols} FROM report_histograms WHERE ${histogramWhere(teamId, f, g)}
-      UNION ALL SELECT ${cols} FROM report_histogram_deltas WHERE ${histogramWhere(teamId, f, g)}) s`
+    ? sql`(SELECT ${cols} FROM report_histograms WHERE ${histogramWhere(teamId, { filter: f, g })}
+      UNION ALL SELECT ${cols} FROM report_histogram_deltas WHERE ${histogramWhere(teamId, { filter: f, g })}) s`
     : sql`(SELECT day, agent_id, 'first_response' COLLATE "C" AS metric, report_seconds_bucket(seconds) AS bucket, 1 AS samples,
           seconds::float8 AS seconds
         FROM report_responses WHERE ${where(teamId, f)}
@@ -131,7 +131,7 @@ const FIGURE_MAXES = sql.raw(
 );
 
 /** Messages in and out per key (a day and the total: ROLLUP; or an agent), float8 so they arrive as numbers. */
-function messageCounts(k: SQL, teamId: number, f: ReportFilter, group: SQL): SQL {
+function messageCounts(k: SQL, { teamId, filter: f, group }: { teamId: number; filter: ReportFilter; group: SQL }): SQL {
   return sql`mc AS (SELECT ${k} AS k, (sum(messages) FILTER (WHERE direction = 'INBOUND'))::float8 AS messages_in,
       (sum(messages) FILTER (WHERE direction = 'OUTBOUND'))::float8 AS messages_out
     FROM ${messageSource(teamId, f)} ${group})`;
@@ -143,17 +143,20 @@ function messageCounts(k: SQL, teamId: number, f: ReportFilter, group: SQL): SQL
  * message counts, pivoted into columns (a 30-day summary is 31 rows). One round trip instead of
  * three (histograms, message counts, agents' names), and every figure from one snapshot.
  */
-export async function reportFigures(db: DbOrTx, teamId: number, f: ReportFilter, g: ReportGroup): Promise<FigureRow[]> {
-  if (g === "day" && f.labelId === undefined) return summaryFigures(db, teamId, f);
+export async function reportFigures(
+  db: DbOrTx,
+  { teamId, filter: f, g }: { teamId: number; filter: ReportFilter; g: ReportGroup },
+): Promise<FigureRow[]> {
+  if (g === "day" && f.labelId === undefined) return summaryFigures(db, { teamId, filter: f });
   const byDay = g === "day";
   const [k, timeGroup, countGroup] = byDay
     ? [sql`day`, sql`GROUP BY GROUPING SETS ((k, metric, bucket), (metric, bucket))`, sql`GROUP BY ROLLUP (day)`]
     : [sql`agent_id`, sql`GROUP BY k, metric, bucket`, sql`GROUP BY agent_id`];
-  const samples = sql`(SELECT ${k} AS k, metric, bucket, samples, seconds FROM ${timeSource(teamId, f, g)}) x`;
+  const samples = sql`(SELECT ${k} AS k, metric, bucket, samples, seconds FROM ${timeSource(teamId, { filter: f, g })}) x`;
   const key = byDay ? sql`to_char(k, 'YYYY-MM-DD')` : sql`k`;
   const name = byDay ? sql`` : sql`, (SELECT name FROM agents WHERE team_id = ${teamId} AND id = k) AS agent_name`;
   return rowsOf<FigureRow>(
-    await db.execute(sql`WITH ${percentileValues(samples, timeGroup)}, ${messageCounts(k, teamId, f, countGroup)},
+    await db.execute(sql`WITH ${percentileValues(samples, timeGroup)}, ${messageCounts(k, { teamId, filter: f, group: countGroup })},
       u AS (SELECT k, metric, n, p50_lo, p50_hi, p90_lo, p90_hi, NULL::float8 AS messages_in, NULL::float8 AS messages_out FROM t
         UNION ALL SELECT k, NULL, NULL, NULL, NULL, NULL, NULL, messages_in, messages_out FROM mc)
     SELECT ${key} AS key, ${metricColumns("fr", "first_response")}, ${metricColumns("res", "resolution")},
@@ -171,8 +174,8 @@ export async function reportFigures(db: DbOrTx, teamId: number, f: ReportFilter,
  * over the range is not made of the days' medians). The per-day medians no longer take a grouping
  * set, window partitions and FILTERs per day over every bucket row.
  */
-async function summaryFigures(db: DbOrTx, teamId: number, f: ReportFilter): Promise<FigureRow[]> {
-  const hw = histogramWhere(teamId, f, "day");
+async function summaryFigures(db: DbOrTx, { teamId, filter: f }: { teamId: number; filter: ReportFilter }): Promise<FigureRow[]> {
+  const hw = histogramWhere(teamId, { filter: f, g: "day" });
   const cols = sql`day, metric COLLATE "C" AS metric, bucket, samples::int4 AS samples, seconds::float8 AS seconds`;
   // nd: the unfolded deltas, read once (for dd, the days they fall on, and for the buckets).
   // The total (k null) and each day with unfolded deltas (k: the day), from the same bucket rows.
@@ -183,7 +186,7 @@ async function summaryFigures(db: DbOrTx, teamId: number, f: ReportFilter): Prom
       dd AS (SELECT DISTINCT day FROM nd),
       s AS (SELECT ${cols} FROM report_histograms WHERE ${hw} UNION ALL SELECT * FROM nd),
       ${percentileValues(samples, sql`GROUP BY k, metric, bucket`)},
-      ${messageCounts(sql`day`, teamId, f, sql`GROUP BY ROLLUP (day)`)},
+      ${messageCounts(sql`day`, { teamId, filter: f, group: sql`GROUP BY ROLLUP (day)` })},
       u AS (SELECT k, ${metricColumns("fr", "first_response")}, ${metricColumns("res", "resolution")},
           max(n) FILTER (WHERE metric = 'opened') AS opened_n, NULL::float8 AS messages_in, NULL::float8 AS messages_out
         FROM t GROUP BY k
@@ -201,14 +204,15 @@ const FOLD_LOCK = ADVISORY_LOCKS.reportMessagesFold;
 
 /**
  * Moves up to FOLD_BATCH report_message_deltas into report_message_days, summed per key, in the
- * transaction `tx` (lib/reports/fold.ts opens it, as for message_stats); returns how many it moved, -1
- * when another process was folding. One process at a time (a transaction-scoped try-lock), and its
- * key-ordered upserts are the only writes to report_message_days, so writers never wait for it.
+ * caller's transaction (lib/reports/fold.ts opens it, as for message_stats); returns how many it
+ * moved, -1 when another process was folding. One process at a time (a transaction-scoped
+ * try-lock, hence a `Tx`), and its key-ordered upserts are the only writes to report_message_days,
+ * so writers never wait for it.
  */
-export async function foldMessageDeltas(tx: Tx): Promise<number> {
-  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
+export async function foldMessageDeltas(db: Tx): Promise<number> {
+  const [lock] = rowsOf<{ ok: boolean }>(await db.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`));
   if (!lock?.ok) return -1;
-  const res = await tx.execute(sql`
+  const res = await db.execute(sql`
       WITH gone AS (
         DELETE FROM report_message_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM report_message_deltas LIMIT ${FOLD_BATCH}))
         RETURNING *
@@ -230,12 +234,13 @@ export const HISTOGRAM_FOLD_LOCK = ADVISORY_LOCKS.reportHistogramsFold;
 /**
  * Moves up to FOLD_BATCH report_histogram_deltas into report_histograms, as
  * foldMessageDeltas does for the message counts (its own try-lock, so the two folds never
- * wait for each other); returns how many it moved, -1 when another process was folding.
+ * wait for each other; a `Tx`, as the try-lock is transaction-scoped); returns how many it moved,
+ * -1 when another process was folding.
  */
-export async function foldHistogramDeltas(tx: Tx): Promise<number> {
-  const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${HISTOGRAM_FOLD_LOCK}) AS ok`));
+export async function foldHistogramDeltas(db: Tx): Promise<number> {
+  const [lock] = rowsOf<{ ok: boolean }>(await db.execute(sql`SELECT pg_try_advisory_xact_lock(${HISTOGRAM_FOLD_LOCK}) AS ok`));
   if (!lock?.ok) return -1;
-  const res = await tx.execute(sql`
+  const res = await db.execute(sql`
       WITH gone AS (
         DELETE FROM report_histogram_deltas WHERE ctid = ANY (ARRAY(SELECT ctid FROM report_histogram_deltas LIMIT ${FOLD_BATCH}))
         RETURNING *

@@ -1,5 +1,6 @@
 import { z } from "@/lib/http/zod-es";
-import { STATS_DATE_INVALID, STATS_RANGE_INVALID, STATS_TEXT_TOO_LONG } from "@/lib/messages/stats-schemas";
+import { daysInclusive, utcDayMs } from "@/lib/http/supported-dates";
+import { dayBefore, STATS_RANGE_INVALID, STATS_TEXT_TOO_LONG, utcDay } from "@/lib/messages/stats-schemas";
 import { EXACT_BELOW, MAX_RELATIVE_ERROR, STEPS_PER_DOUBLING } from "./buckets";
 
 /** Days a report may cover at most (one year and a day, leap years included). */
@@ -7,23 +8,6 @@ export const REPORT_MAX_DAYS = 366;
 export const REPORT_RANGE_TOO_LONG = `El rango de fechas no puede superar ${REPORT_MAX_DAYS} días.`;
 export const REPORT_ID_INVALID = (field: string) => `El campo ${field} debe ser un id entero.`;
 export const REPORT_AGENT_NOT_FOUND = "El agente indicado no existe.";
-
-/** A UTC calendar day `YYYY-MM-DD` that exists (the texts of GET /api/v1/messages/stats). */
-function day(field: "from" | "to") {
-  return z
-    .string()
-    .trim()
-    .refine((s) => {
-      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-      if (!m) return false;
-      const t = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-      return +m[1] >= 1900 && t.getUTCMonth() === +m[2] - 1 && t.getUTCDate() === +m[3];
-    }, STATS_DATE_INVALID(field))
-    .optional()
-    .meta({
-      description: `Día UTC ${field === "from" ? "inicial (por defecto: 29 días antes de to)" : "final (por defecto: hoy)"}, incluido`,
-    });
-}
 
 const id = (field: string, min: number) =>
   z
@@ -33,8 +17,9 @@ const id = (field: string, min: number) =>
     .pipe(z.number().int().min(min, REPORT_ID_INVALID(field)))
     .optional();
 
+/** Days from `from` to `to` (valid `YYYY-MM-DD` days), both included: by their instants, never their texts' order. */
 export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+  return daysInclusive(utcDayMs(from)!, utcDayMs(to)!);
 }
 
 /**
@@ -43,8 +28,8 @@ export function daysBetween(from: string, to: string): number {
  */
 export const reportQuery = z
   .object({
-    from: day("from"),
-    to: day("to"),
+    from: utcDay("from", "Día UTC inicial, incluido (por defecto: 29 días antes de to)."),
+    to: utcDay("to", "Día UTC final, incluido (por defecto: hoy)."),
     wa_number: z
       .string()
       .trim()
@@ -56,7 +41,7 @@ export const reportQuery = z
     agent_id: id("agent_id", 0).meta({ description: "Solo este agente (0: la API o sin asignar); otro equipo → 422" }),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && q.to < q.from) ctx.addIssue({ code: "custom", path: ["to"], message: STATS_RANGE_INVALID });
+    if (q.from && q.to && dayBefore(q.to, q.from)) ctx.addIssue({ code: "custom", path: ["to"], message: STATS_RANGE_INVALID });
     else if (q.from && q.to && daysBetween(q.from, q.to) > REPORT_MAX_DAYS)
       ctx.addIssue({ code: "custom", path: ["to"], message: REPORT_RANGE_TOO_LONG });
   })

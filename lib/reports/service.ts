@@ -2,6 +2,16 @@ import "server-only";
 import { getDb, withReadDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
+import {
+  dateOutOfRange,
+  DAY_MS,
+  daysInclusive,
+  isSupportedInstant,
+  SUPPORTED_FROM_MS,
+  utcDayMs,
+  utcDayText,
+} from "@/lib/http/supported-dates";
+import { STATS_DATE_INVALID, STATS_RANGE_INVALID } from "@/lib/messages/stats-schemas";
 import { requireNumber } from "@/lib/numbers/service";
 import { teamLabelIds } from "@/lib/labels/repo";
 import { LABEL_NOT_FOUND } from "@/lib/labels/schemas";
@@ -12,7 +22,6 @@ import {
   REPORT_AGENT_NOT_FOUND,
   REPORT_MAX_DAYS,
   REPORT_RANGE_TOO_LONG,
-  daysBetween,
   type ReportAgent,
   type ReportFigures,
   type ReportQuery,
@@ -21,33 +30,39 @@ import {
 
 const DEFAULT_DAYS = 30;
 
-const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
-/** YYYY-MM-DD of a UTC instant: from the date's fields, a fifth of toISOString().slice's price (once per day of a summary). */
-function isoDay(t: number): string {
-  const d = new Date(t);
-  const y = d.getUTCFullYear();
-  // (a year below 1000 would need padding: left to toISOString)
-  return y < 1000 ? d.toISOString().slice(0, 10) : `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+/** A day of the query as its first instant; refused like the schema refuses it (the service may be called without it). */
+function dayMs(field: "from" | "to", text: string): number {
+  const ms = utcDayMs(text);
+  if (ms === null) throw ApiError.invalid(field, STATS_DATE_INVALID(field));
+  if (!isSupportedInstant(ms)) throw ApiError.invalid(field, dateOutOfRange(field));
+  return ms;
 }
 
 /**
  * The range and filters of a report: missing days default to the 30 days ending today (UTC); a
  * number, label or agent that is not the team's answers 422 like in the other lists (never
- * another team's figures).
+ * another team's figures). Days are handled as instants, never compared as texts, and a range
+ * longer than REPORT_MAX_DAYS is refused here whatever the defaults made of it: that ceiling is
+ * what bounds a summary's day walk and its answer.
  */
-async function resolveFilter(ctx: AuthContext, q: ReportQuery): Promise<ReportFilter> {
-  const to = q.to ?? (q.from ? isoDay(Math.min(Date.now(), Date.parse(q.from) + (REPORT_MAX_DAYS - 1) * 86_400_000)) : isoDay(Date.now()));
-  const from = q.from ?? isoDay(Date.parse(to) - (DEFAULT_DAYS - 1) * 86_400_000);
-  if (to < from) throw ApiError.invalid("to", "El campo to debe ser una fecha igual o posterior a from.");
-  if (daysBetween(from, to) > REPORT_MAX_DAYS) throw ApiError.invalid("to", REPORT_RANGE_TOO_LONG);
-  const f: ReportFilter = { from, to };
+async function resolveFilter(ctx: AuthContext, q: ReportQuery): Promise<ReportFilter & { days: number }> {
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const givenFrom = q.from === undefined ? undefined : dayMs("from", q.from);
+  const toMs =
+    q.to !== undefined ? dayMs("to", q.to) : givenFrom !== undefined ? Math.min(today, givenFrom + (REPORT_MAX_DAYS - 1) * DAY_MS) : today;
+  const fromMs = givenFrom ?? Math.max(SUPPORTED_FROM_MS, toMs - (DEFAULT_DAYS - 1) * DAY_MS);
+  const days = daysInclusive(fromMs, toMs);
+  if (days < 1) throw ApiError.invalid("to", STATS_RANGE_INVALID);
+  if (days > REPORT_MAX_DAYS) throw ApiError.invalid("to", REPORT_RANGE_TOO_LONG);
+  const f: ReportFilter & { days: number } = { from: utcDayText(fromMs), to: utcDayText(toMs), days };
   if (q.wa_number) f.waNumberId = (await requireNumber(ctx, q.wa_number)).id;
   if (q.label_id !== undefined) {
-    if (!(await teamLabelIds(await getDb(), ctx.teamId, [q.label_id])).has(q.label_id)) throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
+    if (!(await teamLabelIds(await getDb(), { teamId: ctx.teamId, ids: [q.label_id] })).has(q.label_id))
+      throw ApiError.invalid("label_id", LABEL_NOT_FOUND);
     f.labelId = q.label_id;
   }
   if (q.agent_id !== undefined) {
-    if (q.agent_id !== 0 && !(await teamAgentExists(await getDb(), ctx.teamId, q.agent_id)))
+    if (q.agent_id !== 0 && !(await teamAgentExists(await getDb(), { teamId: ctx.teamId, agentId: q.agent_id })))
       throw ApiError.invalid("agent_id", REPORT_AGENT_NOT_FOUND);
     f.agentId = q.agent_id;
   }
@@ -96,7 +111,7 @@ const keyOf = (k: number | string | null) => (k == null ? null : String(k));
 
 /** Every figure of the report, by key (a day or an agent id; null: the range's total), in one statement. */
 async function load(ctx: AuthContext, f: ReportFilter, g: ReportGroup): Promise<Map<string | null, FigureRow>> {
-  const rows = await withReadDb(ctx.teamId, (db) => reportFigures(db, ctx.teamId, f, g));
+  const rows = await withReadDb(ctx.teamId, (db) => reportFigures(db, { teamId: ctx.teamId, filter: f, g }));
   return new Map(rows.map((r) => [keyOf(r.key), r]));
 }
 
@@ -105,8 +120,12 @@ export async function reportSummary({ ctx, input }: { ctx: AuthContext; input: R
   const f = await resolveFilter(ctx, input);
   const rows = await load(ctx, f, "day");
   const days = [];
-  // One date formatting per day (this loop was a twentieth of the request's own CPU with two).
-  for (let at = Date.parse(f.from), day = isoDay(at); day <= f.to; at += 86_400_000, day = isoDay(at)) {
+  // By date arithmetic, f.days of them (at most REPORT_MAX_DAYS): one formatting per day (this
+  // loop was a twentieth of the request's own CPU with two), from the date's fields (a fifth of
+  // toISOString().slice's price).
+  const first = utcDayMs(f.from)!;
+  for (let i = 0; i < f.days; i++) {
+    const day = utcDayText(first + i * DAY_MS);
     days.push({ day, ...figures(rows.get(day)) });
   }
   return { from: f.from, to: f.to, totals: figures(rows.get(null)), days };

@@ -1,15 +1,18 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { bots, campaigns, messageProviderIds, messages } from "@/db/schema";
+import { bots, campaigns, contacts, messageProviderIds, messages } from "@/db/schema";
 
 /**
  * The business message a reply quotes (`context.id` is its wamid), within the same number: its id
  * from message_provider_ids, then the message by (id, team_id), a constant the planner prunes to
  * one partition.
  */
-export async function findByProviderId(tx: DbOrTx, teamId: number, waNumberId: number, providerMessageId: string) {
-  const [claim] = await tx
+export async function findByProviderId(
+  db: DbOrTx,
+  { teamId, waNumberId, providerMessageId }: { teamId: number; waNumberId: number; providerMessageId: string },
+) {
+  const [claim] = await db
     .select({ id: messageProviderIds.messageId })
     .from(messageProviderIds)
     .where(
@@ -21,7 +24,7 @@ export async function findByProviderId(tx: DbOrTx, teamId: number, waNumberId: n
     )
     .limit(1);
   if (!claim) return undefined;
-  const [row] = await tx
+  const [row] = await db
     .select()
     .from(messages)
     .where(and(eq(messages.id, claim.id), eq(messages.teamId, teamId), eq(messages.direction, "OUTBOUND")))
@@ -30,8 +33,11 @@ export async function findByProviderId(tx: DbOrTx, teamId: number, waNumberId: n
 }
 
 /** Latest template sent to this contact from this number: a backward scan of the history index. */
-export async function findLatestTemplate(tx: DbOrTx, teamId: number, waNumberId: number, contactId: number) {
-  const [row] = await tx
+export async function findLatestTemplate(
+  db: DbOrTx,
+  { teamId, waNumberId, contactId }: { teamId: number; waNumberId: number; contactId: number },
+) {
+  const [row] = await db
     .select()
     .from(messages)
     .where(
@@ -48,8 +54,8 @@ export async function findLatestTemplate(tx: DbOrTx, teamId: number, waNumberId:
   return row;
 }
 
-export async function findBot(tx: DbOrTx, teamId: number, id: number) {
-  const [row] = await tx
+export async function findBot(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
+  const [row] = await db
     .select()
     .from(bots)
     .where(and(eq(bots.teamId, teamId), eq(bots.id, id)))
@@ -57,8 +63,8 @@ export async function findBot(tx: DbOrTx, teamId: number, id: number) {
   return row;
 }
 
-export async function findDefaultBot(tx: DbOrTx, teamId: number) {
-  const [row] = await tx
+export async function findDefaultBot(db: DbOrTx, teamId: number) {
+  const [row] = await db
     .select()
     .from(bots)
     .where(and(eq(bots.teamId, teamId), eq(bots.isDefault, true)))
@@ -67,11 +73,21 @@ export async function findDefaultBot(tx: DbOrTx, teamId: number) {
   return row;
 }
 
-export async function findCampaign(tx: DbOrTx, teamId: number, id: number) {
-  const [row] = await tx
+export async function findCampaign(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
+  const [row] = await db
     .select()
     .from(campaigns)
     .where(and(eq(campaigns.teamId, teamId), eq(campaigns.id, id)))
     .limit(1);
   return row;
+}
+
+/** The team's contact with this number (digits only), as the inbound path would find it. */
+export async function findContactIdByNumber(db: DbOrTx, { teamId, number }: { teamId: number; number: string }) {
+  const [row] = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.teamId, teamId), eq(contacts.customerNumber, number)))
+    .limit(1);
+  return row?.id;
 }

@@ -19,14 +19,14 @@ export async function resolveRoute(
   attribution: string,
 ): Promise<Route> {
   if (sent?.responseHandler === "CHATBOT" && sent.botId) {
-    const bot = await findBot(tx, teamId, sent.botId);
+    const bot = await findBot(tx, { teamId, id: sent.botId });
     return {
       routedTo: { kind: "bot", id: sent.botId, reason: `${attribution}:response_handler_chatbot` },
       target: bot ? { kind: "bot", id: bot.id, webhookUrl: bot.webhookUrl, webhookSecret: bot.webhookSecret } : null,
     };
   }
   if (sent && sent.responseHandler !== "CHATBOT" && sent.campaignId) {
-    const campaign = await findCampaign(tx, teamId, sent.campaignId);
+    const campaign = await findCampaign(tx, { teamId, id: sent.campaignId });
     return {
       routedTo: { kind: "campaign", id: sent.campaignId, reason: `${attribution}:campaign_id` },
       target: campaign
@@ -52,11 +52,11 @@ export async function routeReply(
   let replyTo: MessageRow | undefined;
   let attribution = "none";
   if (input.contextId) {
-    replyTo = await findByProviderId(tx, input.teamId, input.waNumberId, input.contextId);
+    replyTo = await findByProviderId(tx, { teamId: input.teamId, waNumberId: input.waNumberId, providerMessageId: input.contextId });
     if (replyTo) attribution = "context";
   }
   if (!replyTo) {
-    replyTo = await findLatestTemplate(tx, input.teamId, input.waNumberId, input.contactId);
+    replyTo = await findLatestTemplate(tx, { teamId: input.teamId, waNumberId: input.waNumberId, contactId: input.contactId });
     if (replyTo) attribution = "latest_template";
   }
   return { ...(await resolveRoute(tx, input.teamId, replyTo, attribution)), replyTo };

@@ -12,7 +12,10 @@ const PLAIN = "aaaaaeeeeiiiiooooouuuuncAAAAAEEEEIIIIOOOOOUUUUNC";
 const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 
 /** The team's saved replies by shortcut, optionally narrowed by a search over shortcut, title and content. */
-export async function listSavedReplyRows(db: DbOrTx, teamId: number, search: string | undefined, limit: number, offset: number) {
+export async function listSavedReplyRows(
+  db: DbOrTx,
+  { teamId, search, limit, offset }: { teamId: number; search: string | undefined; limit: number; offset: number },
+) {
   const pattern = search ? `%${escapeLike(fold(search))}%` : undefined;
   const where = and(
     eq(savedReplies.teamId, teamId),
@@ -31,7 +34,7 @@ export async function listSavedReplyRows(db: DbOrTx, teamId: number, search: str
   return { rows, total: Number(total) };
 }
 
-export async function findSavedReplyRow(db: DbOrTx, teamId: number, id: number) {
+export async function findSavedReplyRow(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
   const [row] = await db
     .select()
     .from(savedReplies)
@@ -45,7 +48,7 @@ export async function lockTeamShortcuts(db: DbOrTx, teamId: number) {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('saved_replies'), ${teamId}::int)`);
 }
 
-export async function shortcutTaken(db: DbOrTx, teamId: number, shortcut: string, exceptId?: number) {
+export async function shortcutTaken(db: DbOrTx, { teamId, shortcut, exceptId }: { teamId: number; shortcut: string; exceptId?: number }) {
   const [row] = await db
     .select({ id: savedReplies.id })
     .from(savedReplies)
@@ -67,9 +70,7 @@ export async function insertSavedReply(db: DbOrTx, values: typeof savedReplies.$
 
 export async function updateSavedReplyRow(
   db: DbOrTx,
-  teamId: number,
-  id: number,
-  values: Partial<Pick<SavedReplyRow, "shortcut" | "title" | "content">>,
+  { teamId, id, values }: { teamId: number; id: number; values: Partial<Pick<SavedReplyRow, "shortcut" | "title" | "content">> },
 ) {
   const [row] = await db
     .update(savedReplies)
@@ -79,7 +80,7 @@ export async function updateSavedReplyRow(
   return row;
 }
 
-export async function deleteSavedReplyRow(db: DbOrTx, teamId: number, id: number) {
+export async function deleteSavedReplyRow(db: DbOrTx, { teamId, id }: { teamId: number; id: number }) {
   const rows = await db
     .delete(savedReplies)
     .where(and(eq(savedReplies.teamId, teamId), eq(savedReplies.id, id)))

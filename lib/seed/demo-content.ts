@@ -3,6 +3,8 @@ import type { TemplateComponent } from "@/lib/templates/schemas";
 /** Static content of the demo team; lib/seed/demo.ts inserts it. */
 
 export const DEMO_TEAM = "Demo";
+/** The demo team's default country (its numbers are Colombian). */
+export const DEMO_COUNTRY = "CO";
 export const DEMO_NUMBER = "573001234567";
 export const DEMO_NUMBER_NAME = "Tienda Demo";
 export const DEMO_AGENT = { email: "agente@demo.local", password: "demo1234", name: "Ana Agente" };
@@ -18,6 +20,29 @@ export const DEMO_LABELS = [
   { title: "Newsletter", description: "Acepta promociones", bgColor: "#14b8a6", textColor: "#ffffff" },
   { title: "Inactivo", description: "Sin compras en 6 meses", bgColor: "#6b7280", textColor: "#ffffff" },
   { title: "Navidad 2026", description: "Interesado en la campaña de Navidad", bgColor: "#b91c1c", textColor: "#fef3c7" },
+];
+
+/**
+ * Starter saved replies (docs/features/inbox.md), typed with "/" in the inbox's composer:
+ * what a support team answers most, with the variables the composer fills in.
+ */
+export const DEMO_SAVED_REPLIES = [
+  { shortcut: "saludo", title: "Saludo", content: "¡Hola {{name}}! Le escribe {{agent}} de Tienda Demo. ¿En qué le puedo ayudar?" },
+  {
+    shortcut: "horario",
+    title: "Horario de atención",
+    content: "Nuestro horario de atención es de lunes a viernes de 8:00 a 18:00 y los sábados de 9:00 a 13:00.",
+  },
+  {
+    shortcut: "pedido",
+    title: "Pedir el número de pedido",
+    content: "Con gusto lo reviso, {{name}}. ¿Me comparte el número de su pedido? Lo encuentra en el correo de confirmación.",
+  },
+  {
+    shortcut: "cierre",
+    title: "Cierre",
+    content: "Gracias por escribirnos, {{name}}. Si necesita algo más, responda a este mensaje y le atendemos.",
+  },
 ];
 
 /** Contacts with the indexes (into DEMO_LABELS) of their labels: from none up to the cap of 5. */

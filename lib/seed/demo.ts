@@ -14,6 +14,8 @@ import {
   DEMO_NUMBER,
   DEMO_NUMBER_NAME,
   DEMO_TEAM,
+  DEMO_COUNTRY,
+  DEMO_SAVED_REPLIES,
   DEMO_TEMPLATES,
 } from "./demo-content";
 import { demoConversation, type DemoFile } from "./demo-conversation";
@@ -28,6 +30,7 @@ import {
   insertMedia,
   insertMessages,
   insertNumber,
+  insertSavedReplies,
   insertTeam,
   insertTemplate,
   insertTokenOnce,
@@ -64,7 +67,8 @@ async function issueToken(tx: Tx, teamId: number, wanted?: string): Promise<stri
 }
 
 async function createDemo(tx: Tx, passwordHash: string): Promise<number> {
-  const teamId = await insertTeam(tx, DEMO_TEAM);
+  // A Colombian team: the send form completes a number typed without +57 (docs/features/send-form.md).
+  const teamId = await insertTeam(tx, { name: DEMO_TEAM, defaultCountry: DEMO_COUNTRY });
   const numberId = await insertNumber(tx, { teamId, number: DEMO_NUMBER, displayName: DEMO_NUMBER_NAME, provider: "sandbox" });
 
   const files = await storeFiles(tx, teamId);
@@ -95,10 +99,16 @@ async function createDemo(tx: Tx, passwordHash: string): Promise<number> {
     DEMO_CONTACTS.flatMap((c, i) => c.labels.map((l) => ({ teamId, contactId: contactIds[i], labelId: labelIds[l] }))),
   );
 
+  await insertSavedReplies(
+    tx,
+    DEMO_SAVED_REPLIES.map((r) => ({ teamId, ...r })),
+  );
+
   const botId = await insertBot(tx, { teamId, name: "Asistente", isDefault: true });
   await insertBot(tx, { teamId, name: "Bot de Soporte" });
   const campaignId = await insertCampaign(tx, { teamId, name: "Promo Navidad" });
-  const agent = await insertAgent(tx, { teamId, email: DEMO_AGENT.email, name: DEMO_AGENT.name, passwordHash });
+  // The demo agent is the team's owner: it can try every page and setting (docs/roles.md).
+  const agent = await insertAgent(tx, { teamId, email: DEMO_AGENT.email, name: DEMO_AGENT.name, passwordHash, role: "owner" });
 
   const mariaId = contactIds[DEMO_CONTACTS.findIndex((c) => c.number === DEMO_CUSTOMER.number)];
   const rows = demoConversation({

@@ -1,5 +1,7 @@
 import { closeDb } from "@/db/client";
 import { endOpenStreams } from "@/lib/events/open-streams";
+import { flushRateLimits } from "@/lib/rate-limit/local-budget";
+import { settleTokenTouches } from "@/lib/auth/token-usage";
 import { finishRequests, inFlightCount, stopAccepting } from "./http-drain";
 
 /** The EventSource reconnect delay written to open streams before they end. */
@@ -17,12 +19,13 @@ type Options = {
 const log = (message: string) => console.log(`[shutdown] ${message}`);
 
 /**
- * SIGTERM/SIGINT for `next start` (README "Operations: shutdown"). In parallel: the HTTP server
+ * SIGTERM/SIGINT for `next start` (docs/operations.md, "Shutdown"). In parallel: the HTTP server
  * stops accepting connections and answers what is in flight (http-drain.ts), the open event
  * streams end with a retry hint, and the delivery worker stops claiming, lets its sends in flight
- * finish and gives back the claims still waiting. Then the database closes (PGlite writes its
- * files out) and the process exits 0. If that takes longer than `timeoutS` it exits 1 anyway:
- * whatever was unfinished is what a crash leaves, which the queue's leases already recover.
+ * finish and gives back the claims still waiting. Then the rate-limit counts still held in this
+ * process are sent, the database closes (PGlite writes its files out) and the process exits 0. If
+ * that takes longer than `timeoutS` it exits 1 anyway: whatever was unfinished is what a crash
+ * leaves, which the queue's leases already recover.
  *
  * Next 16's own handler (start-server.js, skipped when NEXT_MANUAL_SIG_HANDLE is set) is not
  * enough: it closes idle keep-alive connections at once (a client's next request may already be
@@ -63,6 +66,14 @@ export function installGracefulShutdown({ timeoutS, stopWorker }: Options) {
     });
     const results = await Promise.allSettled([http, worker]);
     for (const r of results) if (r.status === "rejected") console.error("[shutdown]", r.reason);
+    try {
+      // The requests are answered: what they counted against their budgets and this process has
+      // not yet sent to the shared count goes now (lib/rate-limit/local-budget.ts).
+      // So are the tokens' last uses noted after their answers (lib/auth/token-usage.ts).
+      await Promise.all([flushRateLimits(), settleTokenTouches()]);
+    } catch (err) {
+      console.error("[shutdown] flushing the rate-limit counts", err);
+    }
     try {
       await closeDb();
     } catch (err) {

@@ -11,7 +11,7 @@ import { portClosedEverywhere } from "./cluster-port";
  * channel with its server, socket and response (a public API, no patching of Next), so this
  * module learns the server and the requests in flight from there.
  *
- * Draining (README "Operations: shutdown"):
+ * Draining (docs/operations.md, "Shutdown"):
  * - the listening socket closes once the connections already waiting in its backlog are
  *   accepted (stopAccepting, listen-backlog.ts): new connections are refused, so a client knows its request was
  *   never sent and can go to another replica;

@@ -106,14 +106,39 @@ export function fillPlaceholders(text: string, values: Record<string, string>): 
   return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
-/** A template as listed by `GET /message_templates`: the 2.1 structure plus its default attachment. */
-export const templateListItemSchema = templateSchema.extend({ default_media_path: z.string().nullable() }).meta({ id: "TemplateListItem" });
+/**
+ * A template as listed by `GET /message_templates`: the 2.1 structure plus its default attachment,
+ * Meta's quality score, the number it belongs to (null: every number of the team) and when it last
+ * changed.
+ */
+export const templateListItemSchema = templateSchema
+  .extend({
+    default_media_path: z.string().nullable(),
+    quality_score: z.string().meta({ description: "Calidad según Meta: GREEN, YELLOW, RED o UNKNOWN" }),
+    wa_number: z.string().nullable().meta({
+      description: "El número de la plantilla (la cuenta de WhatsApp Business de la que se sincronizó); null: de todos los números",
+    }),
+    updated_at: z.string().meta({ description: "ISO 8601 (UTC): el último cambio de la plantilla" }),
+  })
+  .meta({ id: "TemplateListItem" });
 export type TemplateListItem = z.infer<typeof templateListItemSchema>;
 
 export const listTemplatesQuery = pageQuery({ max: 100, fallback: 50 })
   .extend({
     search: z.string().trim().max(512, "El campo search no puede tener más de 512 caracteres.").optional(),
     wa_number: z.string().trim().min(1, "El campo wa_number no puede estar vacío.").max(32).optional(),
+    status: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z_]{1,40}$/, "El campo status debe ser un estado de Meta, como APPROVED o PAUSED.")
+      .optional()
+      .meta({ description: "Solo las plantillas con este estado (APPROVED, PENDING, REJECTED, PAUSED, DISABLED, DELETED…)" }),
+    sendable: z
+      .enum(["0", "1"], { error: "El campo sendable debe ser 0 o 1." })
+      .transform((v) => v === "1")
+      .optional()
+      .meta({ description: "1: solo las plantillas que se pueden enviar (APPROVED); las demás muestran su status y rejected_reason" }),
   })
   .meta({ id: "ListTemplatesQuery" });
 export type ListTemplatesQuery = z.infer<typeof listTemplatesQuery>;

@@ -5,7 +5,10 @@ import { ApiError } from "@/lib/http/errors";
 import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { requireNumber } from "@/lib/numbers/service";
 import { isOwnMediaPath } from "@/lib/media/paths";
-import { findTemplateForNumber, listTemplateRows, upsertTemplate, type TemplateRow } from "./repo";
+import { isSendableStatus, templateNotApproved } from "./sendable";
+import { findTemplateByApiId, findTemplateForNumber, listTemplateRows, upsertTemplate, type TemplateRow } from "./repo";
+import { listTemplateChanges, type TemplateChangeRow } from "./changes-repo";
+import { TEMPLATE_NOT_FOUND, type TemplateChangeDto, type TemplateChangesQuery } from "./sync-schemas";
 import {
   metaButtonIndex,
   templateInputSchema,
@@ -17,7 +20,7 @@ import {
 } from "./schemas";
 
 export const templateNotFound = (name: string) => `La plantilla ${name} no existe.`;
-export const templateNotApproved = (name: string, status: string) => `La plantilla ${name} no está aprobada (estado: ${status}).`;
+export { templateNotApproved };
 
 /**
  * A row as the contract's template (2.1); `id` is the provider's id when synced, else ours. A
@@ -37,38 +40,81 @@ export function toTemplateDto(row: TemplateRow): Template {
   };
 }
 
-export function toTemplateListItem(row: TemplateRow): TemplateListItem {
-  return { ...toTemplateDto(row), default_media_path: row.defaultMediaPath };
+export function toTemplateListItem(row: TemplateRow, waNumber: string | null): TemplateListItem {
+  return {
+    ...toTemplateDto(row),
+    default_media_path: row.defaultMediaPath,
+    quality_score: row.qualityScore,
+    wa_number: waNumber,
+    updated_at: new Date(row.updatedAt).toISOString(),
+  };
 }
 
 export async function listTemplates({ ctx, input }: { ctx: AuthContext; input: ListTemplatesQuery }) {
   const waNumberId = input.wa_number ? (await requireNumber(ctx, input.wa_number)).id : undefined;
-  const { rows, total } = await listTemplateRows(
-    await getDb(),
-    ctx.teamId,
-    { search: input.search || undefined, waNumberId },
-    input.per_page,
-    offsetOf(input.page, input.per_page),
-  );
-  return { data: rows.map(toTemplateListItem), pagination: paginationMeta(total, input.per_page, input.page) };
+  const { rows, total } = await listTemplateRows(await getDb(), {
+    teamId: ctx.teamId,
+    filter: { search: input.search || undefined, waNumberId, sendableOnly: input.sendable === true, status: input.status },
+    limit: input.per_page,
+    offset: offsetOf(input.page, input.per_page),
+  });
+  return {
+    data: rows.map((r) => toTemplateListItem(r.template, r.waNumber)),
+    pagination: paginationMeta(total, input.per_page, input.page),
+  };
+}
+
+/**
+ * `GET /api/v1/message_templates/{templateId}/changes`: what Meta changed in one of the team's
+ * templates, newest first (`templateId` is the id the list shows). Another team's is a 404.
+ */
+export async function listTemplateChangesOf({ ctx, input }: { ctx: AuthContext; input: { templateId: string } & TemplateChangesQuery }) {
+  const db = await getDb();
+  const template = /^[A-Za-z0-9_.-]{1,64}$/.test(input.templateId)
+    ? await findTemplateByApiId(db, { teamId: ctx.teamId, apiId: input.templateId })
+    : undefined;
+  if (!template) throw ApiError.notFound(TEMPLATE_NOT_FOUND);
+  const { rows, total } = await listTemplateChanges(db, {
+    teamId: ctx.teamId,
+    templateId: template.id,
+    limit: input.per_page,
+    offset: offsetOf(input.page, input.per_page),
+  });
+  return { data: rows.map(toChangeDto), pagination: paginationMeta(total, input.per_page, input.page) };
+}
+
+function toChangeDto(row: TemplateChangeRow): TemplateChangeDto {
+  return {
+    id: row.id,
+    field: row.field,
+    previous: row.previous,
+    value: row.value,
+    reason: row.reason,
+    source: row.source,
+    meta_at: row.metaAt ? new Date(row.metaAt).toISOString() : null,
+    received_at: new Date(row.receivedAt).toISOString(),
+  };
 }
 
 /** The template `name` usable from the number (its own first, then team-wide), if any. */
 export async function findTemplateForSend(teamId: number, waNumberId: number, name: string) {
-  return findTemplateForNumber(await getDb(), teamId, waNumberId, name);
+  return findTemplateForNumber(await getDb(), { teamId, waNumberId, name });
 }
 
-/** 422 on `template_name` unless the template exists and is approved. */
+/**
+ * 422 on `template_name` unless the template exists and may be sent (APPROVED: lib/templates/sendable.ts);
+ * the text names the status Meta gave it and its reason, if any.
+ */
 export function assertSendable(row: TemplateRow | undefined, name: string): TemplateRow {
   if (!row) throw ApiError.invalid("template_name", templateNotFound(name));
-  if (row.status !== "APPROVED") throw ApiError.invalid("template_name", templateNotApproved(name, row.status));
+  if (!isSendableStatus(row.status)) throw ApiError.invalid("template_name", templateNotApproved(name, row.status, row.rejectedReason));
   return row;
 }
 
 export const BUTTON_INDEX_ORDER = "Los index de los botones deben ir en aumento y no ser menores que la posición del botón en buttons.";
 
 /**
- * A button's `index` (its position in Meta's template, lib/channels/template-sync.ts) only where
+ * A button's `index` (its position in Meta's template, lib/channels/cloud-api/templates.ts) only where
  * it differs from its position in `buttons`, so a template without skipped buttons is stored (and
  * listed) exactly as given. Meta's positions only skip buttons: they increase and none is below
  * the button's own position.
@@ -89,25 +135,35 @@ function withMetaIndexes(components: TemplateComponent[]): TemplateComponent[] {
 }
 
 /**
- * Adds (or refreshes, same name and language) a template of the caller's team: the admin CLI and
- * template sync. The send endpoint relies on what is checked here: one BODY, at most one HEADER,
- * a TEXT header has text, and a default attachment is an http(s) URL or the team's own upload.
+ * The components as stored, once the send endpoint's assumptions hold (422 on `components`
+ * otherwise): one BODY, at most one HEADER, a TEXT header has text, and buttons keep Meta's index
+ * only where it differs from their position. Shared by the admin CLI and the sync with Meta.
  */
-export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: TemplateInputRaw }) {
-  const t = templateInputSchema.parse(input);
-  const count = (type: string) => t.components.filter((c) => c.type === type).length;
+export function checkedComponents(components: TemplateComponent[]): TemplateComponent[] {
+  const count = (type: string) => components.filter((c) => c.type === type).length;
   if (count("BODY") !== 1) throw ApiError.invalid("components", "La plantilla debe tener exactamente un componente BODY.");
   if (count("HEADER") > 1) throw ApiError.invalid("components", "La plantilla no puede tener más de un componente HEADER.");
-  const header = t.components.find((c) => c.type === "HEADER");
+  const header = components.find((c) => c.type === "HEADER");
   if (header?.format === "TEXT" && !header.text) {
     throw ApiError.invalid("components", "Un encabezado TEXT debe tener el campo text.");
   }
-  const components = withMetaIndexes(t.components);
+  return withMetaIndexes(components);
+}
+
+/**
+ * Adds (or refreshes, same name and language) a template of the caller's team: the admin CLI's
+ * `template:add`. Its components are checked (checkedComponents), and a default attachment is an
+ * http(s) URL or the team's own upload.
+ */
+export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: TemplateInputRaw }) {
+  const t = templateInputSchema.parse(input);
+  const components = checkedComponents(t.components);
   const media = t.default_media_path || null;
   if (media && !/^https?:\/\//i.test(media) && !isOwnMediaPath(ctx.teamId, media)) {
     throw ApiError.invalid("default_media_path", `El archivo por defecto debe estar en uploads/team${ctx.teamId}/ o ser una URL http(s).`);
   }
-  const waNumberId = t.wa_number ? (await requireNumber(ctx, t.wa_number)).id : null;
+  const number = t.wa_number ? await requireNumber(ctx, t.wa_number) : null;
+  const waNumberId = number?.id ?? null;
   const row = await upsertTemplate(await getDb(), {
     teamId: ctx.teamId,
     waNumberId,
@@ -120,5 +176,5 @@ export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: Tem
     components,
     defaultMediaPath: media,
   });
-  return toTemplateListItem(row);
+  return toTemplateListItem(row, number?.number ?? null);
 }

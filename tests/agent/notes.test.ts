@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { openSse, streamOpened, type SseStream } from "../helpers/sse";
+import { openSse, seenBeforeMarker, streamOpened, type SseStream } from "../helpers/sse";
 import { createContact, createTeam } from "../helpers/factories";
 import { createSandboxNumber } from "../helpers/delivery-factories";
 import { agentSession } from "../helpers/send-factories";
@@ -139,8 +139,8 @@ describe("/api/v1/conversations/{id}/notes", () => {
     expect(write.status).toBe(404);
     const foreignAgent = await agentSession(other.id);
     expect((await apiClient(server.url).get(`/api/v1/conversations/${w.conv.id}/notes`, foreignAgent.headers)).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(s.seen.filter((e) => e.event === "note.created")).toEqual([]);
+    // Everything of its team's log up to a later marker has reached the other team's stream: no note.
+    expect((await seenBeforeMarker(s, server.url, other)).filter((e) => e.event === "note.created")).toEqual([]);
     expect((await w.api.get(`/api/v1/conversations/${w.conv.id}/notes`)).body.data.map((n: { body: string }) => n.body)).toEqual([
       "Solo para nosotros",
     ]);

@@ -96,7 +96,7 @@ describe("GET /api/v1/audiences/size", () => {
     const seen: number[] = [];
     let afterId = 0;
     for (;;) {
-      const page = await transaction((tx) => selectAudienceContacts(tx, w.team.id, audience, { afterId, limit: 3 }));
+      const page = await transaction((tx) => selectAudienceContacts(tx, { teamId: w.team.id, audience, afterId, limit: 3 }));
       if (!page.length) break;
       for (const c of page) {
         expect(c.customer_number).toMatch(/^\d+$/);

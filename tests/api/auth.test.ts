@@ -24,7 +24,7 @@ describe("POST /api/v1/auth/login", () => {
     const agent = await createAgent(team.id, "clave-segura-1");
     const { res, setCookie, cookie } = await signIn(agent.email.toUpperCase(), "clave-segura-1");
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: agent.id, name: agent.name, email: agent.email, team_id: team.id });
+    expect(res.body.data).toEqual({ id: agent.id, name: agent.name, email: agent.email, team_id: team.id, role: "owner" });
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
     expect(setCookie).toMatch(/Path=\//);
@@ -33,7 +33,7 @@ describe("POST /api/v1/auth/login", () => {
 
     const meRes = await apiClient(server.url).get("/api/v1/auth/me", { cookie });
     expect(meRes.status).toBe(200);
-    expect(meRes.body.data).toEqual({ id: agent.id, name: agent.name, email: agent.email, team_id: team.id });
+    expect(meRes.body.data).toEqual({ id: agent.id, name: agent.name, email: agent.email, team_id: team.id, role: "owner" });
   });
 
   it("marks the cookie Secure when the request came over https", async () => {

@@ -88,7 +88,15 @@ describe("bot and campaign services (admin CLI, send endpoint)", () => {
   it("createBot keeps one default per team and returns the webhook secret once", async () => {
     const team = await createTeam();
     const first = await createBotService({ ctx: ctxOf(team.id), input: { name: "Uno", is_default: true } });
-    expect(first).toEqual({ id: expect.any(Number), name: "Uno", is_default: true, webhook_url: null, webhook_secret: null });
+    expect(first).toEqual({
+      id: expect.any(Number),
+      name: "Uno",
+      is_default: true,
+      webhook_url: null,
+      has_webhook_secret: false,
+      created_at: expect.any(String),
+      webhook_secret: null,
+    });
     const second = await createBotService({
       ctx: ctxOf(team.id),
       input: { name: "Dos", is_default: true, webhook_url: "https://hooks.example.com/bot" },

@@ -9,7 +9,7 @@ import { importPreviewResponse, importResponse, importStreamLine } from "@/lib/c
 import { rejectedRowsCsv } from "@/lib/contacts/rejected-csv";
 
 /**
- * Issue 21, item 8: the import asks before creating missing labels (`dry_run=1` lists them,
+ * The import asks before creating missing labels (`dry_run=1` lists them,
  * `create_missing_labels=1` creates them), and hands its rejected rows back with their cells
  * (`rejected_rows=1`) for the "filas rechazadas" download. Without these parameters the answer is
  * the one tests/api/contacts-import.test.ts pins.

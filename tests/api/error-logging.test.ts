@@ -5,7 +5,7 @@ import { createLabel, createTeam } from "../helpers/factories";
 import { getDb } from "@/db/client";
 
 /**
- * Security review (issue 9, item 5): a 500 used to print the error with the query's bound
+ * A 500 used to print the error with the query's bound
  * parameters (drizzle's "params: …"), so whole request bodies and uploaded files reached the log.
  * The failure here is real: a trigger makes Postgres itself refuse the write.
  */

@@ -6,6 +6,7 @@ import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createContact, createNumber, createTeam, writeForTeam } from "../helpers/factories";
 import { messageStatsResponse } from "@/lib/messages/stats-schemas";
+import { waitFor } from "../helpers/wait";
 import { foldMessageStats } from "@/lib/messages/stats-service";
 import { wholeMonths } from "@/lib/messages/stats-repo";
 
@@ -18,16 +19,12 @@ afterAll(() => server.close());
 type Msg = typeof messages.$inferInsert;
 
 /**
- * Folds every delta there is. A run answers -1 when another process holds the fold's lock (the
- * suite's other files fold on the same database at the same time), so that is waited out, not
- * taken for "nothing left".
+ * Folds every delta there is: runs until one finds nothing left. A run answers -1 when another
+ * process holds the fold's lock (the suite's other files fold on the same database at the same
+ * time), so that is waited out, not taken for "nothing left".
  */
 async function foldAll() {
-  for (;;) {
-    const moved = await foldMessageStats();
-    if (moved === 0) return;
-    if (moved < 0) await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(foldMessageStats, (moved) => moved === 0, 30_000, 20);
 }
 
 const STATUSES = ["QUEUED", "SENDED", "SENT", "DELIVERED", "READED", "FAILED"] as const;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createTeam } from "../helpers/factories";
@@ -15,18 +15,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => {
   delete process.env.RATE_LIMIT_PER_MINUTE;
+  vi.useRealTimers();
 });
 
-/** Windows are whole minutes of the epoch: start well inside one so a test's calls share it. */
-async function awayFromMinuteBoundary() {
-  const toBoundary = 60_000 - (Date.now() % 60_000);
-  if (toBoundary < 15_000) await new Promise((r) => setTimeout(r, toBoundary + 200));
+/**
+ * Windows are whole minutes of the epoch, read from Date.now(): the clock (Date only; it keeps
+ * running, timers stay real) is set to a second into the next minute, so a test's calls share
+ * one window however slow the machine.
+ */
+function atMinuteStart() {
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000);
 }
 
 describe("per-token rate limit on /api/v1", () => {
   it("counts down in X-RateLimit-* headers, then answers 429 with Retry-After; errors spend budget too", async () => {
     process.env.RATE_LIMIT_PER_MINUTE = String(LIMIT);
-    await awayFromMinuteBoundary();
+    atMinuteStart();
     const team = await createTeam();
     const other = await createTeam();
     const api = apiClient(server.url, team.token);
@@ -57,7 +62,7 @@ describe("per-token rate limit on /api/v1", () => {
 
   it("gives every token its own budget: another team's or another token's calls spend none of it", async () => {
     process.env.RATE_LIMIT_PER_MINUTE = String(LIMIT);
-    await awayFromMinuteBoundary();
+    atMinuteStart();
     const team = await createTeam();
     const other = await createTeam();
     for (let i = 0; i < LIMIT + 2; i++) await apiClient(server.url, other.token).get("/api/v1/wa_numbers");

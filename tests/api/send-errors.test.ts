@@ -19,7 +19,7 @@ import {
 } from "@/lib/messages/send-schemas";
 import { buttonParamRequired, headerParamRequired, missingBodyKey, unknownButtonIndex } from "@/lib/messages/send-params";
 import { extensionMismatch, mediaRequired, MEDIA_MISSING } from "@/lib/messages/send-media";
-import { templateNotFound } from "@/lib/templates/service";
+import { templateNotApproved, templateNotFound } from "@/lib/templates/service";
 import { WA_NUMBER_NOT_REGISTERED } from "@/lib/numbers/service";
 
 const tr =
@@ -119,6 +119,20 @@ describe("send form errors: the server's exact texts, placed and worded for the 
       "Attachment: the file is no longer available, upload it again",
     ],
     ["template_name", templateNotFound("x"), "template_name", "Plantilla: la plantilla no existe", "Template: the template does not exist"],
+    [
+      "template_name",
+      templateNotApproved("x", "PAUSED"),
+      "template_name",
+      "Plantilla: la plantilla no está aprobada (estado PAUSED)",
+      "Template: the template is not approved (status PAUSED)",
+    ],
+    [
+      "template_name",
+      templateNotApproved("x", "REJECTED", "INVALID_FORMAT"),
+      "template_name",
+      "Plantilla: la plantilla no está aprobada (estado REJECTED; motivo: INVALID_FORMAT)",
+      "Template: the template is not approved (status REJECTED; reason: INVALID_FORMAT)",
+    ],
     [
       "button_params.0.index",
       duplicateButtonIndex(1),

@@ -32,6 +32,9 @@ describe("GET /api/v1/message_templates", () => {
         rejected_reason: "NONE",
         components: textTemplateComponents,
         default_media_path: null,
+        quality_score: "UNKNOWN",
+        wa_number: null,
+        updated_at: tpl.updatedAt.toISOString(),
       },
     ]);
     expect(res.body.pagination).toEqual({ total_items: 1, items_per_page: 50, current_page: 1, total_pages: 1 });

@@ -36,9 +36,9 @@ describe("broadcast audience = lib/audiences' audience", () => {
 
     // Keyset pages, as the enqueue reads them.
     const db = await getDb();
-    const first = await selectAudienceContacts(db, t.team.id, audience, { afterId: 0, limit: 1 });
-    const second = await selectAudienceContacts(db, t.team.id, audience, { afterId: first[0].id, limit: 1 });
-    const third = await selectAudienceContacts(db, t.team.id, audience, { afterId: second[0].id, limit: 1 });
+    const first = await selectAudienceContacts(db, { teamId: t.team.id, audience, afterId: 0, limit: 1 });
+    const second = await selectAudienceContacts(db, { teamId: t.team.id, audience, afterId: first[0].id, limit: 1 });
+    const third = await selectAudienceContacts(db, { teamId: t.team.id, audience, afterId: second[0].id, limit: 1 });
     expect([...first, ...second].map((c) => c.id)).toEqual([vp.id, vp2.id]);
     expect(third).toEqual([]);
   });

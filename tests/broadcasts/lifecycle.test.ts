@@ -2,15 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANCELLED_TITLE, cannotCancel, cannotPause, cannotResume } from "@/lib/broadcasts/schemas";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
-import { openSse } from "../helpers/sse";
+import { openSse, seenBeforeMarker, streamOpened } from "../helpers/sse";
 import { createCloudNumber, waitFor } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { workerPool } from "../helpers/workers";
 import { broadcastMessages, broadcastTeam, body, createContact } from "./helpers";
 import { createCampaign } from "../helpers/factories";
 import { getDb } from "@/db/client";
-import { webhookDeliveries } from "@/db/schema";
-import { inArray } from "drizzle-orm";
+import { broadcasts, messages, webhookDeliveries } from "@/db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { sweepBroadcasts } from "@/lib/broadcasts/lifecycle";
 import { messageStatusPayload } from "@/lib/outgoing-webhooks/queue";
 
 let server: TestServer;
@@ -31,7 +32,19 @@ afterAll(async () => {
 });
 
 const B = "/api/v1/broadcasts";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Resolves once no worker holds a message of the broadcast: each is sent, failed, or QUEUED with
+ * no lease (given back). From then on nothing of it leaves unless it is made due again, so a
+ * count of the sends taken now is final.
+ */
+const noneInHand = (teamId: number, id: number) =>
+  waitFor(
+    () => broadcastMessages(teamId, id),
+    (rows) => rows.every((m) => m.status !== "QUEUED" || m.lockedUntil === null),
+    15_000,
+    50,
+  );
 
 const worker = (teamId: number) => workers.start({ teamIds: [teamId] });
 
@@ -61,7 +74,9 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ message: "Difusión pausada.", data: { id, status: "PAUSED" } });
     const atPause = w.received().length;
-    await sleep(2000); // 8 more sends at 4/s, were it still going
+    // The claims a worker held are given back parked (8 more sends at 4/s would have left in 2 s,
+    // were it still going): none of them left after the pause.
+    await noneInHand(w.team.id, id);
     expect(w.received().length).toBe(atPause);
     expect(atPause).toBeLessThan(16);
     const parked = (await broadcastMessages(w.team.id, id)).filter((m) => m.status === "QUEUED");
@@ -105,16 +120,17 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
     expect(cancelled.body).toMatchObject({ message: "Difusión cancelada.", data: { status: "CANCELLED" } });
     expect(cancelled.body.data.finished_at).not.toBeNull();
     const atCancel = w.received().length;
-    await sleep(2000);
-    expect(w.received().length).toBe(atCancel);
 
-    // Settled: the messages a worker held during the cancel are failed by the sweep.
+    // Settled: the messages a worker held during the cancel are failed by the sweep. With nothing
+    // QUEUED and none in a worker's hand, none is in flight or left to send: nothing left after the cancel.
     const final = await waitFor(
       async () => (await w.api.get(`${B}/${id}`)).body.data,
       (b) => b.counts.queued === 0,
       10_000,
       200,
     );
+    await noneInHand(w.team.id, id);
+    expect(w.received().length).toBe(atCancel);
     const sent = new Set(w.received());
     const rows = await broadcastMessages(w.team.id, id);
     for (const m of rows) {
@@ -137,7 +153,7 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
 
   it("a scheduled broadcast waits for its time, then sends", async () => {
     const w = await world(4, 20);
-    worker(w.team.id);
+    const wk = worker(w.team.id);
     const at = new Date(Date.now() + 2500);
     const created = await w.create({ scheduled_at: at.toISOString() });
     expect(created.status).toBe(201);
@@ -145,7 +161,9 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
     const id = created.body.data.id;
     const rows = await broadcastMessages(w.team.id, id);
     expect(rows.every((m) => m.status === "QUEUED" && m.nextAttemptAt?.getTime() === at.getTime())).toBe(true);
-    await sleep(1500);
+    // Before its time, a sweep and a whole poll of the worker start and claim nothing.
+    await sweepBroadcasts([w.team.id]);
+    await wk.nextPoll();
     expect(w.received()).toHaveLength(0);
     expect((await w.api.get(`${B}/${id}`)).body.data.status).toBe("SCHEDULED");
 
@@ -162,15 +180,27 @@ describe("broadcast lifecycle against the worker and the fake Graph API", () => 
 
   it("a scheduled broadcast cancelled before its time sends nothing", async () => {
     const w = await world(3, 20);
-    worker(w.team.id);
-    // Far enough ahead that a loaded machine still cancels before the hour; then wait past it.
+    const wk = worker(w.team.id);
+    // Far enough ahead that a loaded machine still cancels before the hour.
     const at = Date.now() + 5000;
     const created = await w.create({ scheduled_at: new Date(at).toISOString() });
     const id = created.body.data.id;
     const cancelled = await w.api.post(`${B}/${id}/cancel`);
     expect(cancelled.body.data.counts).toMatchObject({ queued: 0, cancelled: 3 });
-    await sleep(at + 2000 - Date.now());
+    // Then its hour comes: the stored times move into the past (the database's clock is what the
+    // sweep and the claim compare them with), and a sweep and a whole poll of the worker later
+    // nothing was started or sent.
+    const past = new Date(Date.now() - 1000);
+    const db = await getDb();
+    await db.update(broadcasts).set({ scheduledAt: past }).where(eq(broadcasts.id, id));
+    await db
+      .update(messages)
+      .set({ nextAttemptAt: past })
+      .where(and(eq(messages.teamId, w.team.id), eq(messages.broadcastId, id)));
+    await sweepBroadcasts([w.team.id]);
+    await wk.nextPoll();
     expect(w.received()).toHaveLength(0);
+    expect((await w.api.get(`${B}/${id}`)).body.data.status).toBe("CANCELLED");
   });
 });
 
@@ -220,6 +250,8 @@ describe("broadcast.updated events", () => {
     const stranger = await broadcastTeam();
     const mine = await openSse(`${server.url}/api/v1/events`, { authorization: `Bearer ${w.team.token}` });
     const theirs = await openSse(`${server.url}/api/v1/events`, { authorization: `Bearer ${stranger.team.token}` });
+    await streamOpened(mine);
+    await streamOpened(theirs);
     const created = await w.create({ scheduled_at: new Date(Date.now() + 60_000).toISOString() });
     const id = created.body.data.id;
     const first = await mine.next((e) => e.event === "broadcast.updated");
@@ -232,8 +264,8 @@ describe("broadcast.updated events", () => {
       status: "PAUSED",
       counts: { recipients: 3, rejected: 0, queued: 3, sended: 0, sent: 0, delivered: 0, readed: 0, failed: 0, cancelled: 0, replied: 0 },
     });
-    await sleep(300);
-    expect(theirs.seen.filter((e) => e.event === "broadcast.updated")).toEqual([]);
+    // Up to a marker of the stranger's own team, written after those changes: none of them arrived.
+    expect((await seenBeforeMarker(theirs, server.url, stranger.team)).filter((e) => e.event === "broadcast.updated")).toEqual([]);
     mine.close();
     theirs.close();
   });

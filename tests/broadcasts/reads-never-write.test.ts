@@ -66,12 +66,12 @@ describe("reads never move a broadcast; the sweep does", () => {
       .update(messages)
       .set({ status: "SENDED" })
       .where(and(eq(messages.teamId, w.team.id), eq(messages.broadcastId, id)));
-    const stored = await findBroadcast(w.db, w.team.id, id);
+    const stored = await findBroadcast(w.db, { teamId: w.team.id, id });
     const eventsBefore = await w.announced();
 
     const read = await w.readAll(id);
     expect(read).toMatchObject({ status: "SENDING", finished_at: null, counts: { queued: 0, sended: 2 } });
-    expect(await findBroadcast(w.db, w.team.id, id)).toEqual(stored);
+    expect(await findBroadcast(w.db, { teamId: w.team.id, id })).toEqual(stored);
     expect(await w.announced()).toEqual(eventsBefore);
 
     // The sweep applies it at once: a due state change does not wait for the progress throttle.
@@ -91,12 +91,12 @@ describe("reads never move a broadcast; the sweep does", () => {
       .update(broadcasts)
       .set({ scheduledAt: at })
       .where(and(eq(broadcasts.teamId, w.team.id), eq(broadcasts.id, id)));
-    const stored = await findBroadcast(w.db, w.team.id, id);
+    const stored = await findBroadcast(w.db, { teamId: w.team.id, id });
     const eventsBefore = await w.announced();
 
     const read = await w.readAll(id);
     expect(read).toMatchObject({ status: "SCHEDULED", started_at: null });
-    expect(await findBroadcast(w.db, w.team.id, id)).toEqual(stored);
+    expect(await findBroadcast(w.db, { teamId: w.team.id, id })).toEqual(stored);
     expect(await w.announced()).toEqual(eventsBefore);
 
     expect(await sweepBroadcasts([w.team.id])).toBe(1);

@@ -9,6 +9,7 @@ import { createBroadcast } from "@/lib/broadcasts/service";
 import { createNumber } from "../helpers/factories";
 import { tokenCtx } from "../helpers/send-factories";
 import { broadcastMessages, broadcastTeam, body, createContact } from "./helpers";
+import { waitFor } from "../helpers/wait";
 
 async function created(n: number) {
   const t = await broadcastTeam();
@@ -40,13 +41,22 @@ describe("an enqueue interrupted by a crash", () => {
       .set({ enqueuedAt: null, status: "SENDING", enqueueCursor: cursor, recipients: 3, createdAt: sql`now() - interval '5 minutes'` })
       .where(eq(broadcasts.id, w.id));
 
-    // A recent enqueue is left alone (it may still be running); one idle for longer is resumed.
+    // A recent enqueue is left alone (it may still be running); one idle for longer is resumed:
+    // asked with a 300 ms idle bound, the run is taken over once its newest message (written
+    // just now, by the database's clock) is that old.
     expect(await resumeInterrupted([w.team.id], 10 * 60_000)).toBe(0);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await resumeInterrupted([w.team.id], 300)).toBe(1);
+    expect(
+      await waitFor(
+        () => resumeInterrupted([w.team.id], 300),
+        (n) => n > 0,
+        10_000,
+        50,
+        "return",
+      ),
+    ).toBe(1);
     const rows = await broadcastMessages(w.team.id, w.id);
     expect([...perContact(rows).entries()].sort()).toEqual(w.contacts.map((c) => [c.id, 1]).sort());
-    const after = (await findBroadcast(db, w.team.id, w.id))!;
+    const after = (await findBroadcast(db, { teamId: w.team.id, id: w.id }))!;
     expect(after.recipients).toBe(6);
     expect(after.enqueuedAt).not.toBeNull();
     expect(await resumeInterrupted([w.team.id], 0)).toBe(0);
@@ -57,11 +67,11 @@ describe("an enqueue interrupted by a crash", () => {
     const db = await getDb();
     await db.delete(messages).where(and(eq(messages.teamId, w.team.id), eq(messages.broadcastId, w.id)));
     await db.update(broadcasts).set({ enqueuedAt: null, enqueueCursor: 0, recipients: 0 }).where(eq(broadcasts.id, w.id));
-    const row = (await findBroadcast(db, w.team.id, w.id))!;
+    const row = (await findBroadcast(db, { teamId: w.team.id, id: w.id }))!;
     const target = { number: { id: row.waNumberId }, template: (await templateOfBroadcast(db, row))!, media: null };
     await Promise.all([enqueueAudience(tokenCtx(w.team.id), row, target, 2), enqueueAudience(tokenCtx(w.team.id), row, target, 3)]);
     const rows = await broadcastMessages(w.team.id, w.id);
     expect([...perContact(rows).entries()].sort()).toEqual(w.contacts.map((c) => [c.id, 1]).sort());
-    expect((await findBroadcast(db, w.team.id, w.id))!.recipients).toBe(7);
+    expect((await findBroadcast(db, { teamId: w.team.id, id: w.id }))!.recipients).toBe(7);
   });
 });

@@ -17,13 +17,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const outbound = { sender: "SYSTEM", direction: "OUTBOUND", status: "SENDED", type: "template", payload: { name: "promo" } } as const;
-const pause = () => new Promise((r) => setTimeout(r, 15));
-
 /**
  * Four conversations, written in this order: Ana wrote first and waits; Beto wrote later and
- * waits; Caro wrote and was answered; Dani only received a broadcast (never wrote).
+ * waits; Caro wrote and was answered; Dani only received a broadcast (never wrote). Each message
+ * carries its own time, a second after the previous one (the last a minute ago), so the waiting
+ * order does not depend on how far apart the inserts ran.
  */
 async function world() {
+  const t0 = Date.now() - 60_000;
+  const at = (i: number) => ({ createdAt: new Date(t0 + i * 1000) });
   const team = await createTeam();
   const number = await createNumber(team.id);
   const people = {
@@ -33,15 +35,11 @@ async function world() {
     dani: await createContact(team.id, { name: "Dani" }),
   };
   const conv = (contact: typeof people.ana) => ({ team, number, contact });
-  await insertMessages(conv(people.ana), [{ payload: { text: "¿Hay talla M?" } }]);
-  await pause();
-  await insertMessages(conv(people.caro), [{ payload: { text: "Hola" } }]);
-  await pause();
-  await insertMessages(conv(people.beto), [{ payload: { text: "¿Envían hoy?" } }]);
-  await pause();
-  await insertMessages(conv(people.caro), [outbound]);
-  await pause();
-  await insertMessages(conv(people.dani), [outbound]);
+  await insertMessages(conv(people.ana), [{ ...at(0), payload: { text: "¿Hay talla M?" } }]);
+  await insertMessages(conv(people.caro), [{ ...at(1), payload: { text: "Hola" } }]);
+  await insertMessages(conv(people.beto), [{ ...at(2), payload: { text: "¿Envían hoy?" } }]);
+  await insertMessages(conv(people.caro), [{ ...outbound, ...at(3) }]);
+  await insertMessages(conv(people.dani), [{ ...outbound, ...at(4) }]);
   return { team, number, people, api: apiClient(server.url, team.token) };
 }
 
@@ -124,7 +122,7 @@ async function withPrepared<T>(
   run: (tx: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0], execute: string) => Promise<T>,
 ): Promise<T> {
   const db = await getDb();
-  const { sql: text, params } = conversationListQuery(db, filter, 31, recentLo).toSQL();
+  const { sql: text, params } = conversationListQuery(db, { filter, limit: 31, recentLo }).toSQL();
   const values = listValues(1, filter) as Record<string, unknown>;
   const literal = (p: unknown) => {
     const v = p instanceof Placeholder ? values[p.name] : p;
@@ -207,7 +205,7 @@ describe("the list's last messages", () => {
     // Whatever the floor, the page is the same: above every id, every last message comes from the
     // second statement; below every id, all from the join.
     const listed = (recentLo: number) =>
-      listConversationRows(db, w.team.id, { waNumberId: w.number.id }, 21, recentLo).then((rows) =>
+      listConversationRows(db, { teamId: w.team.id, filter: { waNumberId: w.number.id }, limit: 21, recentLo }).then((rows) =>
         rows.map((r) => [r.contactName, r.message.id, r.message.direction, r.message.status]),
       );
     const joined = await listed(-2147483648);

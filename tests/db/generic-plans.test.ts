@@ -46,7 +46,7 @@ describe("the history's generic plans", () => {
       ids: idRangeFor(await partitionBounds(db), window),
     };
     for (let i = 0; i < 7; i++) {
-      const { rows, total } = await historyPage(db, c, "DESC", 10, 5);
+      const { rows, total } = await historyPage(db, { conversation: c, order: "DESC", limit: 10, offset: 5 });
       expect(Number(total)).toBe(30);
       expect(rows.map((r) => r.payload)).toEqual(Array.from({ length: 10 }, (_, k) => ({ text: `mensaje ${24 - k}` })));
     }

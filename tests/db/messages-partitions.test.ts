@@ -137,7 +137,9 @@ describe("messages partitions", () => {
     const beforeTail = (await parts()).length;
     const { maintainMessagePartitions } = await import("@/lib/messages/partitions-repo");
     const { transaction } = await import("@/db/client");
-    expect(await transaction((tx) => maintainMessagePartitions(tx, new Date(at), 10, undefined))).toEqual({
+    expect(
+      await transaction((tx) => maintainMessagePartitions(tx, { at: new Date(at), minCapacity: 10, retentionMonths: undefined })),
+    ).toEqual({
       made: 0,
       dropped: 0,
       tailInUse: true,
@@ -184,7 +186,9 @@ describe("messages partitions", () => {
     // One month kept: at `later` + 1 month, `old` ended more than a month ago; `later` did not.
     const { maintainMessagePartitions } = await import("@/lib/messages/partitions-repo");
     const { transaction } = await import("@/db/client");
-    const result = await transaction((tx) => maintainMessagePartitions(tx, new Date(monthStart(later, 1)), 10, 1));
+    const result = await transaction((tx) =>
+      maintainMessagePartitions(tx, { at: new Date(monthStart(later, 1)), minCapacity: 10, retentionMonths: 1 }),
+    );
     expect(result?.dropped).toBeGreaterThanOrEqual(1);
     const names = (await parts()).map((p) => p.name);
     expect(names).not.toContain(partName(old));
@@ -253,7 +257,7 @@ describe("messages partitions", () => {
     const d = await db();
     const explain = (q: SQL, analyze = false) =>
       d.transaction(async (tx) => {
-        // As tests/api/history-plan does: on near-empty tables the planner may prefer a seq scan.
+        // As tests/api/history-plan.test.ts does: on near-empty tables the planner may prefer a seq scan.
         await tx.execute(sql`SET LOCAL enable_seqscan = off`);
         const lines = await rows<{ "QUERY PLAN": string }>(
           analyze ? sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${q}` : sql`EXPLAIN (COSTS OFF) ${q}`,
@@ -315,9 +319,8 @@ describe("messages partitions", () => {
     }
     const { pageQuery } = await import("@/lib/messages/history-repo");
     const day = at.toISOString().slice(0, 10);
-    const page = pageQuery(
-      d,
-      {
+    const page = pageQuery(d, {
+      conversation: {
         teamId: conv.team.id,
         waNumberId: conv.number.id,
         contactId: conv.contact.id,
@@ -326,10 +329,10 @@ describe("messages partitions", () => {
         // Every id: what the Append does unpruned (the pruning by a window's ids is tested below).
         ids: ALL_IDS,
       },
-      "DESC",
-      5,
-      0,
-    );
+      order: "DESC",
+      limit: 5,
+      offset: 0,
+    });
     const plan = await d.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL enable_seqscan = off`);
       const lines = await rows<{ "QUERY PLAN": string }>(sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${page.getSQL()}`, tx);
@@ -352,7 +355,7 @@ describe("messages partitions", () => {
   });
 
   it("a history window becomes an id range that never leaves out a message whose created_at does not follow its id", async () => {
-    const { messageHistory } = await import("@/lib/messages/history");
+    const { messageHistory } = await import("@/lib/messages/history-service");
     const { parseLocalDate } = await import("@/lib/messages/history-schemas");
     const conv = await conversation();
     const d = await db();

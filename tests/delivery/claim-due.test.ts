@@ -5,13 +5,13 @@ import { claimReadReceipts } from "@/lib/delivery/read-receipts-repo";
 import { claimDeliveries } from "@/lib/outgoing-webhooks/deliveries-repo";
 import { createTeam } from "../helpers/factories";
 import { createConversation, insertMessages } from "../helpers/history-factories";
+import { waitFor } from "../helpers/wait";
 
 /**
- * The lease claim that read receipts and webhook deliveries share (lib/delivery/claim-due.ts):
+ * The lease claim that read receipts and webhook deliveries share (lib/delivery/claim-due-repo.ts):
  * due pending rows only, earliest due first, never one row to two claims while its lease runs,
  * `attempts` bumped by every claim, the worker's teams only.
  */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ago = (ms: number) => new Date(Date.now() - ms);
 
 async function deliveries(teamId: number, rows: Partial<typeof webhookDeliveries.$inferInsert>[]) {
@@ -40,7 +40,7 @@ describe("claimDeliveries", () => {
     ]);
     const [foreign] = await deliveries(other.id, [{ nextAttemptAt: ago(9_000) }]);
 
-    const claimed = await claimDeliveries(await getDb(), 10, 60_000, [team.id]);
+    const claimed = await claimDeliveries(await getDb(), { limit: 10, leaseMs: 60_000, teamIds: [team.id] });
     expect(claimed.map((c) => c.id).sort((a, b) => a - b)).toEqual([late.id, early.id].sort((a, b) => a - b));
     expect(claimed.every((c) => c.attempts === 1)).toBe(true);
     const ids = claimed.map((c) => c.id);
@@ -50,8 +50,10 @@ describe("claimDeliveries", () => {
 
     // Limit 1 takes the earliest due.
     const [a] = await deliveries(other.id, [{ nextAttemptAt: ago(100) }]);
-    expect((await claimDeliveries(await getDb(), 1, 60_000, [other.id])).map((c) => c.id)).toEqual([foreign.id]);
-    expect((await claimDeliveries(await getDb(), 1, 60_000, [other.id])).map((c) => c.id)).toEqual([a.id]);
+    expect((await claimDeliveries(await getDb(), { limit: 1, leaseMs: 60_000, teamIds: [other.id] })).map((c) => c.id)).toEqual([
+      foreign.id,
+    ]);
+    expect((await claimDeliveries(await getDb(), { limit: 1, leaseMs: 60_000, teamIds: [other.id] })).map((c) => c.id)).toEqual([a.id]);
   });
 
   it("never hands a leased row to a second claim, and claims it again once the lease ran out", async () => {
@@ -61,17 +63,23 @@ describe("claimDeliveries", () => {
       Array.from({ length: 6 }, (_, i) => ({ nextAttemptAt: ago(1_000 + i) })),
     );
     const [x, y] = await Promise.all([
-      claimDeliveries(await getDb(), 3, 60_000, [team.id]),
-      claimDeliveries(await getDb(), 3, 60_000, [team.id]),
+      claimDeliveries(await getDb(), { limit: 3, leaseMs: 60_000, teamIds: [team.id] }),
+      claimDeliveries(await getDb(), { limit: 3, leaseMs: 60_000, teamIds: [team.id] }),
     ]);
     const both = [...x, ...y].map((c) => c.id).sort((a, b) => a - b);
     expect(both).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
-    expect(await claimDeliveries(await getDb(), 10, 60_000, [team.id])).toEqual([]);
+    expect(await claimDeliveries(await getDb(), { limit: 10, leaseMs: 60_000, teamIds: [team.id] })).toEqual([]);
 
     const [short] = await deliveries(team.id, [{ nextAttemptAt: ago(1_000) }]);
-    expect(await claimDeliveries(await getDb(), 10, 1, [team.id])).toEqual([{ id: short.id, attempts: 1 }]);
-    await sleep(20);
-    expect(await claimDeliveries(await getDb(), 10, 60_000, [team.id])).toEqual([{ id: short.id, attempts: 2 }]);
+    expect(await claimDeliveries(await getDb(), { limit: 10, leaseMs: 1, teamIds: [team.id] })).toEqual([{ id: short.id, attempts: 1 }]);
+    // The lease is the database's clock (now() + 1 ms): claimed again as soon as that has passed.
+    const again = await waitFor(
+      async () => claimDeliveries(await getDb(), { limit: 10, leaseMs: 60_000, teamIds: [team.id] }),
+      (claimed) => claimed.length > 0,
+      5_000,
+      5,
+    );
+    expect(again).toEqual([{ id: short.id, attempts: 2 }]);
   });
 });
 
@@ -87,8 +95,8 @@ describe("claimReadReceipts", () => {
         { teamId: conv.team.id, waNumberId: conv.number.id, messageId: m2.id, providerMessageId: "wamid.R2", status: "DONE" },
       ])
       .returning();
-    const claimed = await claimReadReceipts(await getDb(), 10, 60_000, [conv.team.id]);
+    const claimed = await claimReadReceipts(await getDb(), { limit: 10, leaseMs: 60_000, teamIds: [conv.team.id] });
     expect(claimed).toEqual([{ id: due.id, teamId: conv.team.id, waNumberId: conv.number.id, providerMessageId: "wamid.R1", attempts: 1 }]);
-    expect(await claimReadReceipts(await getDb(), 10, 60_000, [conv.team.id])).toEqual([]);
+    expect(await claimReadReceipts(await getDb(), { limit: 10, leaseMs: 60_000, teamIds: [conv.team.id] })).toEqual([]);
   });
 });

@@ -213,7 +213,8 @@ describe("cloud_api delivery", () => {
       () => messageById(msg.id),
       (m) => m.status === "FAILED",
     );
-    await new Promise((r) => setTimeout(r, 150));
+    // A whole poll after the failure claims nothing more, and the stop lets any send in flight end.
+    await w.nextPoll();
     await w.stop();
     expect(graph.sends(number.phoneNumberId)).toHaveLength(1);
     expect(failed.error).toEqual({
@@ -350,8 +351,9 @@ describe("cloud_api delivery", () => {
         100,
       );
       expect(adopted.providerMessageId).toMatch(/^wamid\.FAKE/);
-      // The timeout made the outcome uncertain: no retry within the grace, and none needed after.
-      await new Promise((r) => setTimeout(r, 1000));
+      // The timeout made the outcome uncertain: no retry within the grace, and none needed after
+      // (a whole poll of the worker after the adoption claims nothing).
+      await w.nextPoll();
       expect(graph.sends(number.phoneNumberId)).toHaveLength(1);
       expect(graph.sends(number.phoneNumberId)[0].body.biz_opaque_callback_data).toBe(msg.updateId);
       const events = await eventsOfMessage(msg.id);

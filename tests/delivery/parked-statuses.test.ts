@@ -10,7 +10,7 @@ import { createCloudNumber, createQueuedMessage, messageById, postWebhook } from
 import { change, envelope, statusUpdate, wamid } from "../fixtures/webhooks";
 
 /**
- * Status webhooks are durable before they are acknowledged (DESIGN section 13): what cannot be
+ * Status webhooks are durable before they are acknowledged (docs/write-path.md): what cannot be
  * applied when it arrives is parked in the transaction that decides the 200, with its reason,
  * and applied later by whichever process runs the chore; a parked status naming a send proves
  * that send reached the provider, so it is never sent again.
@@ -63,7 +63,9 @@ describe("parked statuses", () => {
       .update(messages)
       .set({ lockedUntil: sql`now() - interval '1 hour'` })
       .where(eq(messages.id, msg.id));
-    expect((await claimMessages(db, 100, 5000, 10, [team.id], 0)).map((c) => c.id)).not.toContain(msg.id);
+    expect(
+      (await claimMessages(db, { limit: 100, leaseMs: 5000, aheadSec: 10, teamIds: [team.id], uncertainGraceMs: 0 })).map((c) => c.id),
+    ).not.toContain(msg.id);
 
     // The chore adopts the wamid the status carried (QUEUED → SENDED) and applies the status.
     await db

@@ -4,7 +4,7 @@ import { apiClient } from "../helpers/client";
 import { createBot, createCampaign, createContact, createTeam, createTemplate } from "../helpers/factories";
 import { createCloudNumber, createSandboxNumber, waitFor } from "../helpers/delivery-factories";
 import { workerPool } from "../helpers/workers";
-import { cancelSandboxWalks } from "@/lib/channels/sandbox";
+import { cancelSandboxWalks } from "@/lib/channels/sandbox-channel";
 import { getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import { eq } from "drizzle-orm";

@@ -43,7 +43,9 @@ describe("settling sends", () => {
     const template = await createTemplate(team.id);
     const rows = [];
     for (let i = 0; i < count; i++) rows.push(await createQueuedMessage({ teamId: team.id, waNumberId: number.id, contact, template }));
-    const claims = (await claimMessages(await getDb(), count, 60_000, 60, [team.id])).sort((a, b) => a.id - b.id);
+    const claims = (await claimMessages(await getDb(), { limit: count, leaseMs: 60_000, aheadSec: 60, teamIds: [team.id] })).sort(
+      (a, b) => a.id - b.id,
+    );
     const sending = (c: Claim): Sending => ({ ...c, teamId: team.id, numberDigits: number.number });
     return { team, contact, rows, items: claims.map(sending) };
   }
@@ -116,7 +118,7 @@ describe("settling outgoing webhook deliveries", () => {
         })),
       )
       .returning();
-    const items = (await claimDeliveries(db, count, 60_000, [team.id])).sort((a, b) => a.id - b.id);
+    const items = (await claimDeliveries(db, { limit: count, leaseMs: 60_000, teamIds: [team.id] })).sort((a, b) => a.id - b.id);
     const rowOf = async (id: number) => (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
     return { rows, items, rowOf };
   }
@@ -171,7 +173,7 @@ describe("settling outgoing webhook deliveries", () => {
         {
           name: "hooks",
           concurrency: 8,
-          claim: async (limit) => claimDeliveries(await getDb(), limit, 60_000, [team.id]),
+          claim: async (limit) => claimDeliveries(await getDb(), { limit, leaseMs: 60_000, teamIds: [team.id] }),
           perform: async (c: DeliveryClaim) => {
             const event = byId.get(c.id);
             if (event === "throw") throw Object.assign(new Error("connect ECONNREFUSED body-text"), { code: "ECONNREFUSED" });
@@ -226,7 +228,7 @@ describe("settling read receipts", () => {
         })),
       )
       .returning();
-    const items = (await claimReadReceipts(db, 10, 60_000, [conv.team.id])).sort((a, b) => a.id - b.id);
+    const items = (await claimReadReceipts(db, { limit: 10, leaseMs: 60_000, teamIds: [conv.team.id] })).sort((a, b) => a.id - b.id);
     const rowOf = async (id: number) => (await db.select().from(readReceipts).where(eq(readReceipts.id, id)))[0];
     const s = createSettle("receipts", receiptWrites, live);
 

@@ -36,7 +36,7 @@ const tpl = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe("admin templates:sync", () => {
-  it("imports every page of APPROVED templates into the number's team and reports the rest", async () => {
+  it("imports every page of templates, whatever their status, into the number's team and reports what it cannot hold", async () => {
     const team = await createTeam();
     const number = await createCloudNumber(team.id);
     graph.setTemplatePages([
@@ -52,8 +52,10 @@ describe("admin templates:sync", () => {
       ],
     ]);
     const result = await registry["templates:sync"].run({ number: `+${number.number}` });
-    expect(result.imported).toEqual(["pedido_listo/es_MX", "recordatorio/es_MX"]);
-    expect((result.skipped as any[]).map((s) => s.name)).toEqual(["pendiente", "ubicacion"]);
+    expect(result.imported).toEqual(["pedido_listo/es_MX", "pendiente/es_MX", "recordatorio/es_MX"]);
+    expect((result.skipped as any[]).map((s) => s.name)).toEqual(["ubicacion"]);
+    // The API's counts beside what it printed before (POST /api/v1/message_templates/sync's answer).
+    expect(result.account).toMatchObject({ outcome: "synced", fetched: 4, created: 3, set_aside: 1 });
     const listCalls = graph.requests.filter((r) => r.path.endsWith("/message_templates"));
     expect(listCalls).toHaveLength(2);
     expect(listCalls[0].headers.authorization).toBe(`Bearer ${number.secrets.accessToken}`);
@@ -69,9 +71,16 @@ describe("admin templates:sync", () => {
       buttons: [{ type: "QUICK_REPLY", text: "Gracias", payload: "Gracias" }],
     });
 
+    const [pending] = await db
+      .select()
+      .from(templates)
+      .where(and(eq(templates.teamId, team.id), eq(templates.name, "pendiente")));
+    expect(pending.status).toBe("PENDING");
+
     // Running it again refreshes instead of duplicating.
-    await registry["templates:sync"].run({ number: number.number });
-    expect(await db.select().from(templates).where(eq(templates.teamId, team.id))).toHaveLength(2);
+    const again = await registry["templates:sync"].run({ number: number.number });
+    expect(again.account).toMatchObject({ created: 0, updated: 0 });
+    expect(await db.select().from(templates).where(eq(templates.teamId, team.id))).toHaveLength(3);
   });
 
   it("parses each Graph template with its schema: a malformed one is reported with its reason, the rest imported, unknown fields kept", async () => {
@@ -96,6 +105,7 @@ describe("admin templates:sync", () => {
     const skipped = result.skipped as { name: string; reason: string }[];
     expect(skipped.map((s) => s.name)).toEqual(["componentes_rotos", "boton_sin_tipo", "", ""]);
     expect(skipped.every((s) => s.reason.startsWith("estructura no soportada: "))).toBe(true);
+    expect(result.account).toMatchObject({ set_aside: 4, created: 1 });
     expect(skipped[0].reason).toContain("components");
     expect(skipped[1].reason).toContain("components.1.buttons.0.type");
   });

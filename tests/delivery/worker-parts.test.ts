@@ -1,9 +1,9 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { messages, waNumbers } from "@/db/schema";
 import { withSecrets } from "@/lib/channels/credentials";
-import { sandboxAdapter } from "@/lib/channels/sandbox";
+import { sandboxAdapter } from "@/lib/channels/sandbox-channel";
 import { createClaimLoop } from "@/lib/delivery/claim-loop";
 import { startChores } from "@/lib/chores/schedule";
 import { createPacer } from "@/lib/delivery/pacing";
@@ -24,10 +24,12 @@ import {
 
 /**
  * The worker's three parts on their own (lib/delivery/claim-loop.ts, pacing.ts, settle.ts).
- * The claim loop is driven by this test's own claim and run functions (it only schedules);
- * pacing and settling run against the database, as in the worker.
+ * The claim loop is driven by this test's own claim and run functions (it only schedules) on
+ * fake timers, so "nothing happened in 200 ms" means four poll intervals went by, not that the
+ * machine happened to be quick; pacing and settling run against the database, as in the worker.
  */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Lets `ms` of fake time pass, running every timer due and the promises they settle. */
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 /** The writes of a kind whose items this test only counts done (`skip` writes nothing). */
 const noWrites = { ok: async () => [], retry: async () => [], fail: async () => [] };
 
@@ -47,12 +49,14 @@ async function queued(count: number, opts: { mps?: number; sandbox?: boolean } =
 /** Claims the team's due messages as the worker does (its clock before asking sets leaseEnd). */
 async function claim(teamId: number, n: number, leaseMs: number): Promise<Claim[]> {
   const at = Date.now();
-  return (await claimMessages(await getDb(), n, leaseMs, 60, [teamId]))
+  return (await claimMessages(await getDb(), { limit: n, leaseMs, aheadSec: 60, teamIds: [teamId] }))
     .map((c) => ({ ...c, leaseEnd: at + leaseMs }))
     .sort((x, y) => x.id - y.id);
 }
 
 describe("claim loop", () => {
+  afterEach(() => void vi.useRealTimers());
+
   /** A queue of `total` fake claims, each held by the run function until the test releases it. */
   function harness(total: number, concurrency: number, pollMs = 50) {
     let next = 1;
@@ -95,30 +99,26 @@ describe("claim loop", () => {
   }
 
   it("keeps at most `concurrency` messages in hand and tops up only once half of them are free", async () => {
+    vi.useFakeTimers();
     const h = harness(100, 4);
     h.loop.start();
-    await waitFor(
-      () => h.held.size,
-      (n) => n === 4,
-    );
+    await elapse(0);
+    expect(h.held.size).toBe(4);
     expect(h.asked).toEqual([4]);
     h.release(1);
-    await sleep(200);
-    // Three in hand: one free slot is not worth a claim of its own.
+    // Four poll intervals (50 ms each) go by with three in hand: one free slot is not worth a claim of its own.
+    await elapse(200);
     expect(h.asked).toEqual([4]);
     expect(h.loop.inHand().messages).toBe(3);
+    // The second free slot wakes the loop at once, without waiting for its next poll.
     h.release(1);
-    await waitFor(
-      () => h.held.size,
-      (n) => n === 4,
-    );
+    await elapse(0);
+    expect(h.held.size).toBe(4);
     expect(h.asked).toEqual([4, 2]);
     expect(h.maxInHand()).toBeLessThanOrEqual(4);
     h.release(4);
-    await waitFor(
-      () => h.asked.length,
-      (n) => n >= 3,
-    );
+    await elapse(0);
+    expect(h.asked.length).toBeGreaterThanOrEqual(3);
     h.stop.abort();
     const stopped = h.loop.stop();
     h.release(10);
@@ -126,27 +126,25 @@ describe("claim loop", () => {
   });
 
   it("polls again at once after a full claim, and waits the poll interval after a short one", async () => {
+    vi.useFakeTimers();
     const h = harness(0, 4, 400);
     h.loop.start();
-    await sleep(100);
-    // The first claim found nothing: the loop is idle for the 400 ms interval.
+    await elapse(399);
+    // The first claim found nothing: the loop is idle for the 400 ms interval, and claims again at its end.
     expect(h.asked.length).toBe(1);
-    await waitFor(
-      () => h.asked.length,
-      (n) => n >= 2,
-      2000,
-      10,
-    );
+    await elapse(1);
+    expect(h.asked.length).toBe(2);
     h.stop.abort();
     await h.loop.stop();
 
     const full = harness(1000, 2, 400);
-    // Every claim comes back full and is settled at once: the loop claims again without waiting.
+    // Every claim comes back full and is settled at once: the loop claims again without waiting
+    // the poll interval (30 ms for three more claims, where one interval is 400).
     full.loop.start();
-    const t0 = Date.now();
-    while (Date.now() - t0 < 300) {
+    await elapse(0);
+    for (let i = 0; i < 3; i++) {
       full.release(2);
-      await sleep(5);
+      await elapse(10);
     }
     expect(full.asked.length).toBeGreaterThan(3);
     full.stop.abort();
@@ -156,16 +154,16 @@ describe("claim loop", () => {
   });
 
   it("stop() resolves only once every batch handed on has finished; halt() returns at once", async () => {
+    vi.useFakeTimers();
     const h = harness(2, 2);
     h.loop.start();
-    await waitFor(
-      () => h.held.size,
-      (n) => n === 2,
-    );
+    await elapse(0);
+    expect(h.held.size).toBe(2);
     h.stop.abort();
     let stopped = false;
     const done = h.loop.stop().then(() => (stopped = true));
-    await sleep(100);
+    // Two poll intervals later the batch is still held, and so is the stop.
+    await elapse(100);
     expect(stopped).toBe(false);
     h.release(2);
     await done;
@@ -173,12 +171,11 @@ describe("claim loop", () => {
 
     const k = harness(2, 2);
     k.loop.start();
-    await waitFor(
-      () => k.held.size,
-      (n) => n === 2,
-    );
+    await elapse(0);
+    expect(k.held.size).toBe(2);
     k.loop.halt();
-    await sleep(100);
+    // Two poll intervals after the halt: no claim since.
+    await elapse(100);
     expect(k.asked).toEqual([2]);
     k.release(2);
   });
@@ -224,6 +221,8 @@ describe("task registry and chores", () => {
   });
 
   it("runs an atStart chore at once, never overlaps a chore with itself, and stop() waits for the run in progress", async () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     let runs = 0;
     let inRun = 0;
     let maxInRun = 0;
@@ -242,17 +241,18 @@ describe("task registry and chores", () => {
       },
     ]);
     expect(runs).toBe(1);
-    await sleep(100);
+    await elapse(100);
     // Ten intervals went by while the first run was held: none of them started a second one.
     expect(runs).toBe(1);
     let stopped = false;
     const done = stopChores().then(() => (stopped = true));
-    await sleep(50);
+    await elapse(50);
     expect(stopped).toBe(false);
     release();
     await done;
     expect(maxInRun).toBe(1);
-    await sleep(50);
+    // Five intervals after the stop: none ran.
+    await elapse(50);
     expect(runs).toBe(1);
   });
 });

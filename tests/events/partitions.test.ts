@@ -60,7 +60,7 @@ describe("event log partitions", () => {
       const farAhead = await insertAt(tx, team.id, utcMidnight(40));
       expect(farAhead.part).toBe("events_default");
       // The tail's order and the team's replay read across partitions.
-      await insertEvents(tx, [{ teamId: team.id, type: "contact.labels", data: { labels: [] } }]);
+      await insertEvents(tx, [{ teamId: team.id, type: "contact.labels", data: { contact_id: 1, labels: [] } }]);
       const ids = rowsOf<{ id: string }>(await tx.execute(sql`SELECT id FROM events WHERE team_id = ${team.id} ORDER BY xact_id, id`));
       expect(ids.length).toBe(3);
     });
@@ -140,7 +140,7 @@ describe("event log partitions", () => {
     expect(old.part).not.toMatch(/^events_p\d{8}$/);
     let deletedUpTo = 0;
     for (let i = 0; i < 50; i++) {
-      const max = await pruneEventsBefore(await getDb(), new Date(Date.now() - 399 * DAY), 100);
+      const max = await pruneEventsBefore(await getDb(), { before: new Date(Date.now() - 399 * DAY), batch: 100 });
       if (!max) break;
       deletedUpTo = Math.max(deletedUpTo, max);
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 import { apiClient } from "../helpers/client";
-import { openSse, streamOpened, type SseStream } from "../helpers/sse";
+import { openSse, seenBeforeMarker, streamOpened, type SseStream } from "../helpers/sse";
 import { createContact, createLabel, createNumber, createTeam } from "../helpers/factories";
 import { openEventStream } from "@/lib/events/service";
 import { insertEvents, pruneEventsBefore } from "@/lib/events/repo";
@@ -64,9 +64,9 @@ describe("GET /api/v1/events", () => {
     expect(Number(event.id)).toBeGreaterThan(0);
     expect(JSON.parse(event.data)).toEqual({ contact_id: w.contact.id, labels: res.body.data });
 
-    // The stranger's stream saw comments only, never the other team's event.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(theirs.seen.filter((e) => e.event !== ":comment")).toEqual([]);
+    // The stranger's stream saw comments only, never the other team's event: up to a marker of
+    // its own team, written after that event, nothing else arrived.
+    expect((await seenBeforeMarker(theirs, server.url, stranger)).filter((e) => e.event !== ":comment")).toEqual([]);
   });
 
   it("narrows to one contact or one number, and refuses a number that is not the team's", async () => {
@@ -128,13 +128,13 @@ describe("GET /api/v1/events", () => {
           tx,
           Array.from({ length: 20 }, (_, i) => ({
             teamId: w.team.id,
-            type: "contact.labels",
+            type: "conversation.read",
             contactId: i % 2 ? w.other.id : w.contact.id,
-            data: { contact_id: i % 2 ? w.other.id : w.contact.id, n: commit * 20 + i },
+            data: { id: commit * 20 + i, unread_count: 0 },
           })),
         ),
       );
-    const burst = (s: SseStream) => s.seen.filter((e) => e.event === "contact.labels").map((e) => JSON.parse(e.data).n as number);
+    const burst = (s: SseStream) => s.seen.filter((e) => e.event === "conversation.read").map((e) => JSON.parse(e.data).id as number);
     await waitFor(
       () => burst(all).length + burst(one).length,
       (n) => n >= 90,
@@ -144,7 +144,7 @@ describe("GET /api/v1/events", () => {
     );
     expect(burst(all)).toEqual(Array.from({ length: 60 }, (_, n) => n));
     expect(burst(one)).toEqual(Array.from({ length: 30 }, (_, k) => 2 * k + 1));
-    const ids = all.seen.filter((e) => e.event === "contact.labels").map((e) => Number(e.id));
+    const ids = all.seen.filter((e) => e.event === "conversation.read").map((e) => Number(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
@@ -186,7 +186,7 @@ describe("GET /api/v1/events", () => {
 
     let deletedUpTo = 0;
     for (let i = 0; i < 50; i++) {
-      const max = await pruneEventsBefore(db, new Date(Date.now() - 48 * 3600_000), 100);
+      const max = await pruneEventsBefore(db, { before: new Date(Date.now() - 48 * 3600_000), batch: 100 });
       if (!max) break;
       deletedUpTo = Math.max(deletedUpTo, max);
     }

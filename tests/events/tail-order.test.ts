@@ -4,7 +4,7 @@ import type { StoredEvent } from "@/lib/events/schemas";
 import { waitFor } from "../helpers/wait";
 
 /**
- * The event log is read by transaction order, not by id (DESIGN section 13): an event whose id is
+ * The event log is read by transaction order, not by id (docs/write-path.md, "No NOTIFY in a writing transaction"): an event whose id is
  * lower than one already delivered, but whose transaction commits later, must still be delivered,
  * live and on a Last-Event-ID replay. Two interleaved transactions need two sessions, so this file
  * runs on a server Postgres: DATABASE_URL when the suite runs on one, else a throwaway database on
@@ -49,7 +49,7 @@ const until = (ok: () => boolean, ms = 20_000) => waitFor(ok, Boolean, ms, 20, "
 describe("the event log's tail", () => {
   it("delivers a lower id that commits after a higher one, live and on replay, in transaction order", async () => {
     const { createTeam } = await import("../helpers/factories");
-    const { subscribe } = await import("@/lib/events/bus");
+    const { nextTailRead, subscribe } = await import("@/lib/events/bus");
     const { eventCursor, listEventsAfter } = await import("@/lib/events/repo");
     const db = await (await import("@/db/client")).getDb();
     const team = await createTeam();
@@ -71,8 +71,9 @@ describe("the event log's tail", () => {
       await until(() => firstId > 0);
       const [{ id: secondId }] = await b.begin((tx) => insert(tx, "B1"));
       expect(Number(secondId)).toBeGreaterThan(firstId);
-      // B committed, but A (older) is still running: nothing is delivered past A's horizon.
-      await new Promise((r) => setTimeout(r, 600));
+      // B committed, but A (older) is still running: a read of the log after B's commit delivers
+      // nothing past A's horizon.
+      await nextTailRead();
       expect(got.map((e) => e.id)).toEqual([]);
       release();
       await slow;
@@ -83,11 +84,16 @@ describe("the event log's tail", () => {
 
       // A client that saw only A1 is replayed A2 then B1 (ids after A1 alone would give the same
       // here; a client that saw B1 first is the case ids get wrong, shown by the live order above).
-      const cursor = await eventCursor(db, team.id, firstId);
-      const replayed = await listEventsAfter(db, team.id, cursor!, {}, 10);
+      const cursor = await eventCursor(db, { teamId: team.id, id: firstId });
+      const replayed = await listEventsAfter(db, { teamId: team.id, cursor: cursor!, filter: {}, limit: 10 });
       expect(replayed.map((e) => (e.data as { n: string }).n)).toEqual(["A2", "B1"]);
       // And one that saw A2 last is replayed B1, whose id is lower than A2's.
-      const afterA2 = await listEventsAfter(db, team.id, (await eventCursor(db, team.id, thirdId))!, {}, 10);
+      const afterA2 = await listEventsAfter(db, {
+        teamId: team.id,
+        cursor: (await eventCursor(db, { teamId: team.id, id: thirdId }))!,
+        filter: {},
+        limit: 10,
+      });
       expect(afterA2.map((e) => e.id)).toEqual([Number(secondId)]);
     } finally {
       unsubscribe();

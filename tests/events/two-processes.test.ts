@@ -1,66 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashToken } from "@/lib/auth/tokens";
 import { openSse, streamOpened } from "../helpers/sse";
+import { appProcesses } from "./app-processes";
+import { waitFor } from "../helpers/wait";
 
 /**
  * Events fan out across processes through the event log each process tails: a label changed through one app
- * process reaches a stream held by another. Two processes need a server Postgres (PGlite is one
- * process): DATABASE_URL when the suite runs on one, else a throwaway database on this machine's
- * PostgreSQL (PG_SERVER_URL, default postgres://postgres@127.0.0.1:5432), dropped afterwards.
+ * process reaches a stream held by another (two app processes on one server Postgres: app-processes.ts).
  */
-const server = process.env.PG_SERVER_URL ?? "postgres://postgres@127.0.0.1:5432";
-let databaseUrl = process.env.DATABASE_URL ?? "";
-let throwaway: string | undefined;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  if (databaseUrl) return;
-  throwaway = `wa_events_${process.pid}_${Date.now()}`;
-  const admin = postgres(`${server}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE "${throwaway}"`);
-  await admin.end();
-  databaseUrl = `${server}/${throwaway}`;
-});
-
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  if (!throwaway) return;
-  const admin = postgres(`${server}/postgres`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`DROP DATABASE IF EXISTS "${throwaway}" WITH (FORCE)`);
-  await admin.end();
-});
-
-type Ready = { port: number; setup: { token: string; contactId: number; labelId: number } | null };
-
-function startApp(extra: Record<string, string> = {}): Promise<Ready> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? "test-encryption-key",
-    SEED_DEMO: "0",
-    RATE_LIMIT_PER_MINUTE: "0",
-    ...extra,
-  };
-  delete env.PGLITE_DIR;
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/events/event-server.ts"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("READY "));
-      if (line) resolve(JSON.parse(line.slice(6)));
-    });
-    child.once("exit", (code) => reject(new Error(`event-server exited (${code}) before READY: ${err.slice(-2000)}`)));
-  });
-}
+const { startApp, databaseUrl } = appProcesses("wa_events");
 
 describe("events across processes", { timeout: 120_000 }, () => {
   it("a label change written through one process arrives on a stream held by another", async () => {
@@ -96,15 +45,27 @@ describe("events across processes", { timeout: 120_000 }, () => {
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify({ label_ids: [labelId] }),
       });
-    // Twice: the first request starts the process's LISTEN, the next ones are answered from its cache.
+    // The first request starts the process's LISTEN (on a connection of its own, opened then); once
+    // that is up (the connection idle after its LISTEN), the next ones are answered from its cache.
+    const sql = postgres(databaseUrl(), { max: 1, onnotice: () => {} });
+    const [{ before }] = await sql`SELECT clock_timestamp() AS before`;
     expect((await labels()).status).toBe(200);
-    for (let i = 0; i < 3; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      expect((await labels()).status).toBe(200);
-    }
+    const listening = await waitFor(
+      async () =>
+        (
+          await sql`SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_start > ${before} AND state = 'idle'
+              AND query ILIKE ${"listen%wa_auth%"}`
+        )[0].n,
+      (n) => n > 0,
+      10_000,
+      20,
+      "return",
+    );
+    expect(listening).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect((await labels()).status).toBe(200);
 
     // Revoked by hand, as an operator would in psql: the api_tokens trigger announces it.
-    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     try {
       const [row] = await sql`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = ${hashToken(token)} RETURNING id`;
       expect(row).toBeDefined();
@@ -112,11 +73,13 @@ describe("events across processes", { timeout: 120_000 }, () => {
       await sql.end();
     }
     const revokedAt = Date.now();
-    let status = 200;
-    while (status === 200 && Date.now() - revokedAt < 2_000) {
-      status = (await labels()).status;
-      if (status === 200) await new Promise((r) => setTimeout(r, 10));
-    }
+    const status = await waitFor(
+      async () => (await labels()).status,
+      (s) => s !== 200,
+      2_000,
+      10,
+      "return",
+    );
     // Well inside the cache's 10 s trust: the NOTIFY dropped the entry, not its age.
     expect(status).toBe(401);
     console.log(`[auth] revocation honoured by the caching process after ${Date.now() - revokedAt} ms`);

@@ -2,7 +2,7 @@ import http from "node:http";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES } from "@/lib/media/types";
-import { MAX_WEBHOOK_BYTES } from "@/lib/meta-webhooks/whatsapp";
+import { MAX_WEBHOOK_BYTES } from "@/lib/meta-webhooks/whatsapp-service";
 import { startServer, type TestServer } from "../helpers/server";
 import { createWorld, teamDigest, type World } from "../helpers/hardening-world";
 import { ENDPOINTS } from "../helpers/hardening-routes";

@@ -81,6 +81,28 @@ const exited = (child: ChildProcess) =>
 
 const marker = (i: number) => `crash-${i}-x`;
 
+/** The team's messages still QUEUED on `wa_number` (GET /api/v1/messages/stats): none left means none in flight or to come. */
+async function queuedOn(base: string, token: string, waNumber: string): Promise<number> {
+  const res = await fetch(`${base}/api/v1/messages/stats?wa_number=${encodeURIComponent(waNumber)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return res.status === 200 ? (await res.json()).data.by_status.QUEUED : -1;
+}
+
+/**
+ * Stops a server gracefully (its worker's sends in flight finish) and waits for its exit: from
+ * then on, the sends the fake Graph API recorded are all there will be.
+ */
+async function stopGracefully(child: ChildProcess) {
+  child.kill("SIGTERM");
+  const stopped = await waitFor(() => child.exitCode !== null || child.signalCode !== null, Boolean, 60_000, 50, "return");
+  if (!stopped) {
+    child.kill("SIGKILL");
+    await exited(child);
+    throw new Error("crash-server did not stop within 60 s of SIGTERM (its worker's stop hung)");
+  }
+}
+
 // Two process start-ups (tsx, PGlite, migrations) dominate; a loaded machine needs the margin.
 describe("crash safety", { timeout: 420_000 }, () => {
   it("every send answered 200 before a SIGKILL survives the restart and is delivered exactly once", async () => {
@@ -150,22 +172,33 @@ describe("crash safety", { timeout: 420_000 }, () => {
       return seen;
     };
     await waitFor(() => [...accepted.keys()].every((i) => counts().has(i)), Boolean, 60_000, 100, "return");
-    await new Promise((r) => setTimeout(r, 1000));
-    const seen = counts();
-    const detail = async (i: number) => {
-      const id = accepted.get(i);
-      const res = id ? await fetch(`${base2}/api/v1/updates/${id}`, { headers: { authorization: `Bearer ${s.token}` } }) : null;
-      return `send ${i}: ${res ? (await res.text()).slice(0, 3000) : "not accepted"}`;
-    };
-    for (const i of accepted.keys()) if (seen.get(i) !== 1) expect(seen.get(i), await detail(i)).toBe(1);
-    for (const [i, n] of seen) expect(n, `send ${i} delivered ${n} times`).toBe(1);
-    // Committed but never answered (the kill came between commit and response): delivered too, once.
-    console.info(`[crash-safety] delivered ${seen.size}: ${seen.size - accepted.size} of them committed but cut off before their answer`);
+    // Committed but never answered (the kill came between commit and response): sent too. Once
+    // nothing is QUEUED, and the server has stopped (its sends in flight finished), the count is final.
+    expect(
+      await waitFor(
+        () => queuedOn(base2, s.token, s.number),
+        (n) => n === 0,
+        60_000,
+        200,
+        "return",
+      ),
+    ).toBe(0);
     const after = await Promise.all([...accepted.values()].map(statusOf));
+    const updates = new Map<string, string>();
+    for (const id of accepted.values()) {
+      const res = await fetch(`${base2}/api/v1/updates/${id}`, { headers: { authorization: `Bearer ${s.token}` } });
+      updates.set(id, (await res.text()).slice(0, 3000));
+    }
+    await stopGracefully(second.child);
+    const seen = counts();
+    const detail = (i: number) => {
+      const id = accepted.get(i);
+      return `send ${i}: ${id ? updates.get(id) : "not accepted"}`;
+    };
+    for (const i of accepted.keys()) if (seen.get(i) !== 1) expect(seen.get(i), detail(i)).toBe(1);
+    for (const [i, n] of seen) expect(n, `send ${i} delivered ${n} times`).toBe(1);
+    console.info(`[crash-safety] delivered ${seen.size}: ${seen.size - accepted.size} of them committed but cut off before their answer`);
     for (const st of after) expect(st.status).not.toBe("QUEUED");
-
-    second.child.kill("SIGTERM");
-    await exited(second.child);
   });
 
   describe("SIGKILL while the worker sends a burst", () => {
@@ -180,6 +213,8 @@ describe("crash safety", { timeout: 420_000 }, () => {
       to: "number" | "sandboxNumber",
       killWhen: (s: Setup, base: string, updateIds: string[]) => boolean | Promise<boolean>,
       onReady: (base: string, s: Setup) => void = () => {},
+      /** How often `killWhen` is asked (it may cost requests). */
+      checkEveryMs = 5,
     ) {
       const first = await startApi({ CRASH_SETUP: "1", ...WORKER_ENV, ...env }, database);
       const s = first.ready.setup!;
@@ -204,7 +239,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
       expect(res.status).toBe(200);
       const updateIds: string[] = (await res.json()).data.results.map((r: { update_id: string }) => r.update_id);
       expect(updateIds).toHaveLength(BURST);
-      await waitFor(() => killWhen(s, base, updateIds), Boolean, 60_000, 5, "return");
+      await waitFor(() => killWhen(s, base, updateIds), Boolean, 60_000, checkEveryMs, "return");
       const killedAt = Date.now();
       first.child.kill("SIGKILL");
       await exited(first.child);
@@ -222,8 +257,6 @@ describe("crash safety", { timeout: 420_000 }, () => {
       }
       return n;
     };
-
-    const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number) => waitFor(read, done, ms, 1000, "return");
 
     type Update = { update_id: string; status: string; provider_message_id: string | null; events: { status: string; raw: any }[] };
     /** Every message's GET /updates/{id}, 8 requests at a time (600 at once time out on a busy machine). */
@@ -250,6 +283,27 @@ describe("crash safety", { timeout: 420_000 }, () => {
     }
 
     /**
+     * Every message's final state: polled each second until `settled` holds for all, asking only
+     * for those not yet seen settled (a full round of 600 GETs a second was most of this file's
+     * CPU, taken from the server under test), then read whole once for the assertions.
+     */
+    async function settle(base: string, token: string, ids: string[], settled: (m: Update) => boolean, ms: number) {
+      let pending = ids;
+      await waitFor(
+        async () => {
+          const now = await statusesOf(base, token, pending);
+          pending = pending.filter((_, i) => !settled(now[i]));
+          return pending.length;
+        },
+        (left) => left === 0,
+        ms,
+        1000,
+        "return",
+      );
+      return statusesOf(base, token, ids);
+    }
+
+    /**
      * The crash, then a restart: what the Graph API had been sent before the restart, which of
      * those sends' answers were never committed (in flight at the kill), and each send's final count.
      */
@@ -258,7 +312,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
       database: string,
       env: Record<string, string>,
       webhooks: boolean | Hooks,
-      opts: { answerMs?: number; restartAfterMs?: number; until?: (m: Update) => boolean } = {},
+      opts: { answerMs?: number; downWhileRetried?: number; until?: (m: Update) => boolean } = {},
     ) {
       // Like Meta's, the fake's answer takes a while: the kill finds sends in flight.
       const ANSWER_MS = opts.answerMs ?? 150;
@@ -276,7 +330,18 @@ describe("crash safety", { timeout: 420_000 }, () => {
         (base, setup) => hookTo(base, setup.appSecret),
       ).finally(() => graph.setDelay(0));
       const sentBefore = new Set(sendsByUpdate(s.phoneNumberId, updateIds).keys());
-      if (opts.restartAfterMs) await new Promise((r) => setTimeout(r, opts.restartAfterMs));
+      if (opts.downWhileRetried) {
+        // Down long enough for Meta's retries to pile up: on average every status post still to
+        // land has failed `downWhileRetried` times against the dead server.
+        const { failedAttempts, pending } = graph.webhookStats();
+        await waitFor(
+          () => graph.webhookStats().failedAttempts,
+          (n) => n >= failedAttempts + opts.downWhileRetried! * pending,
+          60_000,
+          50,
+          "return",
+        );
+      }
       const second = await startApi({ ...WORKER_ENV, CRASH_TEAM_ID: String(s.teamId), ...env }, database);
       const base2 = `http://127.0.0.1:${second.ready.port}`;
       hookTo(base2, s.appSecret);
@@ -288,15 +353,10 @@ describe("crash safety", { timeout: 420_000 }, () => {
       const answeredUncommitted = inFlight.filter((id) => (answeredAt.get(id) ?? Infinity) < killedAt).length;
       const settled = opts.until ?? ((m: Update) => m.status !== "QUEUED");
       // A generous ceiling for a loaded 2-core machine: the wait ends as soon as all are settled.
-      const final = await until(
-        () => statusesOf(base2, s.token, updateIds),
-        (all) => all.every(settled),
-        300_000,
-      );
-      await new Promise((r) => setTimeout(r, 1000));
+      const final = await settle(base2, s.token, updateIds, settled, 300_000);
+      // Stopped gracefully, its sends in flight finished: the counts are final.
+      await stopGracefully(second.child);
       const counts = sendsByUpdate(s.phoneNumberId, updateIds);
-      second.child.kill("SIGTERM");
-      await exited(second.child);
       graph.statusWebhooks(null);
       return { s, updateIds, final, counts, sentBefore, inFlight, answeredUncommitted, killAt, parkedAtRestart: second.ready.parked };
     }
@@ -331,7 +391,8 @@ describe("crash safety", { timeout: 420_000 }, () => {
     it("statuses that outrun a slow answer are kept across the kill: none sent twice, none forgotten", async () => {
       // Meta's answer takes 1.5 s while its "sent" and "delivered" webhooks come 0.3 s after the
       // request: they arrive while the worker still holds the claim, and are answered 200 only once
-      // parked durably. SIGKILL mid-burst, restart 2 s later (Meta retries what failed meanwhile).
+      // parked durably. SIGKILL mid-burst, restart once Meta's retries have piled up (each status
+      // still to land failed about eight times, what 2 s of retries every 250 ms make).
       // The grace is what the restarted server gives Meta's retries to land before it sends again
       // what no status vouches for: the production default (60 s) here. The restarted process
       // takes the whole backlog at once (two statuses for each of about 200 sends in flight, each
@@ -341,7 +402,7 @@ describe("crash safety", { timeout: 420_000 }, () => {
         "outrun",
         { DELIVERY_UNCERTAIN_GRACE_S: "60" },
         { statuses: ["sent", "delivered"], beforeAnswer: true, delayMs: 300 },
-        { answerMs: 1500, restartAfterMs: 2000, until: (m) => m.status === "DELIVERED" },
+        { answerMs: 1500, downWhileRetried: 8, until: (m) => m.status === "DELIVERED" },
       );
       const dupes = [...r.counts].filter(([, n]) => n > 1);
       console.info(
@@ -376,21 +437,23 @@ describe("crash safety", { timeout: 420_000 }, () => {
       // A sandbox send cannot be adopted (no webhooks): no grace needed for its claims.
       const env = { SANDBOX_STEP_MS: "400", DELIVERY_UNCERTAIN_GRACE_S: "0" };
       // Killed once the first sends are walking (SENT or DELIVERED), none of them finished.
-      const { s, updateIds } = await burstAndKill("sandbox", env, "sandboxNumber", async (setup, base, ids) => {
-        await new Promise((r) => setTimeout(r, 100));
-        const first = await statusesOf(base, setup.token, ids.slice(0, 8));
-        return first.some((m) => m.status === "SENT" || m.status === "DELIVERED");
-      });
+      const { s, updateIds } = await burstAndKill(
+        "sandbox",
+        env,
+        "sandboxNumber",
+        async (setup, base, ids) => {
+          const first = await statusesOf(base, setup.token, ids.slice(0, 8));
+          return first.some((m) => m.status === "SENT" || m.status === "DELIVERED");
+        },
+        undefined,
+        100,
+      );
       const second = await startApi({ ...WORKER_ENV, ...env, CRASH_TEAM_ID: String(s.teamId) }, "sandbox");
       const base = `http://127.0.0.1:${second.ready.port}`;
       const walking = second.ready.walking;
       // A generous ceiling (a loaded 2-core machine walked 486 of 600 in 90 s once): the wait
       // ends as soon as every message is READED.
-      const final = await until(
-        () => statusesOf(base, s.token, updateIds),
-        (all) => all.every((m) => m.status === "READED"),
-        300_000,
-      );
+      const final = await settle(base, s.token, updateIds, (m) => m.status === "READED", 300_000);
       console.info(
         `[crash-safety] sandbox burst of ${BURST}: ${walking} between SENDED and READED at the kill; ${final.filter((m) => m.status === "READED").length} READED after the restart`,
       );

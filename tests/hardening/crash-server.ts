@@ -8,6 +8,9 @@
  *   CRASH_WORKER=1  also runs the delivery worker (short intervals) for that team (CRASH_TEAM_ID,
  *                   or the one just set up)
  *
+ * SIGTERM stops it gracefully, as `npm run worker` stops: no new claims, sends in flight finish;
+ * once it has exited, every send it made has reached the Graph API.
+ *
  * Prints one line `READY {"port":…, "setup":…, "uncertain":[…]}` once it serves; `uncertain` are
  * the update_ids of the team's messages claimed but never settled when this process started (a
  * crash left their send's outcome unknown), and `walking` how many of its sent messages stood
@@ -18,9 +21,10 @@ import { serveRoutes, type Handler, type RouteEntry } from "../helpers/route-tab
 import * as send from "@/app/api/v1/message_templates/send/route";
 import * as sendBulk from "@/app/api/v1/message_templates/send_bulk/route";
 import * as update from "@/app/api/v1/updates/[update_id]/route";
+import * as stats from "@/app/api/v1/messages/stats/route";
 import * as whatsappWebhook from "@/app/api/v1/webhooks/whatsapp/route";
 import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { closeDb, getDb } from "@/db/client";
 import { messages, parkedStatuses } from "@/db/schema";
 import { createWorker } from "@/lib/delivery/worker";
 import { startChores } from "@/lib/chores/schedule";
@@ -31,6 +35,7 @@ const routes: RouteEntry[] = [
   { method: "POST", pattern: /^\/api\/v1\/message_templates\/send$/, handler: send.POST as Handler },
   { method: "POST", pattern: /^\/api\/v1\/message_templates\/send_bulk$/, handler: sendBulk.POST as Handler },
   { method: "GET", pattern: /^\/api\/v1\/updates\/([^/]+)$/, handler: update.GET as Handler, param: "update_id" },
+  { method: "GET", pattern: /^\/api\/v1\/messages\/stats$/, handler: stats.GET as Handler },
   { method: "POST", pattern: /^\/api\/v1\/webhooks\/whatsapp$/, handler: whatsappWebhook.POST as Handler },
 ];
 
@@ -81,11 +86,18 @@ async function main() {
   const parked = teamId
     ? (await db.select({ id: parkedStatuses.id }).from(parkedStatuses).where(eq(parkedStatuses.teamId, teamId))).length
     : 0;
-  if (process.env.CRASH_WORKER === "1") {
-    createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] }).start();
-  }
+  const worker =
+    process.env.CRASH_WORKER === "1"
+      ? createWorker({ pollMs: 50, leaseMs: 5000, backoffBaseMs: 20, backoffCapMs: 100, walkSweepMs: 1000, teamIds: [teamId] })
+      : undefined;
+  worker?.start();
   // What every server process runs: parked statuses applied, rollup deltas folded.
-  startChores();
+  const stopChores = startChores();
+  process.once("SIGTERM", () => {
+    void Promise.all([worker?.stop(), stopChores()])
+      .then(() => closeDb())
+      .finally(() => process.exit(0));
+  });
   const port = await serveRoutes(routes);
   process.stdout.write(`READY ${JSON.stringify({ port, setup, uncertain, walking, parked })}\n`);
 }

@@ -7,7 +7,7 @@ import { toErrorResponse, SERVICE_UNAVAILABLE } from "@/lib/http/respond";
 import { proxy } from "@/proxy";
 
 /**
- * Issue 19, findings 3 and 4: unknown API paths answer the API's JSON 404 with its headers, and a
+ * Unknown API paths answer the API's JSON 404 with its headers, and a
  * lost database answers 503 with Retry-After instead of 500.
  */
 let server: TestServer;
@@ -134,7 +134,7 @@ describe("malformed page paths (proxy.ts, before Next decodes them)", () => {
   );
 
   it("a well-formed page path goes on to Next, with the page policy", () => {
-    const res = proxy(new NextRequest("http://localhost:3000/broadcasts/%41"));
+    const res = proxy(new NextRequest("http://localhost:3000/broadcasts/%41", { headers: { cookie: "wa_session=x" } }));
     expect(res.headers.get("x-middleware-next")).toBe("1");
     expect(res.headers.get("content-security-policy")).toMatch(/nonce-/);
   });

@@ -4,7 +4,7 @@ import { prepareBuiltApp, startBuiltApp, type AppProcess } from "../helpers/buil
 import { committedRows, sendLoopThenSigterm, within } from "../helpers/send-outcomes";
 
 /**
- * Graceful shutdown of `next start` (README "Operations: shutdown", lib/shutdown/): SIGTERM in the
+ * Graceful shutdown of `next start` (docs/operations.md, "Shutdown"; lib/shutdown/): SIGTERM in the
  * middle of a send loop must cost no answer. Each of CLIENTS clients sends a template over its own
  * kept-alive connection, one request after another. Every request must end one of two ways: an
  * HTTP answer, or a refused connection (the client then knows its request never arrived). A reset

@@ -10,7 +10,7 @@ import { MALFORMED_URL } from "@/lib/http/malformed-path";
 import { BAD_FILENAME } from "@/lib/media/upload-form";
 
 /**
- * Security review (issue 9, item 4): malformed percent-encoding in a dynamic segment, a malformed
+ * Malformed percent-encoding in a dynamic segment, a malformed
  * session cookie and a NUL in an upload's file name used to answer 500. They answer a documented
  * 4xx with the ruled JSON body. (`next start` itself answers a bare 500 for a malformed segment
  * before any handler runs; proxy.ts answers first there, and the test server runs proxy.ts too.)

@@ -9,21 +9,25 @@ import { createNumber, uniqueNumber } from "./factories";
 let seq = 0;
 const uniq = () => `${process.pid}${Date.now() % 1_000_000}${++seq}`;
 
-export async function createCloudNumber(teamId: number, overrides: { messagesPerSecond?: number; appSecret?: string } = {}) {
+export async function createCloudNumber(
+  teamId: number,
+  overrides: { messagesPerSecond?: number; appSecret?: string; businessAccountId?: string } = {},
+) {
   const secrets = {
     accessToken: `EAAG${uniq()}`,
     appSecret: overrides.appSecret ?? `app-secret-${uniq()}`,
     verifyToken: `verify-${uniq()}`,
   };
   const phoneNumberId = `1${uniq()}`.slice(0, 15);
+  const businessAccountId = overrides.businessAccountId ?? `WABA${uniq()}`;
   const dto = await createNumber(teamId, {
     provider: "cloud_api",
     phoneNumberId,
-    businessAccountId: `WABA${uniq()}`,
+    businessAccountId,
     credentials: secrets,
     messagesPerSecond: overrides.messagesPerSecond ?? 80,
   });
-  return { ...dto, phoneNumberId, secrets };
+  return { ...dto, phoneNumberId, businessAccountId, secrets };
 }
 
 export async function createSandboxNumber(teamId: number, overrides: { messagesPerSecond?: number } = {}) {

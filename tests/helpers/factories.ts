@@ -145,6 +145,7 @@ export async function createCampaign(teamId: number, overrides: Partial<typeof c
   return row;
 }
 
+/** An agent of the team; an `owner` unless told (the permissive default: tests of roles say theirs). */
 export async function createAgent(teamId: number, password = "secreto-123", overrides: Partial<typeof agents.$inferInsert> = {}) {
   const db = await getDb();
   const [row] = await db
@@ -153,6 +154,7 @@ export async function createAgent(teamId: number, password = "secreto-123", over
       teamId,
       email: `agent${uniq()}@example.com`,
       name: "Agente Prueba",
+      role: "owner",
       passwordHash: await hashPassword(password),
       ...overrides,
     })

@@ -17,11 +17,30 @@ export async function replicaCaughtUp(): Promise<void> {
   const [{ lsn }] = rowsOf<{ lsn: string }>(await (await getDb()).execute(sql`SELECT pg_current_wal_lsn()::text AS lsn`));
   const replica = postgres(readUrl, { max: 1, onnotice: () => {} });
   try {
+    // The scale pass's failover test restarts the replica while other files run: a replica that
+    // refuses connections or is still starting up has not caught up yet, so the wait goes on.
     await waitFor(
-      async () => (await replica<{ ok: boolean }[]>`SELECT pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn AS ok`)[0]?.ok,
+      async () => {
+        try {
+          return (await replica<{ ok: boolean }[]>`SELECT pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn AS ok`)[0]?.ok;
+        } catch (err) {
+          if (replicaAway(err)) return false;
+          throw err;
+        }
+      },
       (ok) => ok === true,
+      30_000,
     );
   } finally {
     await replica.end({ timeout: 5 });
   }
+}
+
+/** A connection refused or cut, or a server starting up or shutting down (SQLSTATE class 57P). */
+function replicaAway(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (
+    typeof code === "string" &&
+    (code === "ECONNREFUSED" || code === "ECONNRESET" || code.startsWith("CONNECTION_") || code.startsWith("57P"))
+  );
 }

@@ -89,9 +89,9 @@ export async function mediaRow(path: string) {
   return row;
 }
 
-/** A signed-in agent of the team: the cookie header a browser would send, and the agent. */
-export async function agentSession(teamId: number) {
-  const agent = await createAgent(teamId);
+/** A signed-in agent of the team (an owner unless told): the cookie header a browser would send, and the agent. */
+export async function agentSession(teamId: number, overrides: Parameters<typeof createAgent>[2] = {}) {
+  const agent = await createAgent(teamId, undefined, overrides);
   const token = randomSecret(32);
   const db = await getDb();
   await db.insert(agentSessions).values({

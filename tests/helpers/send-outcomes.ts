@@ -120,7 +120,7 @@ export async function sendLoopThenSigterm(app: AppProcess, opts: { clients: numb
   const outcomes: Outcome[] = [];
   let acks = 0;
   // Every client must have been answered once: a connection still waiting in the listen backlog
-  // at SIGTERM (a busy server accepts slowly) is not the in-flight case this is about (README).
+  // at SIGTERM (a busy server accepts slowly) is not the in-flight case this is about (docs/operations.md, "Shutdown").
   const served = new Set<http.Agent>();
   let reachedLoad!: () => void;
   const loaded = new Promise<void>((r) => (reachedLoad = r));

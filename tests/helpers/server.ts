@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { proxy } from "@/proxy";
+import { installRequestLineGuard } from "@/lib/http/request-line-guard";
 
 /**
  * Serves the real `app/api/v1/** /route.ts` handlers over HTTP for the integration tests, with
@@ -59,8 +60,14 @@ async function dispatch(req: Request): Promise<Response> {
     const m = route.pattern.exec(pathname);
     if (!m) continue;
     const mod = await route.load();
-    const handler = mod[req.method];
-    if (!handler) return new Response(null, { status: 405 });
+    const handler = mod[req.method] ?? (req.method === "HEAD" ? mod.GET : undefined);
+    if (!handler) {
+      // Like Next (auto-implement-methods.js): OPTIONS answers 204 with the route's methods, others an empty 405.
+      if (req.method !== "OPTIONS") return new Response(null, { status: 405 });
+      const allow = new Set(["OPTIONS", ...Object.keys(mod).filter((m) => /^[A-Z]+$/.test(m))]);
+      if (allow.has("GET")) allow.add("HEAD");
+      return new Response(null, { status: 204, headers: { allow: [...allow].sort().join(", ") } });
+    }
     // Like Next: a `[...rest]` segment arrives as the array of its decoded segments.
     const params: Record<string, string | string[]> = {};
     try {
@@ -124,6 +131,8 @@ export async function startServer(): Promise<TestServer> {
       res.end(String(err));
     }
   });
+  // Like `next start` (instrumentation.node.ts): request lines Next must never see are answered first.
+  installRequestLineGuard(server);
   // Node closes an idle keep-alive socket after 5 s; on a loaded machine the client can pick that
   // socket just as it closes and see ECONNRESET. The client, not the server, ends idle sockets here.
   server.keepAliveTimeout = 120_000;

@@ -1,3 +1,6 @@
+import { expect } from "vitest";
+import { apiClient } from "./client";
+import { createContact, createLabel } from "./factories";
 import { waitFor } from "./wait";
 
 /** A Server-Sent Events client for tests: parses frames as EventSource does and queues them. */
@@ -18,6 +21,19 @@ export type SseStream = {
 /** Resolves once the stream is open: its first comment arrived (the server subscribes before writing it). */
 export async function streamOpened(s: SseStream): Promise<void> {
   await waitFor(() => s.seen.some((e) => e.event === ":comment"), Boolean);
+}
+
+/**
+ * Milliseconds from now until the server ended the stream; fails unless it ended within `limitMs`
+ * (waiting 2 s past it, so a late end is reported as late, not as never).
+ */
+export async function endsWithin(s: SseStream, limitMs: number): Promise<number> {
+  const t0 = Date.now();
+  const timeout = new Promise<"open">((r) => setTimeout(() => r("open"), limitMs + 2000).unref());
+  expect(await Promise.race([s.ended.then(() => "ended" as const), timeout])).toBe("ended");
+  const took = Date.now() - t0;
+  expect(took).toBeLessThanOrEqual(limitMs);
+  return took;
 }
 
 export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseStream> {
@@ -84,4 +100,30 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     });
 
   return { status: res.status, headers: res.headers, seen, next, close: () => abort.abort(), ended };
+}
+
+/**
+ * For checks that an event did NOT reach a stream: a team's events reach its streams in the log's
+ * order, so once an event written after the action has arrived, anything the action wrote for the
+ * stream would have arrived before it. This writes that marker (a new label put on `contactId`, or
+ * on a new contact of the team, through the API as any change is) and returns what the stream saw
+ * before it, comments included. `contactId` is for a stream narrowed to one contact.
+ */
+export async function seenBeforeMarker(
+  s: SseStream,
+  serverUrl: string,
+  team: { id: number; token: string },
+  contactId?: number,
+): Promise<SseEvent[]> {
+  await streamOpened(s);
+  const label = await createLabel(team.id);
+  const contact = contactId ?? (await createContact(team.id)).id;
+  const res = await apiClient(serverUrl, team.token).post(`/api/v1/contacts/${contact}/labels`, { label_ids: [label.id] });
+  if (res.status !== 200) throw new Error(`marker label not added: ${res.status} ${JSON.stringify(res.body)}`);
+  const marker = await s.next((e) => {
+    if (e.event !== "contact.labels") return false;
+    const data = JSON.parse(e.data) as { contact_id?: number; labels?: { id: number }[] };
+    return data.contact_id === contact && !!data.labels?.some((l) => l.id === label.id);
+  }, 10_000);
+  return s.seen.slice(0, s.seen.indexOf(marker));
 }

@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -8,6 +9,9 @@ import { createCloudNumber, createQueuedMessage, messageById, sign } from "../he
 import { change, envelope, statusUpdate } from "../fixtures/webhooks";
 import { getDb } from "@/db/client";
 import { FAST_LANE_PATH, installWebhookFastLane } from "@/lib/meta-webhooks/fast-lane";
+import { webhookAdmission } from "@/lib/meta-webhooks/admission";
+import { SERVICE_UNAVAILABLE } from "@/lib/http/respond";
+import { waitFor } from "../helpers/wait";
 
 /**
  * WEBHOOK_FAST_LANE (lib/meta-webhooks/fast-lane.ts): Meta's webhook posts answered before Next's
@@ -100,7 +104,7 @@ describe("the webhook fast lane", () => {
     const viaLane = await post(laneUrl, rawLane, h(rawLane));
     expect(behind).toEqual([]);
     expect(viaRoute.status).toBe(200);
-    expect(viaRoute.body).toEqual({ message: "Webhook recibido.", data: { messages: 0, statuses: 1, ignored: 0 } });
+    expect(viaRoute.body).toEqual({ message: "Webhook recibido.", data: { messages: 0, statuses: 1, updates: 0, ignored: 0 } });
     expect(viaLane).toEqual({ ...viaRoute, headers: { ...viaRoute.headers, "x-content-type-options": "nosniff" } });
     expect((await messageById(viaRouteId)).status).toBe("DELIVERED");
     expect((await messageById(viaLaneId)).status).toBe("DELIVERED");
@@ -159,5 +163,41 @@ describe("the webhook fast lane", () => {
     const signed = { "content-type": "application/json", "x-hub-signature-256": sign(number.secrets.appSecret, raw) };
     expect((await post(laneUrl, raw, signed, `${FAST_LANE_PATH}?via=meta`)).status).toBe(200);
     expect(behind).toHaveLength(3);
+  });
+
+  it("sheds posts past WEBHOOK_MAX_IN_FLIGHT with 503 and Retry-After at once, and gives a place back when its client hangs up", async () => {
+    process.env.WEBHOOK_MAX_IN_FLIGHT = "3";
+    try {
+      const { number } = await sentMessage();
+      const raw = JSON.stringify(envelope(change(number.phoneNumberId, {})));
+      const signed = { "content-type": "application/json", "x-hub-signature-256": sign(number.secrets.appSecret, raw) };
+      const shedBefore = webhookAdmission().shed;
+      // Three posts whose bodies never finish hold the three places.
+      const { port } = new URL(laneUrl);
+      const holders = Array.from({ length: 3 }, () => {
+        const socket = net.connect(Number(port), "127.0.0.1");
+        socket.on("error", () => {});
+        socket.write(`POST ${FAST_LANE_PATH} HTTP/1.1\r\nhost: x\r\ncontent-length: ${raw.length}\r\n\r\n${raw.slice(0, 10)}`);
+        return socket;
+      });
+      await waitFor(
+        () => webhookAdmission().inFlight,
+        (n) => n === 3,
+      );
+      const began = Date.now();
+      const shed = await post(laneUrl, raw, signed);
+      expect(Date.now() - began).toBeLessThan(1000);
+      expect(shed).toMatchObject({ status: 503, body: { message: SERVICE_UNAVAILABLE }, headers: { "retry-after": "5" } });
+      expect(webhookAdmission().shed).toBe(shedBefore + 1);
+      // Their clients hang up: the places come back, no work done for them, and Meta's post lands.
+      for (const socket of holders) socket.destroy();
+      await waitFor(
+        () => webhookAdmission().inFlight,
+        (n) => n === 0,
+      );
+      expect((await post(laneUrl, raw, signed)).status).toBe(200);
+    } finally {
+      delete process.env.WEBHOOK_MAX_IN_FLIGHT;
+    }
   });
 });

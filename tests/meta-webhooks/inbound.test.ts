@@ -84,7 +84,7 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
       number.secrets.appSecret,
     );
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ messages: INBOUND_TYPES.length, statuses: 0, ignored: 0 });
+    expect(res.body.data).toEqual({ messages: INBOUND_TYPES.length, statuses: 0, updates: 0, ignored: 0 });
 
     const stored = await inboundOf(number.id);
     const byType = (t: string) => stored.filter((m) => m.type === t);
@@ -180,7 +180,7 @@ describe("POST /api/v1/webhooks/whatsapp", () => {
     const other = await createCloudNumber((await createTeam()).id);
     const crossed = await postWebhook(server.url, body, other.secrets.appSecret);
     expect(crossed.status).toBe(200);
-    expect(crossed.body.data).toEqual({ messages: 0, statuses: 0, ignored: 1 });
+    expect(crossed.body.data).toEqual({ messages: 0, statuses: 0, updates: 0, ignored: 1 });
     expect(await inboundOf(number.id)).toHaveLength(0);
   });
 

@@ -9,7 +9,7 @@ import { messages, webhookDeadLetters } from "@/db/schema";
 import { boundedJsonText, deeperThan, itemLimitProblem, MAX_ITEM_BYTES, MAX_ITEM_DEPTH } from "@/lib/http/json-limits";
 
 /**
- * Issue 19, finding 3: a signed webhook nested 4,000 levels deep answered 500 (RangeError) and its
+ * A signed webhook nested 4,000 levels deep answered 500 (RangeError) and its
  * whole batch was lost. Items too deep or too large are set aside with their reason and their
  * neighbours stored; a signed body that is not JSON is kept whole as a dead letter, with a 200.
  */
@@ -62,7 +62,7 @@ describe("depth and size limits of webhook items", () => {
       number.secrets.appSecret,
     );
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ messages: 1, statuses: 0, ignored: 0 });
+    expect(res.body.data).toEqual({ messages: 1, statuses: 0, updates: 0, ignored: 0 });
     expect((await stored(number.id)).map((m) => m.providerMessageId)).toEqual([good.id]);
     const dead = await deadLettersOf(number.id);
     expect(dead.map((d) => [d.kind, d.teamId, d.reason])).toEqual([
@@ -100,7 +100,7 @@ describe("depth and size limits of webhook items", () => {
     const raw = `{"object":"whatsapp_business_account","entry":[${tag}`;
     const res = await post(raw, number.secrets.appSecret!);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ messages: 0, statuses: 0, ignored: 0 });
+    expect(res.body.data).toEqual({ messages: 0, statuses: 0, updates: 0, ignored: 0 });
     const db = await getDb();
     const dead = await db
       .select()

@@ -12,7 +12,7 @@ import { createWorker } from "@/lib/delivery/worker";
 import { internalAddressKind } from "@/lib/outgoing-webhooks/address";
 import { guardedLookup } from "@/lib/outgoing-webhooks/url-policy";
 
-// Issue 9, finding 9: webhook URLs that reach inside. This file runs with the rule on, as production does.
+// Webhook URLs that reach inside. This file runs with the rule on, as production does.
 let server: TestServer;
 beforeAll(async () => {
   delete process.env.ALLOW_PRIVATE_WEBHOOK_URLS;

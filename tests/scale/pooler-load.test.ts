@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 
 /**
  * The load that failed behind PgBouncer in transaction pooling before named prepared statements
- * were turned off there (issue 22: 49 of 55 answers were 500s): many concurrent conversation-list
+ * were turned off there (49 of 55 answers were 500s): many concurrent conversation-list
  * requests, each with its token check and rate-limit insert, through the pooler. Runs only in the
  * scale pass (scripts/test-scale.sh), where DATABASE_URL is PgBouncer.
  */

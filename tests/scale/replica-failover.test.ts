@@ -9,7 +9,7 @@ import { runAdmin } from "@/lib/admin/run";
 import { config } from "@/lib/config";
 
 /**
- * The read replica going away and coming back (issue 22): with it stopped, reads are answered by
+ * The read replica going away and coming back (docs/deployment.md): with it stopped, reads are answered by
  * the primary with no 5xx and the health route says so; started again, reads move back to it.
  * Runs only in the scale pass (scripts/test-scale.sh), which says how to stop and start it.
  */

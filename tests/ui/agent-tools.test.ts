@@ -8,7 +8,7 @@ import { format } from "@/lib/i18n/format";
 import type { HistoryPage, Message } from "@/lib/api-client/types";
 import type { SavedReplyDto } from "@/lib/saved-replies/schemas";
 
-/** Pure logic behind the composer, saved replies and notes in the thread (issue 21); the browser side is e2e/. */
+/** Pure logic behind the composer, saved replies and notes in the thread (docs/features/inbox.md); the browser side is e2e/. */
 const t = (key: MessageKey, vars?: Record<string, string | number>) => format(es[key], vars);
 
 function msg(id: number, timestamp: number): Message {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { templateDisplayName, templateLanguageName } from "@/lib/templates/display-name";
 import { contactDisplayName } from "@/lib/contacts/display-name";
 
-/** What the UI calls templates and contacts (issue 21, friendly names). */
+/** What the UI calls templates and contacts (friendly names: docs/features/inbox.md, "Across the dashboard"). */
 describe("a template's name in words", () => {
   it("turns WhatsApp's slug into words with a capital", () => {
     expect(templateDisplayName("promo_navidad_2026")).toBe("Promo navidad 2026");

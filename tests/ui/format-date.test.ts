@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatAgo,
   formatDate,
   formatDateTime,
   formatDayHeading,
@@ -107,5 +108,20 @@ describe("relative forms, against a fixed now", () => {
     expect(formatDayHeading("2026-11-24", "es", opts)).toBe("Ayer");
     expect(formatDayHeading("2026-11-03", "es", opts)).toBe("mar, 3 de noviembre de 2026");
     expect(formatDayHeading("2026-11-03", "en", opts)).toBe("Tue, November 3, 2026");
+  });
+});
+
+describe("how long ago (a token's last use)", () => {
+  const ago = (ms: number) => new Date(NOW.getTime() - ms);
+  it("says it in minutes, hours and days within the week, then gives the date", () => {
+    expect(formatAgo(ago(20_000), "es", { ...UTC, now: NOW })).toBe("ahora");
+    expect(formatAgo(ago(20_000), "en", { ...UTC, now: NOW })).toBe("now");
+    expect(formatAgo(ago(3 * 60_000 + 5_000), "es", { ...UTC, now: NOW })).toBe("hace 3 min");
+    expect(formatAgo(ago(3 * 60_000), "en", { ...UTC, now: NOW })).toBe("3 min. ago");
+    expect(formatAgo(ago(2 * 3600_000), "es", { ...UTC, now: NOW })).toBe("hace 2 h");
+    expect(formatAgo(ago(3 * 86_400_000), "es", { ...UTC, now: NOW })).toBe("hace 3 días");
+    expect(formatAgo(ago(3 * 86_400_000), "en", { ...UTC, now: NOW })).toBe("3 days ago");
+    expect(formatAgo(ago(30 * 86_400_000), "es", { ...UTC, now: NOW })).toBe("26 oct 2026");
+    expect(formatAgo(null, "es")).toBe("");
   });
 });

@@ -2,18 +2,20 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 // query-core is what @tanstack/react-query re-exports; the React build cannot load under the
 // react-server condition the test workers use (vitest.config.ts).
 import { InfiniteQueryObserver, QueryClient, type InfiniteData } from "@tanstack/query-core";
-import { applyStatusEvent, refreshThreadHead, threadQuery, type ThreadPage } from "@/lib/api-client/inbox-thread";
+import { applyStatusEvent, refreshThreadHead, threadQuery, withLive, type ThreadPage } from "@/lib/api-client/inbox-thread";
 import { queryKeys } from "@/lib/api-client/query-keys";
+import { buildRows } from "@/components/history/rows";
 import { StatusMemo, patchListStatus } from "@/lib/api-client/status-memo";
 import type { Conversation, ConversationList, Message } from "@/lib/api-client/types";
 
 /**
- * The inbox thread's ticks against a fake history endpoint: the real query, head refresh and
- * `message.status` handling of lib/api-client/inbox.ts on a bare QueryClient, with each history
+ * The inbox thread's ticks against a fake messages endpoint: the real query, head refresh and
+ * `message.status` handling of lib/api-client/inbox-thread.ts on a bare QueryClient, with each
  * read answered when the test says so (the order of reads and events is what these tests are about).
  */
 const WA = "573001234567";
 const SRC = "573009876543";
+const OWNER = { conversationId: 7, waNumber: WA, contactId: 70 };
 
 function msg(id: number, status: Message["status"], direction: Message["direction"] = "OUTBOUND"): Message {
   return {
@@ -40,7 +42,7 @@ function deferred() {
   return { promise, resolve };
 }
 
-/** What the fake server answers: the open-ended first window ("head") and the older windows. */
+/** What the fake server answers: the newest page ("head", no cursor) and the older ones. */
 let head: () => Message[] | Promise<Message[]>;
 let older: () => Message[] | Promise<Message[]>;
 let reads: string[];
@@ -49,32 +51,36 @@ beforeEach(() => {
   reads = [];
   older = () => [];
   vi.stubGlobal("fetch", async (url: string) => {
-    const sp = new URL(url, "http://app.test").searchParams;
-    const isHead = !sp.get("to_date");
+    const u = new URL(url, "http://app.test");
+    expect(u.pathname).toBe(`/api/v1/conversations/${OWNER.conversationId}/messages`);
+    const isHead = !u.searchParams.get("cursor");
     reads.push(isHead ? "head" : "older");
     const data = await (isHead ? head() : older());
-    const pagination = { total_items: data.length, items_per_page: 50, current_page: 1, total_pages: data.length ? 1 : 0 };
-    return new Response(JSON.stringify({ message: "ok", data, pagination }), { status: 200 });
+    return new Response(JSON.stringify({ message: "ok", data, next_cursor: isHead ? "mold" : null }), { status: 200 });
   });
 });
 afterEach(() => vi.unstubAllGlobals());
 
 type ThreadData = InfiniteData<ThreadPage>;
-const statusesOf = (qc: QueryClient) =>
-  Object.fromEntries(
-    (qc.getQueryData<ThreadData>(queryKeys.inbox.thread(WA, SRC))?.pages ?? []).flatMap((p) => p.data.map((m) => [m.id, m.status])),
+/** The ticks the thread shows: its pages and its live messages, as the rows are built from them. */
+const statusesOf = (qc: QueryClient) => {
+  const shown = withLive(
+    qc.getQueryData<ThreadData>(queryKeys.inbox.thread(OWNER.conversationId)),
+    qc.getQueryData<Message[]>(queryKeys.inbox.live(OWNER.conversationId)) ?? [],
   );
+  return Object.fromEntries(buildRows(shown?.pages ?? [], false).flatMap((r) => (r.kind === "msg" ? [[r.m.id, r.m.status]] : [])));
+};
 
 describe("the inbox thread never loses or takes back a tick", () => {
   it("keeps a status that arrived before the message was in the cache (only the bubble was shown)", async () => {
     const qc = new QueryClient();
     head = () => [msg(1, "RECEIVED", "INBOUND")];
-    await qc.fetchInfiniteQuery(threadQuery(qc, WA, SRC));
+    await qc.fetchInfiniteQuery(threadQuery(qc, OWNER));
 
     // The send was answered: the head is read again, and that read says SENT...
     const stale = deferred();
     head = () => stale.promise;
-    const refresh = refreshThreadHead(qc, WA, SRC);
+    const refresh = refreshThreadHead(qc, OWNER.conversationId);
     await vi.waitFor(() => expect(reads.at(-1)).toBe("head"));
     // ...while the stream delivers the later ticks of a message the cache does not hold yet.
     await applyStatusEvent(qc, { id: 2, status: "DELIVERED", error: null });
@@ -89,14 +95,14 @@ describe("the inbox thread never loses or takes back a tick", () => {
     const other = new QueryClient();
     await applyStatusEvent(other, { id: 2, status: "READED", error: null });
     head = () => [msg(2, "SENT")];
-    await other.fetchInfiniteQuery(threadQuery(other, WA, SRC));
+    await other.fetchInfiniteQuery(threadQuery(other, OWNER));
     expect(statusesOf(other)).toEqual({ 2: "READED" });
   });
 
   it("applies a status that arrives while an older page is being fetched, to held and incoming messages", async () => {
     const qc = new QueryClient();
     head = () => [msg(3, "SENT")];
-    const observer = new InfiniteQueryObserver(qc, threadQuery(qc, WA, SRC));
+    const observer = new InfiniteQueryObserver(qc, threadQuery(qc, OWNER));
     const unsubscribe = observer.subscribe(() => undefined);
     await vi.waitFor(() => expect(statusesOf(qc)).toEqual({ 3: "SENT" }));
 
@@ -112,7 +118,7 @@ describe("the inbox thread never loses or takes back a tick", () => {
     await next;
     await Promise.all([held, incoming]);
     expect(statusesOf(qc)).toEqual({ 3: "READED", 2: "FAILED" });
-    const failed = qc.getQueryData<ThreadData>(queryKeys.inbox.thread(WA, SRC))!.pages[1].data[0];
+    const failed = qc.getQueryData<ThreadData>(queryKeys.inbox.thread(OWNER.conversationId))!.pages[1].data[0];
     expect(failed.error).toMatchObject({ code: 131026 });
     unsubscribe();
   });
@@ -120,21 +126,21 @@ describe("the inbox thread never loses or takes back a tick", () => {
   it("never takes a tick back when a copy read before a newer status lands after it", async () => {
     const qc = new QueryClient();
     head = () => [msg(4, "SENT")];
-    await qc.fetchInfiniteQuery(threadQuery(qc, WA, SRC));
+    await qc.fetchInfiniteQuery(threadQuery(qc, OWNER));
     await applyStatusEvent(qc, { id: 4, status: "READED", error: null });
     expect(statusesOf(qc)).toEqual({ 4: "READED" });
 
     // The head refresh of message.created, and a full read again (the stream's reset), both stale.
     head = () => [msg(5, "QUEUED"), msg(4, "DELIVERED")];
-    await refreshThreadHead(qc, WA, SRC);
+    await refreshThreadHead(qc, OWNER.conversationId);
     expect(statusesOf(qc)).toEqual({ 5: "QUEUED", 4: "READED" });
-    await qc.refetchQueries({ queryKey: queryKeys.inbox.thread(WA, SRC) });
+    await qc.refetchQueries({ queryKey: queryKeys.inbox.thread(OWNER.conversationId) });
     expect(statusesOf(qc)).toEqual({ 5: "QUEUED", 4: "READED" });
 
     // Events out of order: a late DELIVERED neither moves the cache nor the memory back.
     await applyStatusEvent(qc, { id: 4, status: "DELIVERED", error: null });
     expect(statusesOf(qc)).toEqual({ 5: "QUEUED", 4: "READED" });
-    await qc.refetchQueries({ queryKey: queryKeys.inbox.thread(WA, SRC) });
+    await qc.refetchQueries({ queryKey: queryKeys.inbox.thread(OWNER.conversationId) });
     expect(statusesOf(qc)[4]).toBe("READED");
   });
 });
@@ -157,6 +163,10 @@ function conversation(lastId: number, status: Conversation["last_message"]["stat
     unread_count: 0,
     last_inbound_at: null,
     window_expires_at: null,
+    waiting_since: null,
+    opened_at: "",
+    first_response_seconds: null,
+    resolved_at: null,
     assignee_agent_id: null,
     status: "open",
   };

@@ -6,7 +6,7 @@ import type { HistoryPage, Message } from "@/lib/api-client/types";
 import type { TemplateComponent } from "@/lib/templates/schemas";
 import { parseEnvelope } from "@/lib/channels/cloud-api/webhook";
 
-/** Pure logic behind the message renderers (issue 12); the browser side is e2e/renderers.spec.ts. */
+/** Pure logic behind the message renderers; the browser side is e2e/renderers.spec.ts. */
 
 let nextId = 1;
 function msg(over: Partial<Message>): Message {

@@ -3,7 +3,7 @@ import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, XAx
 import type { BroadcastCounts } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { funnelOf, messagesOf } from "@/lib/broadcasts/counts";
-import { formatNumber } from "../format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { STAGE_COLORS } from "./colors";
 
 /**
@@ -15,8 +15,7 @@ export function FunnelChart({ counts }: { counts: BroadcastCounts }) {
   const { t, locale } = useI18n();
   const total = messagesOf(counts);
   const data = funnelOf(counts).map((bar) => ({ ...bar, label: t(`bc.funnel.${bar.stage}`) }));
-  const share = (n: number) =>
-    total === 0 ? "0" : ((n / total) * 100).toLocaleString(locale === "es" ? "es-CO" : "en-US", { maximumFractionDigits: 1 });
+  const share = (n: number) => formatNumber(total === 0 ? 0 : (n / total) * 100, locale, { maximumFractionDigits: 1 });
   return (
     <figure className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,1fr)_16rem]" aria-labelledby="funnel-title" data-testid="funnel">
       <figcaption className="md:col-span-2">

@@ -5,7 +5,7 @@ import type { Bucket } from "@/lib/api-client/broadcasts";
 import { useI18n } from "@/lib/i18n";
 import { EmptyState } from "@/components/ui";
 import { formatDateTime, formatDayMonthTime, formatTime } from "@/lib/i18n/dates";
-import { formatNumber } from "../format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import { STAGE_COLORS } from "./colors";
 
 const SERIES = ["sent", "delivered", "read", "failed"] as const;

@@ -1,12 +1,12 @@
 "use client";
 import Link from "next/link";
-import { useLabels } from "@/lib/api-client/hooks";
+import { useLabels } from "@/lib/api-client/labels";
 import { audienceIsEmpty, useAudienceSize } from "@/lib/api-client/broadcasts";
 import type { AudienceRule, Label } from "@/lib/api-client/types";
 import { useI18n } from "@/lib/i18n";
 import { cx, EmptyState, ErrorBox, SkeletonRows } from "@/components/ui";
 import { chipColors } from "@/components/labels/label-chip";
-import { formatNumber } from "../format";
+import { formatNumber } from "@/lib/i18n/numbers-format";
 import type { Errors } from "./draft";
 
 type Group = keyof AudienceRule;
@@ -117,7 +117,7 @@ export function AudienceSize({ rule }: { rule: AudienceRule }) {
       </p>
       {!empty && optedOut > 0 && (
         <p className="text-sm text-amber-900" data-testid="audience-opted-out">
-          {t("optOut.audienceLeftOut", { n: formatNumber(optedOut, locale) })}
+          {t("optOut.audienceLeftOut", { n: optedOut })}
         </p>
       )}
       <p className="text-xs text-slate-600">{t("bc.audience.sizeHint")}</p>

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
-import { useTemplates, useWaNumbers } from "@/lib/api-client/hooks";
+import { useSendingNumbers, useTemplates } from "@/lib/api-client/numbers";
 import { useCreateBroadcast } from "@/lib/api-client/broadcasts";
 import { newIdempotencyKey } from "@/lib/api-client/idempotency";
 import { ApiRequestError } from "@/lib/api-client/fetch";
@@ -42,7 +42,7 @@ const STEP_TEXT = {
 export function BroadcastWizard() {
   const t = useT();
   const router = useRouter();
-  const numbers = useWaNumbers();
+  const numbers = useSendingNumbers();
   const create = useCreateBroadcast();
   const attempt = useRef<{ key: string; body: string } | null>(null);
   const [chosen, setDraft] = useState<Draft>(emptyDraft);

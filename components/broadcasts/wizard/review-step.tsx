@@ -2,9 +2,12 @@
 import type { ReactNode } from "react";
 import { formatDateTime } from "@/lib/i18n/dates";
 import { TemplateName } from "@/components/templates/template-name";
-import { useBots, useCampaigns, useLabels } from "@/lib/api-client/hooks";
+import { useBots, useCampaigns } from "@/lib/api-client/numbers";
+import { useLabels } from "@/lib/api-client/labels";
 import { useI18n } from "@/lib/i18n";
 import { Button } from "@/components/ui";
+import { useAudienceSize, useMessagingLimitPreview } from "@/lib/api-client/broadcasts";
+import { MessagingLimitSummary } from "../messaging-limit";
 import { AudienceSize } from "./audience-step";
 import { paramValue, type Draft, type Step } from "./draft";
 
@@ -44,6 +47,7 @@ export function ReviewStep({ draft, goTo }: { draft: Draft; goTo: (s: Step) => v
   return (
     <div className="space-y-4">
       <AudienceSize rule={draft.audience} />
+      <LimitPreview draft={draft} />
       <dl className="divide-y divide-slate-100 rounded-md border border-slate-200" data-testid="broadcast-review">
         {rows.map(([label, value, step], i) => (
           <div key={i} className="flex flex-wrap items-start gap-x-3 gap-y-1 px-3 py-2">
@@ -63,5 +67,19 @@ export function ReviewStep({ draft, goTo }: { draft: Draft; goTo: (s: Step) => v
         ))}
       </dl>
     </div>
+  );
+}
+
+/** What the broadcast would take of its number's messaging limit, in how many waves, and when it would end. */
+function LimitPreview({ draft }: { draft: Draft }) {
+  const { t } = useI18n();
+  const size = useAudienceSize(draft.audience).size.data?.size;
+  const scheduledAt = draft.when === "later" && draft.scheduled_local ? new Date(draft.scheduled_local).toISOString() : null;
+  const preview = useMessagingLimitPreview(draft.wa_number, size, scheduledAt);
+  if (!preview.data) return null;
+  return (
+    <section className="rounded-md border border-slate-200 p-3" aria-label={t("bc.limit.title")}>
+      <MessagingLimitSummary preview={preview.data} />
+    </section>
   );
 }

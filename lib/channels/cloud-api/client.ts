@@ -16,7 +16,7 @@ export function graphUrl(graph: GraphSettings, path: string): string {
  * One Graph API call with the number's token and a hard timeout; errors come back classified.
  * JSON calls (every send) go through undici's `request`, Node's own HTTP client without the
  * WHATWG fetch layer: fetch's Request/stream objects were the largest part of the worker's CPU
- * per message (bench/README.md, finding 4). Multipart uploads keep fetch for its FormData encoder.
+ * per message (bench/log/2026-11-22-findings.md, finding 4). Multipart uploads keep fetch for its FormData encoder.
  */
 export async function graphFetch<T>(
   graph: GraphSettings,

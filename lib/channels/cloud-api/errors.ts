@@ -6,8 +6,10 @@ type Failure = Extract<SendOutcome, { ok: false }>;
  * Graph error codes worth another attempt: throttling (130429 throughput, 131056 pair rate,
  * 4/80007 app and account limits) and transient service trouble (131000, 131016, 1, 2).
  * Everything else the API answers (131047 re-engagement window, 132000 parameter count,
- * 132012 parameter format, 131026 undeliverable, 100 invalid parameter, 190 token, …) is
- * permanent: retrying cannot change the answer.
+ * 132012 parameter format, 131026 undeliverable, 131049 Meta's per-user marketing limit, 100
+ * invalid parameter, 190 token, …) is permanent: retrying cannot change the answer (131049 in
+ * particular: Meta holds back marketing to that customer for a while, and a retry only spends
+ * another attempt against it; the failure is reported on the recipient).
  */
 const RETRYABLE_CODES = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131056]);
 
@@ -19,6 +21,8 @@ export type GraphErrorBody = {
     error_subcode?: number;
     error_data?: { details?: string };
     fbtrace_id?: string;
+    error_user_title?: string;
+    error_user_msg?: string;
   };
 };
 
@@ -34,7 +38,22 @@ export function classifyGraphError(httpStatus: number, body: unknown, retryAfter
     retryable,
     error: { code, title, details },
     retryAfterMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined,
+    meta: err
+      ? {
+          type: typeof err.type === "string" ? err.type : null,
+          subcode: typeof err.error_subcode === "number" ? err.error_subcode : null,
+          fbtraceId: typeof err.fbtrace_id === "string" ? err.fbtrace_id : null,
+          // Only when Meta gives one, so an error's other fields read as before.
+          ...(userMessageOf(err) ? { userMessage: userMessageOf(err) } : {}),
+        }
+      : undefined,
   };
+}
+
+/** Meta's words for a person, when the error has them (template refusals do): "title: message". */
+function userMessageOf(err: NonNullable<GraphErrorBody["error"]>): string | null {
+  const parts = [err.error_user_title, err.error_user_msg].filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  return parts.length ? parts.map((p) => p.trim()).join(": ") : null;
 }
 
 /** Timeouts and network errors: the request may or may not have reached Meta, so it is retried. */

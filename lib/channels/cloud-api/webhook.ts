@@ -2,6 +2,7 @@ import { z } from "zod";
 import { storableJson, storableText } from "@/lib/http/storable";
 import { itemLimitProblem } from "@/lib/http/json-limits";
 import type { InboundMessage, StatusUpdate } from "../types";
+import { ACCOUNT_FIELDS, parseAccountChange, type AccountField, type ParsedAccountChange } from "./account-webhook";
 
 /*
  * Meta's webhook envelope is untrusted JSON: every level is parsed with a zod schema before it is
@@ -84,7 +85,7 @@ const contactSchema = z.looseObject({ wa_id: text, user_id: text, profile: z.loo
 type CloudContact = z.infer<typeof contactSchema>;
 
 const envelopeSchema = z.looseObject({ object: z.literal("whatsapp_business_account"), entry: z.array(z.unknown()) });
-const entrySchema = z.looseObject({ id: text, changes: z.array(z.unknown()) });
+const entrySchema = z.looseObject({ id: text, time: z.unknown().optional(), changes: z.array(z.unknown()) });
 const changeHeadSchema = z.looseObject({ field: z.string().nullish(), value: z.unknown() });
 const messagesValueSchema = z.looseObject({
   metadata: z.looseObject({ phone_number_id: id }),
@@ -133,11 +134,12 @@ const reasonOf = (where: string, error: z.ZodError) =>
 export function parseEnvelope(
   body: unknown,
   nowSeconds = Math.floor(Date.now() / 1000),
-): { changes: ParsedChange[]; rejected: Rejected[] } {
+): { changes: ParsedChange[]; accountChanges: ParsedAccountChange[]; rejected: Rejected[] } {
   const changes: ParsedChange[] = [];
+  const accountChanges: ParsedAccountChange[] = [];
   const rejected: Rejected[] = [];
   const envelope = envelopeSchema.safeParse(body);
-  if (!envelope.success) return { changes, rejected: [{ reason: reasonOf("envelope", envelope.error), raw: body }] };
+  if (!envelope.success) return { changes, accountChanges, rejected: [{ reason: reasonOf("envelope", envelope.error), raw: body }] };
   for (const rawEntry of envelope.data.entry) {
     const entry = entrySchema.safeParse(rawEntry);
     if (!entry.success) {
@@ -150,6 +152,13 @@ export function parseEnvelope(
         rejected.push({ reason: reasonOf("change", head.error), raw: rawChange });
         continue;
       }
+      // The business account's own fields (templates, number health): the entry's id is the account.
+      if (head.data.field && (ACCOUNT_FIELDS as readonly string[]).includes(head.data.field)) {
+        accountChanges.push(
+          parseAccountChange(head.data.field as AccountField, entry.data.id, entry.data.time, head.data.value, rawChange, nowSeconds),
+        );
+        continue;
+      }
       if (head.data.field && head.data.field !== "messages") continue;
       const value = messagesValueSchema.safeParse(head.data.value);
       if (!value.success) {
@@ -159,7 +168,7 @@ export function parseEnvelope(
       changes.push(parseChange(value.data, nowSeconds));
     }
   }
-  return { changes, rejected };
+  return { changes, accountChanges, rejected };
 }
 
 function parseChange(value: z.infer<typeof messagesValueSchema>, nowSeconds: number): ParsedChange {

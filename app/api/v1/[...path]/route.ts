@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, ROUTE_NOT_FOUND } from "@/lib/http/errors";
 import { toErrorResponse } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
  * with the API's headers, for every method, instead of Next's HTML page.
  */
 function notFound(): Response {
-  return toErrorResponse(ApiError.notFound("Ruta no encontrada."));
+  return toErrorResponse(ApiError.notFound(ROUTE_NOT_FOUND));
 }
 
 export const GET = notFound;

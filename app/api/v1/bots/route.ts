@@ -1,16 +1,22 @@
 import { withAuth } from "@/lib/http/with-auth";
-import { parseQuery } from "@/lib/http/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
-import { listBotsQuery } from "@/lib/bots/schemas";
-import { listBots } from "@/lib/bots/service";
+import { createBotInput, listBotsQuery } from "@/lib/bots/schemas";
+import { createBot, listBots } from "@/lib/bots/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "routing:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listBotsQuery);
   const result = await listBots({ ctx, input });
   return json({ message: "Bots obtenidos correctamente.", ...result });
 });
 
+export const POST = withAuth({ need: "routing:admin" }, async ({ req, ctx }) => {
+  const input = await parseJsonBody(req, createBotInput);
+  const data = await createBot({ ctx, input });
+  return json({ message: "Bot creado correctamente.", data }, 201);
+});
+
 // Any other method: the API's JSON 405 (Next's own is an empty body).
-const notAllowed = methodNotAllowed(["GET", "HEAD"]);
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+const notAllowed = methodNotAllowed(["GET", "POST", "HEAD"]);
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

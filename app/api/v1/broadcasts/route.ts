@@ -6,7 +6,7 @@ import { BROADCASTS_FOUND, createBroadcastRequest, listBroadcastsQuery } from "@
 import { createBroadcast, listBroadcasts } from "@/lib/broadcasts/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "broadcasts:write" }, async ({ req, ctx }) => {
   // The raw body is kept: an Idempotency-Key stands for the request as sent, not as parsed.
   const raw = await readJson(req);
   const idempotency = idempotencyOf(req, "POST /api/v1/broadcasts", raw);
@@ -15,7 +15,7 @@ export const POST = withAuth(async ({ req, ctx }) => {
   return json(body, 201, replayed ? { "idempotent-replayed": "true" } : undefined);
 });
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "broadcasts:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listBroadcastsQuery);
   const result = await listBroadcasts({ ctx, input });
   return json({ message: BROADCASTS_FOUND, ...result });

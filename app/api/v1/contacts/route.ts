@@ -5,10 +5,10 @@ import { csvHeaders } from "@/lib/http/csv";
 import { listContactsQuery } from "@/lib/contacts/schemas";
 import { listContacts } from "@/lib/contacts/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
-import { contactsCsv } from "@/lib/contacts/export";
+import { contactsCsv } from "@/lib/contacts/export-service";
 
 /** JSON pages, or every contact of the filter as CSV with `?format=csv`. */
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "contacts:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listContactsQuery, { arrays: ["label_id"] });
   if (input.format === "csv") return new Response(await contactsCsv({ ctx, input }), { headers: csvHeaders("contactos.csv") });
   const result = await listContacts({ ctx, input });

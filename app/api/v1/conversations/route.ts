@@ -5,7 +5,7 @@ import { listConversationsQuery } from "@/lib/conversations/schemas";
 import { listConversations } from "@/lib/conversations/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "conversations:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listConversationsQuery, { arrays: ["label_id"] });
   const result = await listConversations({ ctx, input });
   return json({ message: "Conversaciones obtenidas correctamente.", ...result });

@@ -12,7 +12,7 @@ function lastEventIdHeader(req: Request): number | undefined {
   return raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
 }
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "events:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, eventStreamQuery);
   const body = await openEventStream({ ctx, input, lastEventId: lastEventIdHeader(req), signal: req.signal });
   return new Response(body, {

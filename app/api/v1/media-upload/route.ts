@@ -4,7 +4,7 @@ import { readUploadForm } from "@/lib/media/upload-form";
 import { storeMedia } from "@/lib/media/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "media:write" }, async ({ req, ctx }) => {
   const input = await readUploadForm(req);
   const data = await storeMedia({ ctx, input });
   return json({ message: "Archivo subido correctamente.", data });

@@ -5,13 +5,13 @@ import { createSavedReplyBody, listSavedRepliesQuery } from "@/lib/saved-replies
 import { createSavedReply, listSavedReplies } from "@/lib/saved-replies/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "saved_replies:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listSavedRepliesQuery);
   const result = await listSavedReplies({ ctx, input });
   return json({ message: "Respuestas guardadas obtenidas correctamente.", ...result });
 });
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "saved_replies:write" }, async ({ req, ctx }) => {
   const input = await parseJsonBody(req, createSavedReplyBody);
   const data = await createSavedReply({ ctx, input });
   return json({ message: "Respuesta guardada creada correctamente.", data }, 201);

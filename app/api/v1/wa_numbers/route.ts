@@ -5,7 +5,7 @@ import { listWaNumbersQuery } from "@/lib/numbers/schemas";
 import { listWaNumbers } from "@/lib/numbers/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "numbers:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listWaNumbersQuery);
   const result = await listWaNumbers({ ctx, input });
   return json({ message: "Números obtenidos correctamente.", ...result });

@@ -2,10 +2,10 @@ import { withAuth } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { listWebhookDeliveriesQuery } from "@/lib/outgoing-webhooks/schemas";
-import { listWebhookDeliveries } from "@/lib/outgoing-webhooks/deliveries";
+import { listWebhookDeliveries } from "@/lib/outgoing-webhooks/deliveries-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "webhooks:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listWebhookDeliveriesQuery);
   const result = await listWebhookDeliveries({ ctx, input });
   return json({ message: "Entregas de webhooks obtenidas correctamente.", ...result });

@@ -5,7 +5,7 @@ import { audienceSizeQuery } from "@/lib/audiences/schemas";
 import { sizeAudience } from "@/lib/audiences/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "audiences:read" }, async ({ req, ctx }) => {
   const q = parseQuery(req, audienceSizeQuery);
   const data = await sizeAudience({ ctx, input: { labels_any: q.any, labels_all: q.all, labels_exclude: q.exclude } });
   return json({ message: "Tamaño de la audiencia obtenido correctamente.", data });

@@ -3,7 +3,7 @@ import { parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { clientAddress } from "@/lib/http/client-address";
 import { loginRequestSchema } from "@/lib/auth/session-schemas";
-import { login, sessionCookie } from "@/lib/auth/session";
+import { login, sessionCookie } from "@/lib/auth/session-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 export const POST = withErrors(async ({ req }) => {

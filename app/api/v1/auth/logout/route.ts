@@ -1,9 +1,9 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { json } from "@/lib/http/respond";
-import { logout, sessionCookie } from "@/lib/auth/session";
+import { logout, sessionCookie } from "@/lib/auth/session-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "session:self" }, async ({ req, ctx }) => {
   await logout({ ctx });
   return json({ message: "Sesión cerrada." }, 200, { "set-cookie": sessionCookie(req, "", 0) });
 });

@@ -1,9 +1,9 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { json } from "@/lib/http/respond";
-import { me } from "@/lib/auth/session";
+import { me } from "@/lib/auth/session-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ ctx }) => {
+export const GET = withAuth({ need: "session:self" }, async ({ ctx }) => {
   const data = await me({ ctx });
   return json({ message: "Agente obtenido correctamente.", data });
 });

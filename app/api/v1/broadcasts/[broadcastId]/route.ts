@@ -5,7 +5,7 @@ import { BROADCAST_FOUND, BROADCAST_NOT_FOUND } from "@/lib/broadcasts/schemas";
 import { getBroadcast } from "@/lib/broadcasts/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth<{ broadcastId: string }>(async ({ ctx, params }) => {
+export const GET = withAuth<{ broadcastId: string }>({ need: "broadcasts:read" }, async ({ ctx, params }) => {
   const data = await getBroadcast({ ctx, input: { id: parseId(params.broadcastId, BROADCAST_NOT_FOUND) } });
   return json({ message: BROADCAST_FOUND, data });
 });

@@ -7,7 +7,7 @@ import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { contactId: string };
 
-export const PATCH = withAuth<Params>(async ({ req, ctx, params }) => {
+export const PATCH = withAuth<Params>({ need: "contacts:write" }, async ({ req, ctx, params }) => {
   const contactId = parseId(params.contactId, CONTACT_NOT_FOUND);
   const body = await parseJsonBody(req, updateContactBody);
   const data = await updateContact({ ctx, input: { contactId, ...body } });

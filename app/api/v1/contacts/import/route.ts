@@ -10,7 +10,7 @@ import { methodNotAllowed } from "@/lib/http/method-not-allowed";
  * progress lines and a final `done` line; otherwise one JSON body when the import is over.
  * `?dry_run=1` checks the file and writes nothing (always one JSON body).
  */
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "contacts:write" }, async ({ req, ctx }) => {
   const query = parseQuery(req, importQuery);
   const ndjson = (req.headers.get("accept") ?? "").toLowerCase().includes("application/x-ndjson");
   const result = await importContacts({ ctx, input: { req, ndjson, query } });

@@ -5,13 +5,13 @@ import { createLabelBody, listLabelsQuery } from "@/lib/labels/schemas";
 import { createLabel, listLabels } from "@/lib/labels/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "labels:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, listLabelsQuery);
   const result = await listLabels({ ctx, input });
   return json({ message: "Etiquetas obtenidas correctamente.", ...result });
 });
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "labels:write" }, async ({ req, ctx }) => {
   const input = await parseJsonBody(req, createLabelBody);
   const data = await createLabel({ ctx, input });
   return json({ message: "Etiqueta creada correctamente.", data }, 201);

@@ -5,12 +5,12 @@ import { CONVERSATION_NOT_FOUND, updateConversationBody } from "@/lib/conversati
 import { getConversation, updateConversation } from "@/lib/conversations/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth<{ conversationId: string }>(async ({ ctx, params }) => {
+export const GET = withAuth<{ conversationId: string }>({ need: "conversations:read" }, async ({ ctx, params }) => {
   const data = await getConversation({ ctx, input: { id: parseId(params.conversationId, CONVERSATION_NOT_FOUND) } });
   return json({ message: "Conversación obtenida correctamente.", data });
 });
 
-export const PATCH = withAuth<{ conversationId: string }>(async ({ req, ctx, params }) => {
+export const PATCH = withAuth<{ conversationId: string }>({ need: "conversations:write" }, async ({ req, ctx, params }) => {
   const id = parseId(params.conversationId, CONVERSATION_NOT_FOUND);
   const body = await parseJsonBody(req, updateConversationBody);
   const data = await updateConversation({ ctx, input: { id, ...body } });

@@ -4,7 +4,7 @@ import { getMediaFile } from "@/lib/media/service";
 import { mediaSecurityHeaders } from "@/lib/http/security-headers";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth<{ path: string[] }>(async ({ req, ctx, params }) => {
+export const GET = withAuth<{ path: string[] }>({ need: "media:read" }, async ({ req, ctx, params }) => {
   const path = mediaPathParams.parse(params);
   const file = await getMediaFile({ ctx, input: { path } });
   const etag = `"${file.sha256}"`;

@@ -6,7 +6,7 @@ import { sendTemplateInput } from "@/lib/messages/send-schemas";
 import { sendTemplate } from "@/lib/messages/send-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "messages:send" }, async ({ req, ctx }) => {
   // The raw body is kept: an Idempotency-Key stands for the request as sent, not as parsed.
   const raw = await readJson(req);
   const idempotency = idempotencyOf(req, "POST /api/v1/message_templates/send", raw);

@@ -9,7 +9,7 @@ import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 // 1,000 recipients with a few long parameters each fit well within this.
 const MAX_BULK_BYTES = 2 * 1024 * 1024;
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "messages:send" }, async ({ req, ctx }) => {
   const raw = await readJson(req, MAX_BULK_BYTES);
   const idempotency = idempotencyOf(req, "POST /api/v1/message_templates/send_bulk", raw);
   const input = sendBulkRequest.parse(raw);

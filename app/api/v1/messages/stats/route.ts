@@ -5,7 +5,7 @@ import { messageStatsQuery } from "@/lib/messages/stats-schemas";
 import { messageStats } from "@/lib/messages/stats-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "stats:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, messageStatsQuery);
   const data = await messageStats({ ctx, input });
   return json({ message: "Estadísticas de mensajes obtenidas correctamente.", data });

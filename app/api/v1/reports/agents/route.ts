@@ -5,7 +5,7 @@ import { reportQuery } from "@/lib/reports/schemas";
 import { reportAgents } from "@/lib/reports/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "reports:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, reportQuery);
   const data = await reportAgents({ ctx, input });
   return json({ message: "Informe por agente obtenido correctamente.", data });

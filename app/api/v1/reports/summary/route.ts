@@ -5,7 +5,7 @@ import { reportQuery } from "@/lib/reports/schemas";
 import { reportSummary } from "@/lib/reports/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth(async ({ req, ctx }) => {
+export const GET = withAuth({ need: "reports:read" }, async ({ req, ctx }) => {
   const input = parseQuery(req, reportQuery);
   const data = await reportSummary({ ctx, input });
   return json({ message: "Informe obtenido correctamente.", data });

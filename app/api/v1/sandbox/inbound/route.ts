@@ -2,10 +2,10 @@ import { withAuth } from "@/lib/http/with-auth";
 import { parseJsonBody } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { sandboxInboundInput } from "@/lib/meta-webhooks/schemas";
-import { injectSandboxInbound } from "@/lib/meta-webhooks/sandbox";
+import { injectSandboxInbound } from "@/lib/meta-webhooks/sandbox-inbound-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth(async ({ req, ctx }) => {
+export const POST = withAuth({ need: "sandbox:write" }, async ({ req, ctx }) => {
   const input = await parseJsonBody(req, sandboxInboundInput);
   const data = await injectSandboxInbound({ ctx, input });
   return json({ message: "Mensaje entrante simulado correctamente.", data });

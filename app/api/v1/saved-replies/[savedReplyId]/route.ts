@@ -7,19 +7,19 @@ import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { savedReplyId: string };
 
-export const GET = withAuth<Params>(async ({ ctx, params }) => {
+export const GET = withAuth<Params>({ need: "saved_replies:read" }, async ({ ctx, params }) => {
   const data = await getSavedReply({ ctx, input: { id: parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND) } });
   return json({ message: "Respuesta guardada obtenida correctamente.", data });
 });
 
-export const PATCH = withAuth<Params>(async ({ req, ctx, params }) => {
+export const PATCH = withAuth<Params>({ need: "saved_replies:write" }, async ({ req, ctx, params }) => {
   const id = parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND);
   const changes = await parseJsonBody(req, updateSavedReplyBody);
   const data = await updateSavedReply({ ctx, input: { id, changes } });
   return json({ message: "Respuesta guardada actualizada correctamente.", data });
 });
 
-export const DELETE = withAuth<Params>(async ({ ctx, params }) => {
+export const DELETE = withAuth<Params>({ need: "saved_replies:write" }, async ({ ctx, params }) => {
   await deleteSavedReply({ ctx, input: { id: parseId(params.savedReplyId, SAVED_REPLY_NOT_FOUND) } });
   return json({ message: "Respuesta guardada eliminada correctamente." });
 });

@@ -2,7 +2,7 @@ import { withErrors } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { withAddressFailureBudget } from "@/lib/rate-limit/failures";
 import { webhookVerifyQuery } from "@/lib/meta-webhooks/schemas";
-import { receiveWhatsAppWebhook, verifyHandshake, webhookReceived } from "@/lib/meta-webhooks/whatsapp";
+import { receiveWhatsAppWebhook, verifyHandshake, webhookReceived } from "@/lib/meta-webhooks/whatsapp-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** Meta's subscription handshake: the challenge echoed as plain text. */

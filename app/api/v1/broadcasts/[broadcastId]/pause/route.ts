@@ -5,7 +5,7 @@ import { BROADCAST_NOT_FOUND } from "@/lib/broadcasts/schemas";
 import { pauseBroadcast } from "@/lib/broadcasts/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth<{ broadcastId: string }>(async ({ ctx, params }) => {
+export const POST = withAuth<{ broadcastId: string }>({ need: "broadcasts:write" }, async ({ ctx, params }) => {
   const body = await pauseBroadcast({ ctx, input: { id: parseId(params.broadcastId, BROADCAST_NOT_FOUND) } });
   return json(body);
 });

@@ -2,11 +2,11 @@ import { withAuth } from "@/lib/http/with-auth";
 import { parseId, parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { BROADCAST_NOT_FOUND, RECIPIENTS_FOUND, recipientsQuery } from "@/lib/broadcasts/schemas";
-import { listRecipients, recipientsCsv } from "@/lib/broadcasts/recipients";
+import { listRecipients, recipientsCsv } from "@/lib/broadcasts/recipients-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** JSON pages, or the whole list as CSV with `?format=csv` or `Accept: text/csv`. */
-export const GET = withAuth<{ broadcastId: string }>(async ({ req, ctx, params }) => {
+export const GET = withAuth<{ broadcastId: string }>({ need: "broadcasts:read" }, async ({ req, ctx, params }) => {
   const id = parseId(params.broadcastId, BROADCAST_NOT_FOUND);
   const query = parseQuery(req, recipientsQuery);
   const wantsCsv = query.format === "csv" || (!query.format && (req.headers.get("accept") ?? "").includes("text/csv"));

@@ -2,10 +2,10 @@ import { withAuth } from "@/lib/http/with-auth";
 import { parseId, parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { BROADCAST_NOT_FOUND, TIMELINE_FOUND, timelineQuery } from "@/lib/broadcasts/schemas";
-import { broadcastTimeline } from "@/lib/broadcasts/recipients";
+import { broadcastTimeline } from "@/lib/broadcasts/recipients-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth<{ broadcastId: string }>(async ({ req, ctx, params }) => {
+export const GET = withAuth<{ broadcastId: string }>({ need: "broadcasts:read" }, async ({ req, ctx, params }) => {
   const id = parseId(params.broadcastId, BROADCAST_NOT_FOUND);
   const query = parseQuery(req, timelineQuery);
   const data = await broadcastTimeline({ ctx, input: { ...query, id } });

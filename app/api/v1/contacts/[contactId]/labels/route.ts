@@ -7,14 +7,14 @@ import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { contactId: string };
 
-export const POST = withAuth<Params>(async ({ req, ctx, params }) => {
+export const POST = withAuth<Params>({ need: "contacts:write" }, async ({ req, ctx, params }) => {
   const contactId = parseId(params.contactId, CONTACT_NOT_FOUND);
   const body = await parseJsonBody(req, contactLabelIdsBody);
   const data = await addContactLabels({ ctx, input: { contactId, ...body } });
   return json({ message: "Etiquetas agregadas al contacto correctamente.", data });
 });
 
-export const PUT = withAuth<Params>(async ({ req, ctx, params }) => {
+export const PUT = withAuth<Params>({ need: "contacts:write" }, async ({ req, ctx, params }) => {
   const contactId = parseId(params.contactId, CONTACT_NOT_FOUND);
   const body = await parseJsonBody(req, contactLabelIdsBody);
   const data = await removeContactLabels({ ctx, input: { contactId, ...body } });

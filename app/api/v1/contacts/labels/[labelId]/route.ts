@@ -7,14 +7,14 @@ import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 type Params = { labelId: string };
 
-export const PATCH = withAuth<Params>(async ({ req, ctx, params }) => {
+export const PATCH = withAuth<Params>({ need: "labels:write" }, async ({ req, ctx, params }) => {
   const id = parseId(params.labelId, LABEL_NOT_FOUND);
   const changes = await parseJsonBody(req, updateLabelBody);
   const data = await updateLabel({ ctx, input: { id, changes } });
   return json({ message: "Etiqueta actualizada correctamente.", data });
 });
 
-export const DELETE = withAuth<Params>(async ({ ctx, params }) => {
+export const DELETE = withAuth<Params>({ need: "labels:write" }, async ({ ctx, params }) => {
   const id = parseId(params.labelId, LABEL_NOT_FOUND);
   await deleteLabel({ ctx, input: { id } });
   return json({ message: "Etiqueta eliminada correctamente." });

@@ -6,12 +6,12 @@ import { createNoteBody } from "@/lib/notes/schemas";
 import { createNote, listNotes } from "@/lib/notes/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth<{ conversationId: string }>(async ({ ctx, params }) => {
+export const GET = withAuth<{ conversationId: string }>({ need: "conversations:read" }, async ({ ctx, params }) => {
   const data = await listNotes({ ctx, input: { conversationId: parseId(params.conversationId, CONVERSATION_NOT_FOUND) } });
   return json({ message: "Notas obtenidas correctamente.", data });
 });
 
-export const POST = withAuth<{ conversationId: string }>(async ({ req, ctx, params }) => {
+export const POST = withAuth<{ conversationId: string }>({ need: "conversations:write" }, async ({ req, ctx, params }) => {
   const conversationId = parseId(params.conversationId, CONVERSATION_NOT_FOUND);
   const body = await parseJsonBody(req, createNoteBody);
   const data = await createNote({ ctx, input: { conversationId, ...body } });

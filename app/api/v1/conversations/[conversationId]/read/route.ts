@@ -5,7 +5,7 @@ import { CONVERSATION_NOT_FOUND } from "@/lib/conversations/schemas";
 import { markConversationRead } from "@/lib/conversations/service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth<{ conversationId: string }>(async ({ ctx, params }) => {
+export const POST = withAuth<{ conversationId: string }>({ need: "conversations:write" }, async ({ ctx, params }) => {
   const data = await markConversationRead({ ctx, input: { id: parseId(params.conversationId, CONVERSATION_NOT_FOUND) } });
   return json({ message: "Conversación marcada como leída.", data });
 });

@@ -2,10 +2,10 @@ import { withAuth } from "@/lib/http/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { historyQuerySchema } from "@/lib/messages/history-schemas";
-import { messageHistory, requireChannel } from "@/lib/messages/history";
+import { messageHistory, requireChannel } from "@/lib/messages/history-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const GET = withAuth<{ channel: string }>(async ({ req, ctx, params }) => {
+export const GET = withAuth<{ channel: string }>({ need: "history:read" }, async ({ req, ctx, params }) => {
   requireChannel(params.channel);
   const input = parseQuery(req, historyQuerySchema);
   const result = await messageHistory({ ctx, input });

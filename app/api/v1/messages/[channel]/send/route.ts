@@ -2,12 +2,12 @@ import { withAuth } from "@/lib/http/with-auth";
 import { readJson } from "@/lib/http/parse";
 import { json } from "@/lib/http/respond";
 import { idempotencyOf } from "@/lib/idempotency/service";
-import { requireChannel } from "@/lib/messages/history";
+import { requireChannel } from "@/lib/messages/history-service";
 import { sendReplyInput } from "@/lib/messages/reply-schemas";
 import { sendReply } from "@/lib/messages/reply-service";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
-export const POST = withAuth<{ channel: string }>(async ({ req, ctx, params }) => {
+export const POST = withAuth<{ channel: string }>({ need: "messages:send" }, async ({ req, ctx, params }) => {
   requireChannel(params.channel);
   // The raw body is kept: an Idempotency-Key stands for the request as sent, not as parsed.
   const raw = await readJson(req);

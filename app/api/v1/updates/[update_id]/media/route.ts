@@ -1,11 +1,11 @@
 import { withAuth } from "@/lib/http/with-auth";
 import { updateParams } from "@/lib/delivery/updates-schemas";
-import { getUpdateMedia } from "@/lib/delivery/updates";
+import { getUpdateMedia } from "@/lib/delivery/updates-service";
 import { mediaSecurityHeaders } from "@/lib/http/security-headers";
 import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 
 /** Streams an inbound attachment from the channel (the `url` of inbound media payloads). */
-export const GET = withAuth<{ update_id: string }>(async ({ ctx, params }) => {
+export const GET = withAuth<{ update_id: string }>({ need: "updates:read" }, async ({ ctx, params }) => {
   const input = updateParams.parse(params);
   const media = await getUpdateMedia({ ctx, input });
   return new Response(media.body, {

@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "limit_counted_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "messages_limit_idx" ON "messages" USING btree ("team_id","wa_number_id","limit_counted_at","contact_id") WHERE limit_counted_at IS NOT NULL;

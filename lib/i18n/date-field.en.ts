@@ -1,0 +1,7 @@
+import type { dateFieldEs } from "./date-field.es";
+
+/** English texts of the app's date field (components/ui/date-field.tsx; spread into en.ts). */
+export const dateFieldEn: Record<keyof typeof dateFieldEs, string> = {
+  "date.placeholder": "mm/dd/yyyy",
+  "date.invalid": "Not a date: write it as mm/dd/yyyy.",
+};

@@ -1,0 +1,28 @@
+/** Spanish strings of the first-run set-up page (spread into es.ts): /setup, docs/features/setup.md. */
+export const setupEs = {
+  "setup.title": "Configurar el servicio",
+  "setup.subtitle": "No hay ningún equipo todavía. Cree el suyo y su cuenta de propietario: solo se hace una vez.",
+  "setup.teamSection": "El equipo",
+  "setup.ownerSection": "Su cuenta (propietario)",
+  "setup.teamName": "Nombre del equipo",
+  "setup.teamNameHint": "El nombre de la empresa o del área que atiende por WhatsApp.",
+  "setup.country": "País por defecto",
+  "setup.countryHint": "El formulario de envío antepone su código a un número escrito sin él.",
+  "setup.noCountry": "Ninguno (escribir siempre el código de país)",
+  "setup.name": "Su nombre",
+  "setup.email": "Correo",
+  "setup.password": "Contraseña",
+  "setup.passwordHint": "Al menos 8 caracteres.",
+  "setup.submit": "Crear equipo",
+  "setup.submitting": "Creando…",
+  "setup.checking": "Comprobando…",
+  "setup.done": "Equipo «{team}» creado. Ha iniciado sesión como {name}.",
+  "setup.nextTitle": "Siguiente paso: un número",
+  "setup.nextIntro":
+    "Pruebe el servicio con un número de pruebas (los envíos se simulan, sin Meta), o registre ya el número de su cuenta de WhatsApp Business.",
+  "setup.addSandbox": "Añadir el número de pruebas",
+  "setup.addingSandbox": "Añadiendo…",
+  "setup.sandboxAdded": "Número de pruebas +{number} añadido.",
+  "setup.goNumbers": "Registrar un número de Meta",
+  "setup.goInbox": "Ir a la bandeja",
+} as const;
