@@ -134,3 +134,51 @@ test("the list: waiting-longest order, broadcast-opened conversations apart, fil
   await expectAccessible(page);
   await shot(page, "inbox-list-waiting-390");
 });
+
+test("a new customer's message whose event comes while the list's first read is on its way shows in the list", async ({ page }) => {
+  // The page's own record of each `message.created` it handled: a listener added right after the
+  // app's on the same EventSource, so it runs once the app's handler has run.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __messageCreated: string[] }).__messageCreated = seen;
+    const add = EventSource.prototype.addEventListener;
+    EventSource.prototype.addEventListener = function (this: EventSource, ...args: Parameters<EventSource["addEventListener"]>) {
+      add.apply(this, args);
+      if (args[0] === "message.created") add.call(this, "message.created", (e: Event) => seen.push((e as MessageEvent<string>).data));
+    } as EventSource["addEventListener"];
+  });
+  // The numbers are held until the event stream is open, so the list's first read leaves after it
+  // (no catch-up of the stream's opening covers it). That read is answered by the server at once,
+  // before the customer writes, and handed to the page only after the page has heard of the
+  // customer's message: the event comes while the list's first read is on its way.
+  let streamOpen!: () => void;
+  const opened = new Promise<void>((r) => (streamOpen = r));
+  await page.route(/\/api\/v1\/wa_numbers\?/, async (route) => {
+    await opened;
+    await route.continue();
+  });
+  let read!: () => void;
+  const readDone = new Promise<void>((r) => (read = r));
+  let deliver!: () => void;
+  const delivered = new Promise<void>((r) => (deliver = r));
+  let lists = 0;
+  await page.route(/\/api\/v1\/conversations\?/, async (route) => {
+    if (lists++ > 0) return route.continue();
+    const response = await route.fetch();
+    read();
+    await delivered;
+    await route.fulfill({ response });
+  });
+  await signIn(page);
+  await expect(page.getByTestId("inbox")).toHaveAttribute("data-stream", "open");
+  streamOpen();
+  await readDone;
+
+  const phone = `5736${String(Date.now()).slice(-8)}`;
+  await customerWrites(page, phone, "Hola, ¿siguen abiertos?");
+  const heard = () => page.evaluate(() => (window as unknown as { __messageCreated: string[] }).__messageCreated.length);
+  await expect.poll(heard).toBeGreaterThan(0);
+  deliver();
+  // The first read did not have it; the list is read again once that read has landed.
+  await expect(page.getByTestId("conversation-row").filter({ hasText: phone })).toBeVisible();
+});

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "./query-keys";
 import type { Broadcast, BroadcastList, BroadcastUpdatedEvent } from "./types";
+import { refetchWhenIdle } from "./refetch-when-idle";
 
 /**
  * What the live events change in the broadcast pages' caches; called by the frame's one handler
@@ -17,10 +18,10 @@ export function broadcastsLiveEvents(qc: QueryClient) {
     run();
   };
   const refetch = (id: number) => {
-    throttled(`one:${id}`, 1000, () => qc.invalidateQueries({ queryKey: queryKeys.broadcasts.one(id) }));
+    throttled(`one:${id}`, 1000, () => refetchWhenIdle(qc, queryKeys.broadcasts.one(id)));
     throttled(`details:${id}`, 5000, () => {
-      qc.invalidateQueries({ queryKey: queryKeys.broadcasts.recipientsAll(id) });
-      qc.invalidateQueries({ queryKey: queryKeys.broadcasts.timelineAll(id) });
+      refetchWhenIdle(qc, queryKeys.broadcasts.recipientsAll(id));
+      refetchWhenIdle(qc, queryKeys.broadcasts.timelineAll(id));
     });
   };
   /** The broadcasts whose page is open (an active single-broadcast query). */
@@ -55,9 +56,9 @@ export function broadcastsLiveEvents(qc: QueryClient) {
     // sent between the page's first fetch and the stream's opening are never replayed to it.
     streamOpened() {
       for (const { id } of open()) {
-        qc.invalidateQueries({ queryKey: queryKeys.broadcasts.one(id) });
-        qc.invalidateQueries({ queryKey: queryKeys.broadcasts.recipientsAll(id) });
-        qc.invalidateQueries({ queryKey: queryKeys.broadcasts.timelineAll(id) });
+        refetchWhenIdle(qc, queryKeys.broadcasts.one(id));
+        refetchWhenIdle(qc, queryKeys.broadcasts.recipientsAll(id));
+        refetchWhenIdle(qc, queryKeys.broadcasts.timelineAll(id));
       }
     },
   };

@@ -70,7 +70,7 @@ export function historyLiveEvents(qc: QueryClient) {
           await idle(() => qc.isFetching({ queryKey: key, exact: true }) > 0);
           qc.setQueryData<HistoryData>(key, (old) => mergeHead(old, page));
         } catch {
-          qc.invalidateQueries({ queryKey: key, exact: true });
+          refetchWhenIdle(qc, key, { exact: true });
         }
       }, HEAD_DEBOUNCE_MS);
       st = { head, statuses: Promise.resolve() };
@@ -91,7 +91,7 @@ export function historyLiveEvents(qc: QueryClient) {
           continue;
         }
         // No contact yet (a first message creates it): find it again, and read the page meanwhile.
-        if (contactId === null) qc.invalidateQueries({ queryKey: queryKeys.history.contact(params.customer_source), exact: true });
+        if (contactId === null) refetchWhenIdle(qc, queryKeys.history.contact(params.customer_source), { exact: true });
         stateOf(query).head.schedule();
       }
     },

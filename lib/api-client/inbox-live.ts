@@ -41,7 +41,7 @@ function upsertConversation(qc: QueryClient, fetched: Conversation): boolean {
     if (fits !== false) pages[0] = { ...pages[0], data: [conv, ...pages[0].data] };
     qc.setQueryData<ListData>(key, { ...old, pages });
   }
-  for (const key of stale) qc.invalidateQueries({ queryKey: key, exact: true });
+  for (const key of stale) refetchWhenIdle(qc, key, { exact: true });
   qc.setQueryData(queryKeys.inbox.one(conv.id), conv);
   return found;
 }
@@ -69,14 +69,14 @@ export function inboxMessageCreated(qc: QueryClient, ev: MessageCreated) {
   const conv = findConversation(qc, ev.wa_number, ev.contact_id);
   if (!conv) {
     // A conversation no list shows yet: the lists learn about it from the server.
-    qc.invalidateQueries({ queryKey: queryKeys.inbox.listsAll });
+    refetchWhenIdle(qc, queryKeys.inbox.listsAll);
     return;
   }
   apiFetch<ConversationResponse>(`/api/v1/conversations/${conv.id}`)
     .then((r) => {
-      if (!upsertConversation(qc, r.data)) qc.invalidateQueries({ queryKey: queryKeys.inbox.listsAll });
+      if (!upsertConversation(qc, r.data)) refetchWhenIdle(qc, queryKeys.inbox.listsAll);
     })
-    .catch(() => qc.invalidateQueries({ queryKey: queryKeys.inbox.listsAll }));
+    .catch(() => refetchWhenIdle(qc, queryKeys.inbox.listsAll));
 }
 
 /** `message.status`: the tick in every cached thread and list row, remembered (status-memo.ts). */

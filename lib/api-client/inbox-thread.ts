@@ -4,6 +4,7 @@ import { laterOf } from "./message-status";
 import { queryKeys } from "./query-keys";
 import { cachesIdle, patchListStatus, patchPagesStatus, statusMemo, type StatusEvent } from "./status-memo";
 import type { ConversationList, ConversationMessagesPage, Message } from "./types";
+import { refetchWhenIdle } from "./refetch-when-idle";
 
 /**
  * The inbox's thread of one conversation: its pages, the messages the event stream brought while
@@ -129,7 +130,7 @@ export function refreshThreadHead(qc: QueryClient, conversationId: number): Prom
  */
 export function threadMessageCreated(qc: QueryClient, ev: { wa_number: string; contact_id: number }) {
   for (const id of threadsOf(qc, ev.wa_number, ev.contact_id)) {
-    refreshThreadHead(qc, id).catch(() => qc.invalidateQueries({ queryKey: queryKeys.inbox.thread(id) }));
+    refreshThreadHead(qc, id).catch(() => refetchWhenIdle(qc, queryKeys.inbox.thread(id)));
   }
 }
 

@@ -14,6 +14,7 @@ import {
 } from "./inbox-live";
 import { addNote } from "./notes";
 import { queryKeys } from "./query-keys";
+import { refetchWhenIdle } from "./refetch-when-idle";
 
 /** Every event type of `GET /api/v1/events` the dashboard listens to: all of the catalogue's. */
 export const LIVE_EVENT_TYPES = EVENT_TYPES;
@@ -86,8 +87,8 @@ export function liveEventHandler(qc: QueryClient): LiveEventHandler {
           templates.templateUpdated();
           break;
         case "number.health":
-          void qc.invalidateQueries({ queryKey: queryKeys.numbers });
-          void qc.invalidateQueries({ queryKey: queryKeys.numberSettings });
+          refetchWhenIdle(qc, queryKeys.numbers);
+          refetchWhenIdle(qc, queryKeys.numberSettings);
           templates.numberHealth();
           break;
       }
@@ -98,12 +99,12 @@ export function liveEventHandler(qc: QueryClient): LiveEventHandler {
       broadcasts.streamOpened();
     },
     reset() {
-      qc.invalidateQueries({ queryKey: queryKeys.inbox.listsAll });
-      qc.invalidateQueries({ queryKey: queryKeys.inbox.oneAll });
-      qc.invalidateQueries({ queryKey: queryKeys.inbox.threadAll });
-      qc.invalidateQueries({ queryKey: queryKeys.history.all });
-      qc.invalidateQueries({ queryKey: queryKeys.broadcasts.all });
-      qc.invalidateQueries({ queryKey: queryKeys.inbox.notesAll });
+      refetchWhenIdle(qc, queryKeys.inbox.listsAll);
+      refetchWhenIdle(qc, queryKeys.inbox.oneAll);
+      refetchWhenIdle(qc, queryKeys.inbox.threadAll);
+      refetchWhenIdle(qc, queryKeys.history.all);
+      refetchWhenIdle(qc, queryKeys.broadcasts.all);
+      refetchWhenIdle(qc, queryKeys.inbox.notesAll);
       templates.reset();
     },
   };

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "./query-keys";
 import { throttle } from "./broadcasts-live";
+import { refetchWhenIdle } from "./refetch-when-idle";
 
 /**
  * What Meta's template and number events change in the caches; called by the frame's one handler
@@ -10,11 +11,11 @@ import { throttle } from "./broadcasts-live";
  */
 export function templatesLiveEvents(qc: QueryClient) {
   const refreshTemplates = throttle(() => {
-    void qc.invalidateQueries({ queryKey: queryKeys.allTemplates });
-    void qc.invalidateQueries({ queryKey: queryKeys.templateChangesAll });
-    void qc.invalidateQueries({ queryKey: queryKeys.templateSyncs });
+    refetchWhenIdle(qc, queryKeys.allTemplates);
+    refetchWhenIdle(qc, queryKeys.templateChangesAll);
+    refetchWhenIdle(qc, queryKeys.templateSyncs);
   }, 1000);
-  const refreshNumbers = throttle(() => void qc.invalidateQueries({ queryKey: queryKeys.numbers }), 1000);
+  const refreshNumbers = throttle(() => refetchWhenIdle(qc, queryKeys.numbers), 1000);
   return {
     // Every number's list: a template may be team-wide. A paused one leaves the send form's list.
     templateUpdated: refreshTemplates,

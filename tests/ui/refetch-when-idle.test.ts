@@ -5,9 +5,10 @@ import { refetchWhenIdle } from "@/lib/api-client/refetch-when-idle";
 import { waitFor } from "../helpers/wait";
 
 /**
- * The stream's catch-up (lib/api-client/refetch-when-idle.ts) on a bare QueryClient: an infinite
- * query's older page on its way is not cancelled by the catch-up, which reads the pages again once
- * that page has landed; an idle query is read again at once.
+ * Event-driven invalidation (lib/api-client/refetch-when-idle.ts) on a bare QueryClient: an infinite
+ * query's older page on its way is not cancelled, and the pages are read again once it has landed;
+ * a query's first read on its way is followed by another, where `invalidateQueries` alone joins
+ * it and the invalidation is lost; an idle query is read again at once.
  */
 type Page = { n: number; at: number };
 const key = ["thread", 7] as const;
@@ -89,5 +90,38 @@ describe("refetchWhenIdle", () => {
     const before = s.reads();
     refetchWhenIdle(s.qc, ["thread"]);
     expect(s.reads()).toBe(before);
+  });
+
+  it("reads a query again after its first read, which left before the change; invalidateQueries alone does not", async () => {
+    for (const how of ["invalidateQueries", "refetchWhenIdle"] as const) {
+      const s = setup();
+      // The first read is on its way (it read the server before the change); the event comes now.
+      expect(s.pending.map((p) => p.n)).toEqual([1]);
+      if (how === "invalidateQueries") void s.qc.invalidateQueries({ queryKey: ["thread"] });
+      else refetchWhenIdle(s.qc, ["thread"]);
+      s.answer();
+      await waitFor(s.pages, (p) => p?.length === 1);
+      if (how === "invalidateQueries") {
+        // TanStack Query v5 joined the first read: nothing more is read, the change is never seen.
+        await waitFor(
+          () => s.qc.isFetching(),
+          (n) => n === 0,
+        );
+        expect(s.pending).toEqual([]);
+        expect(s.reads()).toBe(1);
+      } else {
+        await waitFor(
+          () => s.pending.length,
+          (n) => n === 1,
+        );
+        s.answer();
+        await waitFor(
+          () => s.qc.isFetching(),
+          (n) => n === 0,
+        );
+        expect(s.qc.getQueryData<InfiniteData<Page>>(key)!.pages.map((p) => p.at)).toEqual([2]);
+      }
+      s.unsubscribe();
+    }
   });
 });
