@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import { api, expectAccessible, expectNoOverflow, shot, signIn, unique } from "./helpers";
+import { broadcastToNewContact, expectAccessible, expectNoOverflow, shot, signIn } from "./helpers";
 import { DEMO, LIVE_BASE_URL } from "./fixtures";
 
 /**
@@ -42,43 +42,13 @@ async function setLang(page: Page, lang: Lang) {
   await page.evaluate((l) => window.localStorage.setItem("wa_locale", l), lang);
 }
 
-/** A broadcast of "recordatorio_cita" to one new contact, walked to READED by the worker. */
-async function broadcastToNewContact(page: Page): Promise<number> {
-  const label = unique("Fechas");
-  const made = await api(page).post("/api/v1/contacts/labels", {
-    title: label,
-    description: null,
-    bg_color: "#0ea5e9",
-    text_color: "#ffffff",
-  });
-  expect(made.status(), await made.text()).toBe(201);
-  const labelId = (await made.json()).data.id;
-  const phone = `5733${String(Date.now()).slice(-8)}`;
-  const imported = await page.request.post("/api/v1/contacts/import", {
-    headers: { origin: LIVE_BASE_URL, "content-type": "text/csv" },
-    data: Buffer.from(`number,name,customer_id,labels\n${phone},Diana Fechas,cus_${phone},${label}\n`),
-  });
-  expect(imported.status(), await imported.text()).toBe(200);
-  const res = await api(page).post("/api/v1/broadcasts", {
-    name: unique("Fechas"),
-    wa_number: DEMO.number,
-    template_name: "recordatorio_cita",
-    body_params: [
-      { key: "1", value: "{{name}}" },
-      { key: "2", value: "10:00" },
-    ],
-    audience: { labels_any: [labelId] },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()).data.id;
-}
-
 test("one time and one date-and-time format on the inbox, a broadcast's page and the conversation viewer, in Spanish and English", async ({
   page,
 }) => {
   test.setTimeout(240_000);
   await signIn(page);
-  const broadcastId = await broadcastToNewContact(page);
+  // Sent now: the worker walks its send to READED.
+  const broadcastId = await broadcastToNewContact(page, { origin: LIVE_BASE_URL });
 
   for (const lang of ["es", "en"] as const) {
     await setLang(page, lang);

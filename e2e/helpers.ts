@@ -140,3 +140,37 @@ export async function clickAndWatch(page: Page, target: Locator): Promise<string
   );
   return started ?? [`the page navigated away to ${page.url()}`];
 }
+
+/**
+ * A broadcast of "recordatorio_cita" to one new contact, imported under a new label: on `origin`'s
+ * server (the page's baseURL), sent now or at `scheduledAt`. Returns the broadcast's id.
+ */
+export async function broadcastToNewContact(page: Page, { origin, scheduledAt }: { origin: string; scheduledAt?: Date }): Promise<number> {
+  const label = unique("Difusión");
+  const made = await api(page).post("/api/v1/contacts/labels", {
+    title: label,
+    description: null,
+    bg_color: "#0ea5e9",
+    text_color: "#ffffff",
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const phone = `5733${String(Date.now()).slice(-8)}`;
+  const imported = await page.request.post("/api/v1/contacts/import", {
+    headers: { origin, "content-type": "text/csv" },
+    data: Buffer.from(`number,name,customer_id,labels\n${phone},Diana Fechas,cus_${phone},${label}\n`),
+  });
+  expect(imported.status(), await imported.text()).toBe(200);
+  const res = await api(page).post("/api/v1/broadcasts", {
+    name: unique("Difusión"),
+    wa_number: DEMO.number,
+    template_name: "recordatorio_cita",
+    body_params: [
+      { key: "1", value: "{{name}}" },
+      { key: "2", value: "10:00" },
+    ],
+    audience: { labels_any: [(await made.json()).data.id] },
+    ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).data.id;
+}

@@ -5,8 +5,9 @@ import { useTokenMutations, useTokens, type ApiToken } from "@/lib/api-client/to
 import { allows } from "@/lib/auth/permissions";
 import { useI18n, useT, type MessageKey } from "@/lib/i18n";
 import { formatAgo, formatDate, formatDateTime } from "@/lib/i18n/dates";
-import { Button, Card, cx, EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+import { Button, Card, cx, EmptyState, ErrorBox, SkeletonRows } from "@/components/ui";
 import { SecretPanel } from "@/components/ui/secret-panel";
+import { RollSecretForm } from "@/components/ui/roll-secret-form";
 import { TokenForm } from "./token-form";
 
 /** A secret just made (created or rolled): shown until the agent says it is saved, never again. */
@@ -106,13 +107,10 @@ const STATE_STYLE: Record<ApiToken["state"], string> = {
   revoked: "bg-red-100 text-red-800",
 };
 
-const OVERLAPS = [0, 1, 24, 168] as const;
-
 function TokenRow({ token, canWrite, onRolled }: { token: ApiToken; canWrite: boolean; onRolled: (s: Shown) => void }) {
   const { t, locale } = useI18n();
   const { revoke, roll } = useTokenMutations();
   const [rolling, setRolling] = useState(false);
-  const [overlap, setOverlap] = useState<number>(24);
   const live = token.state === "active" || token.state === "rolling";
   const creator = token.created_by.kind === "token" ? t("tokens.byToken", { name: token.created_by.name }) : token.created_by.name;
   const state = t(`tokens.state.${token.state}` as MessageKey, { date: formatDateTime(token.overlap_ends_at, locale) });
@@ -185,41 +183,24 @@ function TokenRow({ token, canWrite, onRolled }: { token: ApiToken; canWrite: bo
         )}
       </div>
       {rolling && token.state === "active" && (
-        <form
-          className="mt-3 space-y-2 border-t border-slate-100 pt-3"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <RollSecretForm
+          explain={t("tokens.rollExplain")}
+          overlapLabel={t("tokens.overlap")}
+          confirmLabel={t("tokens.confirmRoll")}
+          pending={roll.isPending}
+          onCancel={() => setRolling(false)}
+          onRoll={(overlapHours) =>
             roll.mutate(
-              { id: token.id, overlapHours: overlap },
+              { id: token.id, overlapHours },
               {
                 onSuccess: (res) => {
                   setRolling(false);
                   onRolled({ kind: "rolled", name: res.data.token.name, secret: res.data.secret });
                 },
               },
-            );
-          }}
-        >
-          <p className="text-sm text-slate-700">{t("tokens.rollExplain")}</p>
-          <div className="flex flex-wrap items-end gap-2">
-            <label className="text-sm">
-              <span className="mb-1 block font-medium">{t("tokens.overlap")}</span>
-              <select className={inputClass} value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
-                {OVERLAPS.map((h) => (
-                  <option key={h} value={h}>
-                    {t(`tokens.overlap.${h}` as MessageKey)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <Button type="submit" disabled={roll.isPending}>
-              {t("tokens.confirmRoll")}
-            </Button>
-            <Button variant="secondary" onClick={() => setRolling(false)}>
-              {t("common.cancel")}
-            </Button>
-          </div>
-        </form>
+            )
+          }
+        />
       )}
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700">

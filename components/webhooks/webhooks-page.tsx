@@ -3,10 +3,11 @@ import { useState } from "react";
 import { useMe } from "@/lib/api-client/auth";
 import { useEndpointMutations, useWebhookEndpoints, type WebhookEndpoint } from "@/lib/api-client/webhook-endpoints";
 import { allows } from "@/lib/auth/permissions";
-import { useI18n, useT, type MessageKey } from "@/lib/i18n";
+import { useI18n, useT } from "@/lib/i18n";
 import { formatDateTime } from "@/lib/i18n/dates";
-import { Button, Card, cx, EmptyState, ErrorBox, inputClass, SkeletonRows } from "@/components/ui";
+import { Button, Card, cx, EmptyState, ErrorBox, SkeletonRows } from "@/components/ui";
 import { SecretPanel } from "@/components/ui/secret-panel";
+import { RollSecretForm } from "@/components/ui/roll-secret-form";
 import { EndpointForm } from "./endpoint-form";
 import { DeliveryLog } from "./delivery-log";
 
@@ -90,13 +91,10 @@ export function WebhooksPage() {
   );
 }
 
-const OVERLAPS = [0, 1, 24, 168] as const;
-
 function EndpointRow({ endpoint, canWrite, onRolled }: { endpoint: WebhookEndpoint; canWrite: boolean; onRolled: (s: Shown) => void }) {
   const { t, locale } = useI18n();
   const { update, remove, roll } = useEndpointMutations();
   const [rolling, setRolling] = useState(false);
-  const [overlap, setOverlap] = useState<number>(24);
   const [showLog, setShowLog] = useState(false);
   const date = (d: string | null) => formatDateTime(d, locale);
   const state = endpoint.enabled
@@ -171,41 +169,24 @@ function EndpointRow({ endpoint, canWrite, onRolled }: { endpoint: WebhookEndpoi
         </div>
       </div>
       {rolling && (
-        <form
-          className="mt-3 space-y-2 border-t border-slate-100 pt-3"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <RollSecretForm
+          explain={t("webhooks.rollExplain")}
+          overlapLabel={t("webhooks.overlap")}
+          confirmLabel={t("webhooks.confirmRoll")}
+          pending={roll.isPending}
+          onCancel={() => setRolling(false)}
+          onRoll={(overlapHours) =>
             roll.mutate(
-              { id: endpoint.id, overlapHours: overlap },
+              { id: endpoint.id, overlapHours },
               {
                 onSuccess: (res) => {
                   setRolling(false);
                   onRolled({ kind: "rolled", secret: res.data.secret });
                 },
               },
-            );
-          }}
-        >
-          <p className="text-sm text-slate-700">{t("webhooks.rollExplain")}</p>
-          <div className="flex flex-wrap items-end gap-2">
-            <label className="text-sm">
-              <span className="mb-1 block font-medium">{t("webhooks.overlap")}</span>
-              <select className={inputClass} value={overlap} onChange={(e) => setOverlap(Number(e.target.value))}>
-                {OVERLAPS.map((h) => (
-                  <option key={h} value={h}>
-                    {t(`tokens.overlap.${h}` as MessageKey)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <Button type="submit" disabled={roll.isPending}>
-              {t("webhooks.confirmRoll")}
-            </Button>
-            <Button variant="secondary" onClick={() => setRolling(false)}>
-              {t("common.cancel")}
-            </Button>
-          </div>
-        </form>
+            )
+          }
+        />
       )}
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700">
