@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { sendTemplate } from "@/lib/messages/send-service";
+import { sendTemplateInput } from "@/lib/messages/send-schemas";
+import { canonicalJson, sweepExpiredKeys, type Idempotency } from "@/lib/idempotency/service";
+import { sha256Hex } from "@/lib/crypto/hash";
+import { createNumber, createTeam, createTemplate, uniqueNumber } from "../helpers/factories";
+import { messageByUpdateId, tokenCtx } from "../helpers/send-factories";
+import { countStatements } from "../helpers/statement-count";
+
+/**
+ * What one template send (spec 4.1, lib/messages/send-service.ts) costs the database, counted in
+ * statements through the process's drizzle handle (tests/helpers/statement-count.ts): each is one
+ * round trip. The first send of a team warms what the process may keep; the counted one is the
+ * next, to a recipient the team has never written to (a new contact, the common case of a send).
+ */
+async function world(category: "UTILITY" | "MARKETING") {
+  const team = await createTeam();
+  const number = await createNumber(team.id);
+  const template = await createTemplate(team.id, { category });
+  const input = (destination: string) =>
+    sendTemplateInput.parse({
+      wa_number: number.number,
+      destination,
+      template_name: template.name,
+      header_param: { key: "1", value: "Ana" },
+      body_params: [
+        { key: "1", value: "A-77" },
+        { key: "2", value: "martes" },
+      ],
+    });
+  const send = (destination: string, idempotency: Idempotency | null = null) =>
+    countStatements(() => sendTemplate({ ctx: tokenCtx(team.id), input: input(destination), idempotency }));
+  await send(uniqueNumber());
+  return { team, send };
+}
+
+const keyOf = (key: string): Idempotency => ({ key, requestHash: sha256Hex(canonicalJson({ key })) });
+
+describe("round trips of a template send", () => {
+  it("UTILITY without Idempotency-Key", async () => {
+    const { send } = await world("UTILITY");
+    const { result, statements, transactions } = await send(uniqueNumber());
+    expect(await messageByUpdateId((result.body as { data: { update_id: string } }).data.update_id)).toBeDefined();
+    expect({ statements: statements.length, transactions }, statements.join("\n")).toEqual({ statements: 4, transactions: 0 });
+  });
+
+  it("MARKETING without Idempotency-Key", async () => {
+    const { send } = await world("MARKETING");
+    const { statements, transactions } = await send(uniqueNumber());
+    expect({ statements: statements.length, transactions }, statements.join("\n")).toEqual({ statements: 5, transactions: 0 });
+  });
+
+  it("UTILITY with an Idempotency-Key, and its replay", async () => {
+    const { send } = await world("UTILITY");
+    await sweepExpiredKeys(true);
+    const destination = uniqueNumber();
+    const first = await send(destination, keyOf("rt-1"));
+    expect(first.result.replayed).toBe(false);
+    expect({ statements: first.statements.length, transactions: first.transactions }, first.statements.join("\n")).toEqual({
+      statements: 6,
+      transactions: 1,
+    });
+    const replay = await send(destination, keyOf("rt-1"));
+    expect(replay.result).toMatchObject({ replayed: true, body: first.result.body });
+    expect({ statements: replay.statements.length, transactions: replay.transactions }).toEqual({ statements: 1, transactions: 0 });
+  });
+});
