@@ -9,11 +9,10 @@ import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templa
 import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
 import { resolveParams } from "./send-params";
-import { upsertContacts } from "@/lib/contacts/repo";
-import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
+import { isMarketing, MARKETING_OPTED_OUT } from "@/lib/contacts/opt-out";
 import { botExists, campaignExists } from "./send-repo";
 import { outboundRow } from "./queued-row";
-import { insertOutbound, type OutboundRow } from "./outbound-repo";
+import { insertOutboundToContact, type OutboundRow } from "./outbound-repo";
 import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
 import { buildTemplatePayload } from "./template-payload";
 
@@ -77,8 +76,9 @@ export type SendResult = StoredResponse & { replayed: boolean };
 
 /**
  * Spec 4.1: validates a template send and queues it (status QUEUED). Everything that can be
- * checked is checked before anything is written: then only the idempotency key (if any), the
- * contact and the message.
+ * checked is checked before anything is written, then the idempotency key (if any) and one
+ * statement for the contact and the message, which checks the marketing opt-out itself and writes
+ * nothing for an opted-out recipient (tests/api/send-round-trips.test.ts counts the round trips).
  */
 export async function sendTemplate({
   ctx,
@@ -93,29 +93,51 @@ export async function sendTemplate({
   const earlier = await findReplay(ctx.teamId, idempotency);
   if (earlier) return { ...earlier, replayed: true };
 
-  const { number, template } = await resolveSendTarget(ctx, input);
-  const params = resolveParams(template.components, input);
-  const media = await resolveMedia(ctx.teamId, template, input.media_path);
-  // Marketing opt-out (docs/features/opt-out.md): MARKETING templates only; UTILITY ones and replies still go.
-  if ((await optedOutAmong(ctx.teamId, template.category, [input.destination])).size)
-    throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
+  const { number, template, params, media } = await checkSend(ctx, input);
   const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
 
   const updateId = randomUUID();
   const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
-  // The contact and the message. Without an Idempotency-Key they need no transaction: the
-  // message is one statement, and a contact created for a send that then failed is still
-  // that customer's contact. With a key, claiming it and writing commit together.
+  // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
+  // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
+  // locked_until, sends through the number's channel and moves the status on; a crashed worker's
+  // lease expires and another takes the row. Committing this row is therefore all it takes to
+  // send, and nothing is lost between "accepted" (the 200 below) and "sent". Its contact comes
+  // from the statement that writes it (insertOutboundToContact): the placeholder is not written.
+  const row = queuedMessage(
+    ctx,
+    { number, template, media, shared: input },
+    { id: 0, customerNumber: null, customerId: null },
+    { updateId, payload, params: input },
+  );
+  // The contact and the message in one statement, which also refuses a MARKETING template to a
+  // contact opted out of marketing (docs/features/opt-out.md; UTILITY ones and replies still go)
+  // and then writes nothing. Without an Idempotency-Key it needs no transaction; with a key,
+  // claiming it and writing commit together.
   const write = async (tx: DbOrTx) => {
-    const [contact] = await upsertContacts(tx, { teamId: ctx.teamId, keys: [{ number: input.destination }] });
-    // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
-    // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
-    // locked_until, sends through the number's channel and moves the status on; a crashed worker's
-    // lease expires and another takes the row. Committing this row is therefore all it takes to
-    // send, and nothing is lost between "accepted" (the 200 below) and "sent".
-    await insertOutbound(tx, [
-      queuedMessage(ctx, { number, template, media, shared: input }, contact, { updateId, payload, params: input }),
-    ]);
+    await writeToContact(tx, { row, destination: input.destination, refuseOptedOut: isMarketing(template.category) });
   };
   return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
+}
+
+/** Everything a send checks before it writes: number, template, bot, campaign, parameters, attachment. */
+async function checkSend(ctx: AuthContext, input: SendTemplateInput) {
+  const { number, template } = await resolveSendTarget(ctx, input);
+  const params = resolveParams(template.components, input);
+  const media = await resolveMedia(ctx.teamId, template, input.media_path);
+  return { number, template, params, media };
+}
+
+/**
+ * insertOutboundToContact, sent again when a concurrent request committed the recipient's new
+ * contact after the statement's snapshot (it wrote nothing then, and the next statement sees
+ * it); 422 for an opted-out recipient.
+ */
+async function writeToContact(db: DbOrTx, params: Parameters<typeof insertOutboundToContact>[1]) {
+  for (let attempt = 1; ; attempt++) {
+    const out = await insertOutboundToContact(db, params);
+    if (out.optedOut) throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
+    if (out.inserted) return out;
+    if (attempt >= 3) throw new Error("send: the recipient's contact was neither written nor found");
+  }
 }

@@ -3,9 +3,14 @@ import { sendTemplate } from "@/lib/messages/send-service";
 import { sendTemplateInput } from "@/lib/messages/send-schemas";
 import { canonicalJson, sweepExpiredKeys, type Idempotency } from "@/lib/idempotency/service";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { createNumber, createTeam, createTemplate, uniqueNumber } from "../helpers/factories";
+import { createContact, createNumber, createTeam, createTemplate, uniqueNumber } from "../helpers/factories";
 import { messageByUpdateId, tokenCtx } from "../helpers/send-factories";
 import { countStatements } from "../helpers/statement-count";
+import { ApiError } from "@/lib/http/errors";
+import { MARKETING_OPTED_OUT } from "@/lib/contacts/opt-out";
+import { and, count, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { messages } from "@/db/schema";
 import { waitFor } from "../helpers/wait";
 
 /**
@@ -36,7 +41,16 @@ async function world(category: "UTILITY" | "MARKETING") {
     async () => (await send(uniqueNumber())).statements.filter((s) => /from "(wa_numbers|templates)"/.test(s)).length,
     (n) => n === 0,
   );
-  return { team, send };
+  return { team, send, input };
+}
+
+async function countMessagesTo(teamId: number, contactId: number) {
+  const db = await getDb();
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.teamId, teamId), eq(messages.contactId, contactId)));
+  return n;
 }
 
 const keyOf = (key: string): Idempotency => ({ key, requestHash: sha256Hex(canonicalJson({ key })) });
@@ -46,13 +60,25 @@ describe("round trips of a template send", () => {
     const { send } = await world("UTILITY");
     const { result, statements, transactions } = await send(uniqueNumber());
     expect(await messageByUpdateId((result.body as { data: { update_id: string } }).data.update_id)).toBeDefined();
-    expect({ statements: statements.length, transactions }, statements.join("\n")).toEqual({ statements: 2, transactions: 0 });
+    expect({ statements: statements.length, transactions }, statements.join("\n")).toEqual({ statements: 1, transactions: 0 });
   });
 
   it("MARKETING without Idempotency-Key", async () => {
     const { send } = await world("MARKETING");
     const { statements, transactions } = await send(uniqueNumber());
-    expect({ statements: statements.length, transactions }, statements.join("\n")).toEqual({ statements: 3, transactions: 0 });
+    expect({ statements: statements.length, transactions }, statements.join("\n")).toEqual({ statements: 1, transactions: 0 });
+  });
+
+  it("MARKETING to a contact opted out of marketing: the 422 in the same one statement, nothing written", async () => {
+    const { team, input } = await world("MARKETING");
+    const out = await createContact(team.id, { marketingOptedOutAt: new Date(), marketingOptOutReason: "keyword" });
+    const { result: refused, statements } = await countStatements(() =>
+      sendTemplate({ ctx: tokenCtx(team.id), input: input(out.customerNumber!), idempotency: null }).catch((err: unknown) => err),
+    );
+    expect(statements).toHaveLength(1);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).message).toBe(MARKETING_OPTED_OUT);
+    expect(await countMessagesTo(team.id, out.id)).toBe(0);
   });
 
   it("UTILITY with an Idempotency-Key, and its replay", async () => {
@@ -62,7 +88,7 @@ describe("round trips of a template send", () => {
     const first = await send(destination, keyOf("rt-1"));
     expect(first.result.replayed).toBe(false);
     expect({ statements: first.statements.length, transactions: first.transactions }, first.statements.join("\n")).toEqual({
-      statements: 4,
+      statements: 3,
       transactions: 1,
     });
     const replay = await send(destination, keyOf("rt-1"));
