@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
-import { findReplay, writeOnce, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
+import { claimOf, findReplay, replayOf, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
 import { requireSendingNumber } from "@/lib/numbers/service";
 import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templates/service";
 import type { TemplateRow } from "@/lib/templates/repo";
@@ -76,9 +76,10 @@ export type SendResult = StoredResponse & { replayed: boolean };
 
 /**
  * Spec 4.1: validates a template send and queues it (status QUEUED). Everything that can be
- * checked is checked before anything is written, then the idempotency key (if any) and one
- * statement for the contact and the message, which checks the marketing opt-out itself and writes
- * nothing for an opted-out recipient (tests/api/send-round-trips.test.ts counts the round trips).
+ * checked is checked before anything is written, then one statement writes the idempotency key
+ * (if any), the contact and the message; it checks the marketing opt-out itself, and writes
+ * nothing for an opted-out recipient. Common case: that one round trip (the number and template
+ * come from the process's cache: send-catalog.ts; tests/api/send-round-trips.test.ts counts it).
  */
 export async function sendTemplate({
   ctx,
@@ -89,11 +90,20 @@ export async function sendTemplate({
   input: SendTemplateInput;
   idempotency: Idempotency | null;
 }): Promise<SendResult> {
-  // A retry of a request that already succeeded gets its answer, whatever changed since.
-  const earlier = await findReplay(ctx.teamId, idempotency);
-  if (earlier) return { ...earlier, replayed: true };
-
-  const { number, template, params, media } = await checkSend(ctx, input);
+  let checked;
+  try {
+    checked = await checkSend(ctx, input);
+  } catch (err) {
+    // A retry of a request that already succeeded gets its answer, whatever changed since (the
+    // template rejected, the number switched off…): its key is looked up when the request no
+    // longer passes. One that still passes finds it in the write's own statement below.
+    if (idempotency && err instanceof ApiError) {
+      const earlier = await findReplay(ctx.teamId, idempotency);
+      if (earlier) return { ...earlier, replayed: true };
+    }
+    throw err;
+  }
+  const { number, template, params, media } = checked;
   const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
 
   const updateId = randomUUID();
@@ -110,14 +120,19 @@ export async function sendTemplate({
     { id: 0, customerNumber: null, customerId: null },
     { updateId, payload, params: input },
   );
-  // The contact and the message in one statement, which also refuses a MARKETING template to a
-  // contact opted out of marketing (docs/features/opt-out.md; UTILITY ones and replies still go)
-  // and then writes nothing. Without an Idempotency-Key it needs no transaction; with a key,
-  // claiming it and writing commit together.
-  const write = async (tx: DbOrTx) => {
-    await writeToContact(tx, { row, destination: input.destination, refuseOptedOut: isMarketing(template.category) });
-  };
-  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
+  // The contact, the message and the Idempotency-Key (if any) in one statement, its own
+  // transaction: the key is claimed only with the message. It also refuses a MARKETING template to
+  // a contact opted out of marketing (docs/features/opt-out.md; UTILITY ones and replies still go),
+  // writing nothing then, and answers a key already stored with its first answer, writing nothing.
+  const response = { status: 200, body };
+  const out = await writeToContact(await getDb(), {
+    row,
+    destination: input.destination,
+    refuseOptedOut: isMarketing(template.category),
+    claim: idempotency ? claimOf(idempotency, response) : undefined,
+  });
+  if (out.stored) return { ...replayOf(out.stored, idempotency!), replayed: true };
+  return { ...response, replayed: false };
 }
 
 /** Everything a send checks before it writes: number, template, bot, campaign, parameters, attachment. */
@@ -130,12 +145,13 @@ async function checkSend(ctx: AuthContext, input: SendTemplateInput) {
 
 /**
  * insertOutboundToContact, sent again when a concurrent request committed the recipient's new
- * contact after the statement's snapshot (it wrote nothing then, and the next statement sees
- * it); 422 for an opted-out recipient.
+ * contact or the same key after the statement's snapshot (it wrote nothing then, and the next
+ * statement sees it); 422 for an opted-out recipient.
  */
 async function writeToContact(db: DbOrTx, params: Parameters<typeof insertOutboundToContact>[1]) {
   for (let attempt = 1; ; attempt++) {
     const out = await insertOutboundToContact(db, params);
+    if (out.stored) return out;
     if (out.optedOut) throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
     if (out.inserted) return out;
     if (attempt >= 3) throw new Error("send: the recipient's contact was neither written nor found");

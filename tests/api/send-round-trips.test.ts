@@ -4,13 +4,13 @@ import { sendTemplateInput } from "@/lib/messages/send-schemas";
 import { canonicalJson, sweepExpiredKeys, type Idempotency } from "@/lib/idempotency/service";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { createContact, createNumber, createTeam, createTemplate, uniqueNumber } from "../helpers/factories";
-import { messageByUpdateId, tokenCtx } from "../helpers/send-factories";
+import { idempotencyRow, messageByUpdateId, tokenCtx } from "../helpers/send-factories";
 import { countStatements } from "../helpers/statement-count";
 import { ApiError } from "@/lib/http/errors";
 import { MARKETING_OPTED_OUT } from "@/lib/contacts/opt-out";
 import { and, count, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { messages } from "@/db/schema";
+import { messages, templates } from "@/db/schema";
 import { waitFor } from "../helpers/wait";
 
 /**
@@ -88,11 +88,37 @@ describe("round trips of a template send", () => {
     const first = await send(destination, keyOf("rt-1"));
     expect(first.result.replayed).toBe(false);
     expect({ statements: first.statements.length, transactions: first.transactions }, first.statements.join("\n")).toEqual({
-      statements: 3,
-      transactions: 1,
+      statements: 1,
+      transactions: 0,
     });
     const replay = await send(destination, keyOf("rt-1"));
     expect(replay.result).toMatchObject({ replayed: true, body: first.result.body });
     expect({ statements: replay.statements.length, transactions: replay.transactions }).toEqual({ statements: 1, transactions: 0 });
+  });
+
+  it("a keyed retry after the template was rejected still gets the first answer; a refused keyed send stores no key", async () => {
+    const { team, send, input } = await world("MARKETING");
+    const destination = uniqueNumber();
+    const first = await send(destination, keyOf("rt-2"));
+    const db = await getDb();
+    await db.update(templates).set({ status: "REJECTED" }).where(eq(templates.teamId, team.id));
+    const plain = () =>
+      sendTemplate({ ctx: tokenCtx(team.id), input: input(uniqueNumber()), idempotency: null }).then(
+        () => null,
+        (err: unknown) => (err as Error).message,
+      );
+    await waitFor(plain, (m) => m !== null);
+    const replay = await send(destination, keyOf("rt-2"));
+    expect(replay.result).toMatchObject({ replayed: true, body: first.result.body });
+
+    await db.update(templates).set({ status: "APPROVED" }).where(eq(templates.teamId, team.id));
+    await waitFor(plain, (m) => m === null);
+    const out = await createContact(team.id, { marketingOptedOutAt: new Date(), marketingOptOutReason: "keyword" });
+    const refused = await countStatements(() =>
+      sendTemplate({ ctx: tokenCtx(team.id), input: input(out.customerNumber!), idempotency: keyOf("rt-3") }).catch((err: unknown) => err),
+    );
+    expect((refused.result as ApiError).message).toBe(MARKETING_OPTED_OUT);
+    expect(refused.statements).toHaveLength(1);
+    expect(await idempotencyRow(team.id, "rt-3")).toBeUndefined();
   });
 });
