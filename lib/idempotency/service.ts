@@ -40,7 +40,8 @@ export function idempotencyOf(req: Request, scope: string, body: unknown): Idemp
   return { key, requestHash: sha256Hex(`${scope}\n${canonicalJson(body)}`) };
 }
 
-function replayOf(stored: StoredKey, idem: Idempotency): StoredResponse {
+/** The stored answer of `idem`'s key, or 422 when the key was used with another request. */
+export function replayOf(stored: StoredKey, idem: Idempotency): StoredResponse {
   if (stored.requestHash !== idem.requestHash) throw ApiError.invalid(IDEMPOTENCY_HEADER, KEY_REUSED);
   return { status: stored.statusCode ?? 200, body: stored.response };
 }
@@ -51,6 +52,22 @@ export async function findReplay(teamId: number, idem: Idempotency | null): Prom
   void sweepExpiredKeys();
   const stored = await findKey(await getDb(), { teamId, key: idem.key, ttlHours: config.idempotencyTtlHours });
   return stored && replayOf(stored, idem);
+}
+
+/**
+ * The key's claim for a write that records it in its own statement (a single send:
+ * lib/messages/outbound-repo.ts insertOutboundToContact), with `response` to store; the caller
+ * answers a stored one with replayOf. Sweeps expired keys as findReplay does.
+ */
+export function claimOf(idem: Idempotency, response: StoredResponse) {
+  void sweepExpiredKeys();
+  return {
+    key: idem.key,
+    requestHash: idem.requestHash,
+    statusCode: response.status,
+    response: response.body,
+    ttlHours: config.idempotencyTtlHours,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { getTableColumns, SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { messages } from "@/db/schema";
 
 /** A message due at once: the database's now() when the row is written. */
@@ -23,21 +23,123 @@ export type OutboundRow = Omit<typeof messages.$inferInsert, "nextAttemptAt"> & 
  */
 export async function insertOutbound(db: DbOrTx, rows: OutboundRow[]): Promise<void> {
   if (!rows.length) return;
+  const { names, selects, records, definition } = recordsetOf(rows);
+  await db.execute(sql`
+    INSERT INTO messages (${sql.join(names, sql`, `)})
+    SELECT ${sql.join(selects, sql`, `)}
+    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition})`);
+}
+
+/** The columns of outbound rows as one jsonb recordset `r`: names, what to select, the records and their types. */
+function recordsetOf(rows: Record<string, unknown>[]) {
   const columns = getTableColumns(messages) as Record<string, { name: string; getSQLType(): string }>;
-  const first = rows[0] as Record<string, unknown>;
+  const first = rows[0];
   const keys = Object.keys(first).filter((k) => !(first[k] instanceof SQL));
   const sqlKeys = Object.keys(first).filter((k) => first[k] instanceof SQL);
   const records = rows.map((r) => {
     const record: Record<string, unknown> = {};
-    for (const k of keys) record[columns[k].name] = (r as Record<string, unknown>)[k] ?? null;
+    for (const k of keys) record[columns[k].name] = r[k] ?? null;
     return record;
   });
-  const names = [...keys, ...sqlKeys].map((k) => sql.identifier(columns[k].name));
-  const definition = sql.raw(keys.map((k) => `"${columns[k].name}" ${columns[k].getSQLType()}`).join(", "));
-  await db.execute(sql`
-    INSERT INTO messages (${sql.join(names, sql`, `)})
-    SELECT ${sql.join([...keys.map((k) => sql`r.${sql.identifier(columns[k].name)}`), ...sqlKeys.map((k) => first[k] as SQL)], sql`, `)}
-    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition})`);
+  return {
+    names: [...keys, ...sqlKeys].map((k) => sql.identifier(columns[k].name)),
+    selects: [...keys.map((k) => sql`r.${sql.identifier(columns[k].name)}`), ...sqlKeys.map((k) => first[k] as SQL)],
+    records,
+    definition: sql.raw(keys.map((k) => `"${columns[k].name}" ${columns[k].getSQLType()}`).join(", ")),
+  };
+}
+
+/** A claim of an Idempotency-Key written with the message (lib/idempotency/service.ts), and its live stored answer. */
+export type SendClaim = { key: string; requestHash: string; statusCode: number; response: unknown; ttlHours: number };
+export type ContactSendOutcome = {
+  /** Whether the message row was written (and the key, if any, claimed with it). */
+  inserted: boolean;
+  /** The recipient is a contact opted out of marketing (only asked when `refuseOptedOut`): nothing was written. */
+  optedOut: boolean;
+  /** The key's live answer stored by an earlier request: nothing was written. */
+  stored?: { requestHash: string; statusCode: number | null; response: unknown };
+};
+
+/**
+ * A single send's whole write in one statement (one round trip, its own transaction): the
+ * recipient's contact by number (inserted when new, as upsertContacts does), the QUEUED row
+ * linked to it (its contact id and customer fields taken from the contact) and, with `claim`, the
+ * Idempotency-Key (insertKeyIfAbsent's rule: a live key is kept, an expired one taken over).
+ * With `refuseOptedOut` (a MARKETING template), a recipient opted out of marketing gets nothing
+ * written, not even the key; a live key already stored writes nothing either (its answer is
+ * returned). The key is claimed only from the contact row the message is written from, and the
+ * message only with the claim, so a claim never commits without its message.
+ *
+ * `inserted` false with neither `optedOut` nor `stored`: the contact or the key was committed by
+ * a concurrent request after this statement's snapshot was taken (it waited for it and found it
+ * taken, but cannot read it): nothing was written, and the caller sends the statement again.
+ */
+export async function insertOutboundToContact(
+  db: DbOrTx,
+  { row, destination, refuseOptedOut, claim }: { row: OutboundRow; destination: string; refuseOptedOut: boolean; claim?: SendClaim },
+): Promise<ContactSendOutcome> {
+  const { contactId: _id, customerNumber: _n, customerId: _c, ...rest } = row;
+  const { names, selects, records, definition } = recordsetOf([rest]);
+  const teamId = row.teamId;
+  const live = claim ? sql`now() - ${claim.ttlHours} * interval '1 hour'` : sql`now()`;
+  const stored = claim
+    ? sql`SELECT request_hash, status_code, response FROM idempotency_keys
+          WHERE team_id = ${teamId} AND key = ${claim.key} AND created_at > ${live}`
+    : sql`SELECT NULL::text AS request_hash, NULL::int AS status_code, NULL::jsonb AS response WHERE false`;
+  const claimed = claim
+    ? sql`INSERT INTO idempotency_keys (team_id, key, request_hash, status_code, response)
+          SELECT ${teamId}::int, ${claim.key}, ${claim.requestHash}, ${claim.statusCode}::int, ${JSON.stringify(claim.response)}::jsonb
+          FROM contact
+          ON CONFLICT (team_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
+            response = excluded.response, created_at = now()
+          WHERE idempotency_keys.created_at < ${live}
+          RETURNING key`
+    : sql`SELECT 1 AS key FROM contact`;
+  const [out] = rowsOf<{
+    opted_out: boolean;
+    inserted: number;
+    request_hash: string | null;
+    status_code: number | null;
+    response: unknown;
+  }>(
+    await db.execute(sql`
+      WITH opted AS (
+        SELECT ${refuseOptedOut}::boolean AND EXISTS (
+          SELECT 1 FROM contacts WHERE team_id = ${teamId} AND customer_number = ${destination} AND marketing_opted_out_at IS NOT NULL) AS out
+      ),
+      stored AS (${stored}),
+      go AS (SELECT 1 WHERE NOT (SELECT out FROM opted) AND NOT EXISTS (SELECT 1 FROM stored)),
+      ins AS (
+        INSERT INTO contacts (team_id, customer_number, customer_id, name)
+        SELECT ${teamId}::int, ${destination}, NULL, '' FROM go
+        ON CONFLICT DO NOTHING
+        RETURNING id, customer_number, customer_id
+      ),
+      contact AS (
+        SELECT id, customer_number, customer_id FROM ins
+        UNION ALL
+        SELECT id, customer_number, customer_id FROM contacts
+        WHERE team_id = ${teamId} AND customer_number = ${destination} AND EXISTS (SELECT 1 FROM go)
+      ),
+      claimed AS (${claimed}),
+      msg AS (
+        INSERT INTO messages (${sql.join(names, sql`, `)}, contact_id, customer_number, customer_id)
+        SELECT ${sql.join(selects, sql`, `)}, c.id, c.customer_number, c.customer_id
+        FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition}), contact c
+        WHERE EXISTS (SELECT 1 FROM claimed)
+        RETURNING 1
+      )
+      SELECT (SELECT out FROM opted) AS opted_out, (SELECT count(*)::int FROM msg) AS inserted,
+        s.request_hash, s.status_code, s.response
+      FROM (SELECT 1) AS one LEFT JOIN stored s ON true`),
+  );
+  return {
+    inserted: Number(out.inserted) > 0,
+    optedOut: out.opted_out === true,
+    ...(out.request_hash !== null
+      ? { stored: { requestHash: out.request_hash, statusCode: out.status_code, response: out.response } }
+      : {}),
+  };
 }
 
 /** One recipient of a batch: contact, update_id, filled header/body texts (null: the payload's as is), send_params. */

@@ -3,17 +3,16 @@ import { randomUUID } from "node:crypto";
 import { getDb, type DbOrTx } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
-import { findReplay, writeOnce, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
+import { claimOf, findReplay, replayOf, type Idempotency, type StoredResponse } from "@/lib/idempotency/service";
 import { requireSendingNumber } from "@/lib/numbers/service";
 import { assertSendable, findTemplateForSend, toTemplateDto } from "@/lib/templates/service";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { resolveMedia, type ResolvedMedia } from "./send-media";
 import { resolveParams } from "./send-params";
-import { upsertContacts } from "@/lib/contacts/repo";
-import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
+import { isMarketing, MARKETING_OPTED_OUT } from "@/lib/contacts/opt-out";
 import { botExists, campaignExists } from "./send-repo";
 import { outboundRow } from "./queued-row";
-import { insertOutbound, type OutboundRow } from "./outbound-repo";
+import { insertOutboundToContact, type OutboundRow } from "./outbound-repo";
 import { botNotFound, campaignNotFound, type SendTemplateInput, type SendTemplateResponse } from "./send-schemas";
 import { buildTemplatePayload } from "./template-payload";
 
@@ -77,8 +76,10 @@ export type SendResult = StoredResponse & { replayed: boolean };
 
 /**
  * Spec 4.1: validates a template send and queues it (status QUEUED). Everything that can be
- * checked is checked before anything is written: then only the idempotency key (if any), the
- * contact and the message.
+ * checked is checked before anything is written, then one statement writes the idempotency key
+ * (if any), the contact and the message; it checks the marketing opt-out itself, and writes
+ * nothing for an opted-out recipient. Common case: that one round trip (the number and template
+ * come from the process's cache: send-catalog.ts; tests/api/send-round-trips.test.ts counts it).
  */
 export async function sendTemplate({
   ctx,
@@ -89,33 +90,70 @@ export async function sendTemplate({
   input: SendTemplateInput;
   idempotency: Idempotency | null;
 }): Promise<SendResult> {
-  // A retry of a request that already succeeded gets its answer, whatever changed since.
-  const earlier = await findReplay(ctx.teamId, idempotency);
-  if (earlier) return { ...earlier, replayed: true };
-
-  const { number, template } = await resolveSendTarget(ctx, input);
-  const params = resolveParams(template.components, input);
-  const media = await resolveMedia(ctx.teamId, template, input.media_path);
-  // Marketing opt-out (docs/features/opt-out.md): MARKETING templates only; UTILITY ones and replies still go.
-  if ((await optedOutAmong(ctx.teamId, template.category, [input.destination])).size)
-    throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
+  let checked;
+  try {
+    checked = await checkSend(ctx, input);
+  } catch (err) {
+    // A retry of a request that already succeeded gets its answer, whatever changed since (the
+    // template rejected, the number switched off…): its key is looked up when the request no
+    // longer passes. One that still passes finds it in the write's own statement below.
+    if (idempotency && err instanceof ApiError) {
+      const earlier = await findReplay(ctx.teamId, idempotency);
+      if (earlier) return { ...earlier, replayed: true };
+    }
+    throw err;
+  }
+  const { number, template, params, media } = checked;
   const payload = buildTemplatePayload(toTemplateDto(template), { ...params, mediaUrl: media?.url ?? null });
 
   const updateId = randomUUID();
   const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
-  // The contact and the message. Without an Idempotency-Key they need no transaction: the
-  // message is one statement, and a contact created for a send that then failed is still
-  // that customer's contact. With a key, claiming it and writing commit together.
-  const write = async (tx: DbOrTx) => {
-    const [contact] = await upsertContacts(tx, { teamId: ctx.teamId, keys: [{ number: input.destination }] });
-    // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
-    // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
-    // locked_until, sends through the number's channel and moves the status on; a crashed worker's
-    // lease expires and another takes the row. Committing this row is therefore all it takes to
-    // send, and nothing is lost between "accepted" (the 200 below) and "sent".
-    await insertOutbound(tx, [
-      queuedMessage(ctx, { number, template, media, shared: input }, contact, { updateId, payload, params: input }),
-    ]);
-  };
-  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write);
+  // The delivery seam: this QUEUED row with next_attempt_at is the job itself. A delivery
+  // worker (lib/delivery) claims due rows with `FOR UPDATE SKIP LOCKED`, sets a lease in
+  // locked_until, sends through the number's channel and moves the status on; a crashed worker's
+  // lease expires and another takes the row. Committing this row is therefore all it takes to
+  // send, and nothing is lost between "accepted" (the 200 below) and "sent". Its contact comes
+  // from the statement that writes it (insertOutboundToContact): the placeholder is not written.
+  const row = queuedMessage(
+    ctx,
+    { number, template, media, shared: input },
+    { id: 0, customerNumber: null, customerId: null },
+    { updateId, payload, params: input },
+  );
+  // The contact, the message and the Idempotency-Key (if any) in one statement, its own
+  // transaction: the key is claimed only with the message. It also refuses a MARKETING template to
+  // a contact opted out of marketing (docs/features/opt-out.md; UTILITY ones and replies still go),
+  // writing nothing then, and answers a key already stored with its first answer, writing nothing.
+  const response = { status: 200, body };
+  const out = await writeToContact(await getDb(), {
+    row,
+    destination: input.destination,
+    refuseOptedOut: isMarketing(template.category),
+    claim: idempotency ? claimOf(idempotency, response) : undefined,
+  });
+  if (out.stored) return { ...replayOf(out.stored, idempotency!), replayed: true };
+  return { ...response, replayed: false };
+}
+
+/** Everything a send checks before it writes: number, template, bot, campaign, parameters, attachment. */
+async function checkSend(ctx: AuthContext, input: SendTemplateInput) {
+  const { number, template } = await resolveSendTarget(ctx, input);
+  const params = resolveParams(template.components, input);
+  const media = await resolveMedia(ctx.teamId, template, input.media_path);
+  return { number, template, params, media };
+}
+
+/**
+ * insertOutboundToContact, sent again when a concurrent request committed the recipient's new
+ * contact or the same key after the statement's snapshot (it wrote nothing then, and the next
+ * statement sees it); 422 for an opted-out recipient.
+ */
+async function writeToContact(db: DbOrTx, params: Parameters<typeof insertOutboundToContact>[1]) {
+  for (let attempt = 1; ; attempt++) {
+    const out = await insertOutboundToContact(db, params);
+    if (out.stored) return out;
+    if (out.optedOut) throw ApiError.invalid("destination", MARKETING_OPTED_OUT);
+    if (out.inserted) return out;
+    if (attempt >= 3) throw new Error("send: the recipient's contact was neither written nor found");
+  }
 }

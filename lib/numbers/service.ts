@@ -9,6 +9,7 @@ import { credentialsChanged } from "@/lib/channels/credentials";
 import { findNumber, insertNumber, listNumbers } from "./repo";
 import type { WaNumberDto } from "./schemas";
 import { numberDisabled } from "./settings-schemas";
+import { findSendingNumber } from "@/lib/messages/send-catalog";
 
 type Row = Awaited<ReturnType<typeof listNumbers>>["rows"][number];
 
@@ -51,7 +52,9 @@ export async function requireNumber(ctx: AuthContext, raw: string, field = "wa_n
  * in the settings (docs/features/numbers.md): a disabled number's sends are refused, 422 on the same field.
  */
 export async function requireSendingNumber(ctx: AuthContext, raw: string, field = "wa_number") {
-  const row = await requireNumber(ctx, raw, field);
+  // From this process's cache of sending numbers when it may be trusted (lib/messages/send-catalog.ts).
+  const row = await findSendingNumber(ctx.teamId, sanitizeNumber(raw));
+  if (!row) throw ApiError.invalid(field, WA_NUMBER_NOT_REGISTERED);
   if (row.disabledAt) throw ApiError.invalid(field, numberDisabled(row.number));
   return row;
 }

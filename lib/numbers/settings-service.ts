@@ -1,4 +1,5 @@
 import "server-only";
+import { forgetSendCatalog } from "@/lib/messages/send-catalog";
 import { getDb, transaction } from "@/db/client";
 import { uniqueViolation } from "@/db/errors";
 import type { AuthContext } from "@/lib/auth/context";
@@ -213,6 +214,8 @@ export async function updateNumberSettings({
     }
     return after;
   });
+  // A switch-off refuses this process's next send at once, before the NOTIFY comes back.
+  forgetSendCatalog(ctx.teamId);
   if (newCredentials) credentialsChanged();
   return toNumberSettingsDto(row);
 }

@@ -14,6 +14,7 @@ import {
 } from "./changes-repo";
 import type { TemplateRow } from "./repo";
 import { isSendableStatus } from "./sendable";
+import { forgetSendCatalog } from "@/lib/messages/send-catalog";
 
 /**
  * Meta's template webhooks applied to the team's template, at once, in the caller's transaction
@@ -170,6 +171,8 @@ export async function recordTemplateChange(
     raw: storableJson(meta.raw),
     source: meta.source ?? "webhook",
   });
+  // This process's sends stop using the cached template now, not when the NOTIFY comes back.
+  forgetSendCatalog(teamId);
   await insertEvents(tx, [{ teamId, type: "template.updated", waNumberId: after.waNumberId, data: templateEvent(after, change) }]);
   if (change.field === "status" && !isSendableStatus(after.status)) {
     await pauseForTemplate(tx, { teamId, templateId: after.id, reason: pauseReason(after) });

@@ -6,7 +6,8 @@ import { offsetOf, paginationMeta } from "@/lib/http/pagination";
 import { requireNumber } from "@/lib/numbers/service";
 import { isOwnMediaPath } from "@/lib/media/paths";
 import { isSendableStatus, templateNotApproved } from "./sendable";
-import { findTemplateByApiId, findTemplateForNumber, listTemplateRows, upsertTemplate, type TemplateRow } from "./repo";
+import { findTemplateByApiId, listTemplateRows, upsertTemplate, type TemplateRow } from "./repo";
+import { findSendTemplate, forgetSendCatalog } from "@/lib/messages/send-catalog";
 import { listTemplateChanges, type TemplateChangeRow } from "./changes-repo";
 import { TEMPLATE_NOT_FOUND, type TemplateChangeDto, type TemplateChangesQuery } from "./sync-schemas";
 import {
@@ -96,9 +97,12 @@ function toChangeDto(row: TemplateChangeRow): TemplateChangeDto {
   };
 }
 
-/** The template `name` usable from the number (its own first, then team-wide), if any. */
+/**
+ * The template `name` usable from the number (its own first, then team-wide), if any: from this
+ * process's cache of them when it may be trusted (lib/messages/send-catalog.ts).
+ */
 export async function findTemplateForSend(teamId: number, waNumberId: number, name: string) {
-  return findTemplateForNumber(await getDb(), { teamId, waNumberId, name });
+  return findSendTemplate(teamId, waNumberId, name);
 }
 
 /**
@@ -176,5 +180,6 @@ export async function addTemplate({ ctx, input }: { ctx: AuthContext; input: Tem
     components,
     defaultMediaPath: media,
   });
+  forgetSendCatalog(ctx.teamId);
   return toTemplateListItem(row, number?.number ?? null);
 }
