@@ -7,9 +7,10 @@ import type { QueryClient, QueryKey } from "@tanstack/react-query";
  * gets a fetch in progress wrong both ways:
  *
  * - During a query's first fetch (no data yet) it does not start another: it joins the fetch in
- *   progress, whose answer then clears the invalidation (TanStack Query v5, issues #8530 and
- *   #11526). A conversation list whose first read left before a new customer's message was stored
- *   never showed that conversation, though its `message.created` event came.
+ *   progress, whose answer then clears the invalidation (TanStack Query v5, on its tracker as
+ *   "invalidateQueries not invalidating outgoing first request"). A conversation list whose first
+ *   read left before a new customer's message was stored never showed that conversation, though
+ *   its `message.created` event came.
  * - With data, it cancels the fetch in progress: an infinite query's older page on its way (the
  *   agent scrolling up a thread) was dropped for a refetch of the pages before it, which landed
  *   later and made the thread's anchor jump.

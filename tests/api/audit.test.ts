@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
-import { teams } from "@/db/schema";
+import { auditEvents, teams } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { pruneAudit } from "@/lib/audit/service";
 import { runAdmin } from "@/lib/admin/run";
@@ -194,14 +194,32 @@ describe("the audit trail", () => {
     expect(await refusal(db.execute(sql`delete from audit_events where team_id = ${team.id}`))).toMatch(/append-only/);
     expect(await refusal(db.execute(sql`truncate audit_events`))).toMatch(/append-only/);
 
-    // The retention removes what is older than AUDIT_RETENTION_DAYS (365), every team's, and nothing newer.
-    const count = async () =>
-      Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from audit_events where team_id = ${team.id}`))[0].n);
-    expect(await count()).toBe(1);
-    await pruneAudit(Date.now() + 364 * 86_400_000);
-    expect(await count()).toBe(1);
-    await pruneAudit(Date.now() + 366 * 86_400_000);
-    expect(await count()).toBe(0);
+    // The retention removes what is older than AUDIT_RETENTION_DAYS (365), every team's, and nothing
+    // newer. Rows written 366 and 364 days ago (an insert may set its time: the trail forbids
+    // changes, not that); the chore runs at today's time, so the other teams' rows of test files
+    // running beside this one, all newer, stay (a clock moved a year on would take theirs too).
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
+    for (const days of [366, 364])
+      await db.insert(auditEvents).values({
+        teamId: team.id,
+        actorKind: "system",
+        actorId: null,
+        actorLabel: `hace ${days} días`,
+        ip: null,
+        action: "label.created",
+        targetKind: null,
+        targetId: null,
+        targetLabel: null,
+        changes: null,
+        at: ago(days),
+      });
+    const labels = async () =>
+      rowsOf<{ actor_label: string }>(
+        await db.execute(sql`select actor_label from audit_events where team_id = ${team.id} order by at`),
+      ).map((r) => r.actor_label);
+    expect(await labels()).toHaveLength(3);
+    expect(await pruneAudit()).toBeGreaterThanOrEqual(1);
+    expect(await labels()).toEqual(["hace 364 días", expect.any(String)]);
 
     // A team's removal takes its trail with it.
     const gone = await createTeam();
