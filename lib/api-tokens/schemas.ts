@@ -1,4 +1,7 @@
 import { z } from "@/lib/http/zod-es";
+import { overlapHours } from "@/lib/http/overlap-hours";
+// The overlap's rule and text are shared with the other roll (lib/http/overlap-hours.ts).
+export { MAX_OVERLAP_HOURS, OVERLAP_INVALID } from "@/lib/http/overlap-hours";
 import { SCOPES } from "@/lib/auth/permissions";
 
 /**
@@ -8,12 +11,10 @@ import { SCOPES } from "@/lib/auth/permissions";
  */
 export const TOKEN_NOT_FOUND = "Token no encontrado.";
 export const TOKEN_NAME_MAX = 100;
-export const MAX_OVERLAP_HOURS = 168;
 export const SCOPE_INVALID = `El campo scopes solo admite: ${SCOPES.join(", ")}.`;
 export const SCOPES_REQUIRED = "El campo scopes debe tener al menos un alcance.";
 export const EXPIRES_AT_FORMAT = "El campo expires_at debe ser una fecha y hora ISO 8601 con zona horaria (2026-12-31T23:59:00Z).";
 export const EXPIRES_AT_PAST = "El campo expires_at debe ser una fecha y hora futura.";
-export const OVERLAP_INVALID = `El campo overlap_hours debe ser un número entero entre 0 y ${MAX_OVERLAP_HOURS}.`;
 export const TOKEN_REVOKED = "El token está revocado: no se puede renovar.";
 export const TOKEN_ALREADY_ROLLED = "El token ya se renovó: renueve el que lo reemplazó.";
 export const TOKEN_EXPIRED = "El token venció: no se puede renovar; cree uno nuevo.";
@@ -79,12 +80,7 @@ export type TokenFormOutput = z.output<typeof tokenFormSchema>;
 
 export const rollTokenBody = z
   .object({
-    overlap_hours: z
-      .number({ error: OVERLAP_INVALID })
-      .int(OVERLAP_INVALID)
-      .min(0, OVERLAP_INVALID)
-      .max(MAX_OVERLAP_HOURS, OVERLAP_INVALID)
-      .meta({ description: "Horas que el token anterior sigue valiendo junto al nuevo (0: se revoca ya)", example: 24 }),
+    overlap_hours: overlapHours("Horas que el token anterior sigue valiendo junto al nuevo (0: se revoca ya)"),
   })
   .meta({ id: "RollTokenRequest" });
 export type RollTokenInput = z.output<typeof rollTokenBody>;

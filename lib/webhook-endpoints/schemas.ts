@@ -1,4 +1,7 @@
 import { z } from "@/lib/http/zod-es";
+import { overlapHours } from "@/lib/http/overlap-hours";
+// The overlap's rule and text are shared with the other roll (lib/http/overlap-hours.ts).
+export { MAX_OVERLAP_HOURS, OVERLAP_INVALID } from "@/lib/http/overlap-hours";
 import { listResponse, pageQuery } from "@/lib/http/list-query";
 import { EVENT_TYPES } from "@/lib/events/catalogue";
 import { webhookDeliverySchema } from "@/lib/outgoing-webhooks/schemas";
@@ -11,13 +14,11 @@ import { webhookDeliverySchema } from "@/lib/outgoing-webhooks/schemas";
 export const ENDPOINT_NOT_FOUND = "Endpoint de webhook no encontrado.";
 export const DELIVERY_NOT_FOUND = "Entrega de webhook no encontrada.";
 export const ENDPOINT_DISABLED = "El endpoint está desactivado: actívelo antes de reenviar entregas.";
-export const MAX_OVERLAP_HOURS = 168;
 export const DESCRIPTION_MAX = 500;
 export const ALL_EVENTS = "*";
 export const EVENT_CHOICES = [ALL_EVENTS, ...EVENT_TYPES] as const;
 export const EVENTS_INVALID = `El campo events solo admite: ${EVENT_CHOICES.join(", ")}.`;
 export const EVENTS_REQUIRED = "El campo events debe tener al menos un tipo de evento.";
-export const OVERLAP_INVALID = `El campo overlap_hours debe ser un número entero entre 0 y ${MAX_OVERLAP_HOURS}.`;
 export const SINCE_INVALID = "El campo since debe ser una fecha y hora ISO 8601 con zona horaria (2026-12-31T23:59:00Z).";
 export const PATCH_EMPTY = "Indique al menos un campo: url, description, events o enabled.";
 
@@ -77,12 +78,7 @@ export type UpdateEndpointInput = z.output<typeof updateEndpointBody>;
 
 export const rollSecretBody = z
   .object({
-    overlap_hours: z
-      .number({ error: OVERLAP_INVALID })
-      .int(OVERLAP_INVALID)
-      .min(0, OVERLAP_INVALID)
-      .max(MAX_OVERLAP_HOURS, OVERLAP_INVALID)
-      .meta({ description: "Horas que el secreto anterior sigue firmando junto al nuevo (0: deja de firmar ya)", example: 24 }),
+    overlap_hours: overlapHours("Horas que el secreto anterior sigue firmando junto al nuevo (0: deja de firmar ya)"),
   })
   .meta({ id: "RollWebhookSecretRequest" });
 
