@@ -188,3 +188,66 @@ test("templates are named in words with their WhatsApp name beside them; the sea
     }
   }
 });
+
+test("the date field's calendar speaks the UI's language, picks a day the UI's way and sends it as ISO", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  for (const lang of ["en", "es"] as const) {
+    await setLang(page, lang);
+    for (const [suffix, size] of SIZES) {
+      await page.setViewportSize(size);
+      await page.goto("/reports");
+      await expect(page.locator("html")).toHaveAttribute("lang", lang);
+      const field = page.locator("#rep-to");
+      const button = page.getByTestId("rep-to-calendar-button");
+      await expect(button).toHaveAccessibleName(lang === "es" ? "Elegir la fecha en el calendario" : "Pick the date on a calendar");
+      const shown = await field.inputValue();
+      // The field holds today (UTC); the calendar opens on its month, named in the UI's language.
+      const to = new Date();
+      const monthName = new Intl.DateTimeFormat(lang === "es" ? "es-ES" : "en-US", { month: "long", timeZone: "UTC" }).format(to);
+      await button.click();
+      const dialog = page.getByRole("dialog", { name: lang === "es" ? "Calendario" : "Calendar" });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole("grid")).toHaveAccessibleName(new RegExp(`^${monthName} ${to.getUTCFullYear()}$`));
+      await expect(dialog).toContainText(`${monthName} ${to.getUTCFullYear()}`);
+      // The week starts on Monday in Spanish, on Sunday in English.
+      // (The weekday row is hidden from screen readers: each day's button says its weekday.)
+      await expect(dialog.locator("th").first()).toHaveAttribute("aria-label", lang === "es" ? "lunes" : "Sunday");
+      // The day in the field is the one marked; the keyboard starts on it.
+      await expect(dialog.locator('[aria-selected="true"]')).toHaveCount(1);
+      await expect(dialog.locator("button:focus")).toHaveCount(1);
+      await expect(page.getByRole("dialog")).toBeInViewport({ ratio: 1 });
+      await windowShot(page, `calendar-${suffix}-${lang}`);
+      await page.screenshot({ path: `/tmp/calendar-${suffix}-${lang}.png` });
+      // Escape closes it and gives the focus back to the button.
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(button).toBeFocused();
+      // A click outside closes it too.
+      await button.click();
+      await expect(dialog).toBeVisible();
+      await page.getByRole("heading", { level: 1 }).click();
+      await expect(dialog).toBeHidden();
+      await expect(field).toHaveValue(shown);
+
+      // Picking a day of the month: the field shows it the UI's way, the request carries ISO.
+      const day = to.getUTCDate() === 1 ? 2 : 1;
+      const iso = `${to.getUTCFullYear()}-${String(to.getUTCMonth() + 1).padStart(2, "0")}-0${day}`;
+      await button.click();
+      const asked = page.waitForRequest(
+        (r) => r.url().includes("/api/v1/reports/summary") && new URL(r.url()).searchParams.get("to") === iso,
+      );
+      await dialog.locator(`[data-day="${iso}"] button`).click();
+      await asked;
+      await expect(dialog).toBeHidden();
+      const mm = String(to.getUTCMonth() + 1).padStart(2, "0");
+      await expect(field).toHaveValue(lang === "es" ? `0${day}/${mm}/${to.getUTCFullYear()}` : `${mm}/0${day}/${to.getUTCFullYear()}`);
+      await expect(button).toBeFocused();
+      if (suffix === "phone") {
+        await button.click();
+        await expectAccessible(page);
+        await page.keyboard.press("Escape");
+      }
+    }
+  }
+});

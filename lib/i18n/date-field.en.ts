@@ -4,4 +4,6 @@ import type { dateFieldEs } from "./date-field.es";
 export const dateFieldEn: Record<keyof typeof dateFieldEs, string> = {
   "date.placeholder": "mm/dd/yyyy",
   "date.invalid": "Not a date: write it as mm/dd/yyyy.",
+  "date.open": "Pick the date on a calendar",
+  "date.calendar": "Calendar",
 };
