@@ -402,30 +402,6 @@ export async function updateConversationRow(
     .where(and(eq(conversations.teamId, teamId), eq(conversations.id, id)));
 }
 
-/**
- * Assigns the conversation of (number, contact) to `agentId` only while it has no assignee, in
- * one conditional UPDATE: of two agents replying at once, the first keeps it. Its id when it was
- * assigned here, undefined when it already had an assignee (or does not exist).
- */
-export async function assignIfUnassigned(
-  db: DbOrTx,
-  { teamId, waNumberId, contactId, agentId }: { teamId: number; waNumberId: number; contactId: number; agentId: number },
-): Promise<number | undefined> {
-  const [row] = await db
-    .update(conversations)
-    .set({ assigneeAgentId: agentId, updatedAt: new Date() })
-    .where(
-      and(
-        eq(conversations.teamId, teamId),
-        eq(conversations.waNumberId, waNumberId),
-        eq(conversations.contactId, contactId),
-        isNull(conversations.assigneeAgentId),
-      ),
-    )
-    .returning({ id: conversations.id });
-  return row?.id;
-}
-
 /** Whether `agentId` is an active agent of the team (assignees must be; a deactivated one is not). */
 export async function teamAgentExists(db: DbOrTx, { teamId, agentId }: { teamId: number; agentId: number }): Promise<boolean> {
   const rows = await db

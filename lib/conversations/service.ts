@@ -8,9 +8,7 @@ import { requireTeamLabels, toLabelDto } from "@/lib/labels/service";
 import { insertEvents } from "@/lib/events/repo";
 import type { EventData } from "@/lib/events/catalogue";
 import { REPLY_WINDOW_HOURS } from "@/db/schema/conversations";
-import { findTeamSettings } from "@/lib/teams/settings-repo";
 import {
-  assignIfUnassigned,
   enqueueReadReceipt,
   findConversationRow,
   listConversationRows,
@@ -183,29 +181,6 @@ export async function updateConversation({
     ]);
   });
   return loadDto(ctx, input.id);
-}
-
-/**
- * Who a reply would assign its conversation to: the replying agent when the team's
- * `reply_assigns` is on (the default); nobody for an API token (no agent) or with the setting off.
- */
-export async function replyAssignee(ctx: AuthContext): Promise<number | null> {
-  if (ctx.actor.kind !== "agent") return null;
-  const settings = await findTeamSettings(await getDb(), { teamId: ctx.teamId });
-  return settings?.replyAssigns ? ctx.actor.agentId : null;
-}
-
-/**
- * In the reply's own transaction: the conversation, when still unassigned, goes to `agentId`, and
- * `conversation.updated` streams it so every agent's list moves it (docs/features/inbox.md).
- */
-export async function assignOnReply(
-  tx: DbOrTx,
-  { teamId, waNumberId, contactId, agentId }: { teamId: number; waNumberId: number; contactId: number; agentId: number },
-): Promise<void> {
-  const id = await assignIfUnassigned(tx, { teamId, waNumberId, contactId, agentId });
-  if (id === undefined) return;
-  await insertEvents(tx, [{ teamId, type: "conversation.updated", waNumberId, contactId, data: { id, assignee_agent_id: agentId } }]);
 }
 
 /**

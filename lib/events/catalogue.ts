@@ -19,7 +19,7 @@ import { broadcastUpdatedEvent } from "@/lib/broadcasts/schemas";
  * | `contact.labels`       | db/functions/contact_labels_change.sql (labels added or removed)           |
  * | `contact.updated`      | lib/contacts/service.ts updateContact (marketing opt-out)                  |
  * | `conversation.read`    | lib/conversations/service.ts markConversationRead                          |
- * | `conversation.updated` | lib/conversations/service.ts updateConversation, assignOnReply             |
+ * | `conversation.updated` | lib/conversations/service.ts updateConversation; lib/messages/outbound-repo.ts insertReplyOnce (SQL) |
  * | `broadcast.updated`    | lib/broadcasts/announce.ts                                                 |
  * | `note.created`         | lib/notes/service.ts createNote                                            |
  * | `template.updated`     | lib/templates/meta-updates.ts (Meta's template webhooks, and the sync)     |

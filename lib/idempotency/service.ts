@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb, type DbOrTx, transaction } from "@/db/client";
+import { getDb, type DbOrTx } from "@/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { config } from "@/lib/config";
@@ -55,8 +55,8 @@ export async function findReplay(teamId: number, idem: Idempotency | null): Prom
 }
 
 /**
- * The key's claim for a write that records it in its own statement (a single send:
- * lib/messages/outbound-repo.ts insertOutboundToContact), with `response` to store; the caller
+ * The key's claim for a write that records it in its own statement (a single send, a bulk send,
+ * a reply: lib/messages/outbound-repo.ts), with `response` to store; the caller
  * answers a stored one with replayOf. Sweeps expired keys as findReplay does.
  */
 export function claimOf(idem: Idempotency, response: StoredResponse) {
@@ -90,34 +90,6 @@ export async function claimOrReplay(
   const stored = await findKey(tx, { teamId, key: idem.key, ttlHours: ttl });
   if (!stored) throw new Error("idempotency key vanished after a conflict");
   return replayOf(stored, idem);
-}
-
-/**
- * Performs a request's writes at most once per Idempotency-Key and answers `response`. With a key,
- * claiming it and writing commit together, and a repeated or concurrent request gets the first
- * one's answer (`replayed`) and writes nothing. Without one, `write` runs in a transaction only
- * when `atomic` asks for it (a bulk send), else on its own (a single send's one statement).
- */
-export async function writeOnce(
-  teamId: number,
-  idem: Idempotency | null,
-  response: StoredResponse,
-  write: (db: DbOrTx) => Promise<unknown>,
-  { atomic = false }: { atomic?: boolean } = {},
-): Promise<StoredResponse & { replayed: boolean }> {
-  const db = await getDb();
-  if (!idem && !atomic) {
-    await write(db);
-    return { ...response, replayed: false };
-  }
-  return transaction(async (tx) => {
-    if (idem) {
-      const replay = await claimOrReplay(tx, teamId, idem, response);
-      if (replay) return { ...replay, replayed: true };
-    }
-    await write(tx);
-    return { ...response, replayed: false };
-  });
 }
 
 // Expired keys are deleted by the first keyed send of every 10 minutes in each process, so the

@@ -10,25 +10,11 @@ export const DUE_NOW: SQL = sql`now()`;
 export type OutboundRow = Omit<typeof messages.$inferInsert, "nextAttemptAt"> & { nextAttemptAt: SQL | Date };
 
 /*
- * Both statements ship their rows as ONE jsonb parameter expanded by Postgres
+ * The statements ship their rows as ONE jsonb parameter expanded by Postgres
  * (jsonb_to_recordset): a VALUES list of 1,000 rows × 25 columns costs the driver and the planner
  * 25,000 bind parameters, about 4× the time of the whole JSON route (measured on Postgres 15:
  * 1,000 messages in ~800 ms with VALUES).
  */
-
-/**
- * Inserts outbound rows (all with the same keys, as outboundRow builds them) in one statement: a
- * single send, a reply, a bulk send. Values that are SQL (such as `now()`) are taken from the
- * first row for every row.
- */
-export async function insertOutbound(db: DbOrTx, rows: OutboundRow[]): Promise<void> {
-  if (!rows.length) return;
-  const { names, selects, records, definition } = recordsetOf(rows);
-  await db.execute(sql`
-    INSERT INTO messages (${sql.join(names, sql`, `)})
-    SELECT ${sql.join(selects, sql`, `)}
-    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition})`);
-}
 
 /** The columns of outbound rows as one jsonb recordset `r`: names, what to select, the records and their types. */
 function recordsetOf(rows: Record<string, unknown>[]) {
@@ -187,4 +173,140 @@ export async function insertOutboundBatch(
       ${c.campaignId ?? null}::int, ${c.botId ?? null}::int, ${due}, ${c.broadcastId ?? null}::int
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, k jsonb, s jsonb)
     ORDER BY r.c`);
+}
+
+/** The CTE `stored` of a keyed write: the key's live answer, if an earlier request stored one (none without a key). */
+function storedKeySql(teamId: number, claim: SendClaim | undefined) {
+  const live = claim ? sql`now() - ${claim.ttlHours} * interval '1 hour'` : sql`now()`;
+  const stored = claim
+    ? sql`SELECT request_hash, status_code, response FROM idempotency_keys
+          WHERE team_id = ${teamId} AND key = ${claim.key} AND created_at > ${live}`
+    : sql`SELECT NULL::text AS request_hash, NULL::int AS status_code, NULL::jsonb AS response WHERE false`;
+  /** The CTE `claimed`: the key claimed (insertKeyIfAbsent's rule) when `ready` holds, or one row when `ready` holds without a key. */
+  const claimed = (ready: SQL) =>
+    claim
+      ? sql`INSERT INTO idempotency_keys (team_id, key, request_hash, status_code, response)
+            SELECT ${teamId}::int, ${claim.key}, ${claim.requestHash}, ${claim.statusCode}::int, ${JSON.stringify(claim.response)}::jsonb
+            WHERE ${ready}
+            ON CONFLICT (team_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
+              response = excluded.response, created_at = now()
+            WHERE idempotency_keys.created_at < ${live}
+            RETURNING key`
+      : sql`SELECT 1 AS key WHERE ${ready}`;
+  return { stored, claimed };
+}
+
+type KeyedOutcome = { inserted: number; claimed?: number; request_hash: string | null; status_code: number | null; response: unknown };
+const outcomeOf = (out: KeyedOutcome) => ({
+  inserted: Number(out.inserted) > 0,
+  ...(out.request_hash !== null ? { stored: { requestHash: out.request_hash, statusCode: out.status_code, response: out.response } } : {}),
+});
+
+/**
+ * A reply's whole write in one statement (one round trip, its own transaction, so the message
+ * and the assignment commit together): with `claim`, the Idempotency-Key (as
+ * insertOutboundToContact claims it), the QUEUED row only with the claim, and with `assign`, the
+ * conversation to that agent when it is still unassigned (one conditional UPDATE: of two agents
+ * replying at once, the first keeps it) with its `conversation.updated` event (the shape
+ * lib/events/catalogue.ts gives it; lib/conversations/service.ts assignOnReply writes the same).
+ * A live key already stored writes nothing and comes back (`stored`). `inserted` false without
+ * `stored`: the same key was committed by a concurrent request after this statement's snapshot;
+ * nothing was written, and the caller sends the statement again.
+ */
+export async function insertReplyOnce(
+  db: DbOrTx,
+  { row, claim, assign }: { row: OutboundRow; claim?: SendClaim; assign?: { agentId: number } },
+): Promise<{ inserted: boolean; stored?: { requestHash: string; statusCode: number | null; response: unknown } }> {
+  const { names, selects, records, definition } = recordsetOf([row]);
+  const { stored, claimed } = storedKeySql(row.teamId, claim);
+  const assigned = assign
+    ? sql`UPDATE conversations SET assignee_agent_id = ${assign.agentId}::int, updated_at = now()
+          WHERE team_id = ${row.teamId} AND wa_number_id = ${row.waNumberId} AND contact_id = ${row.contactId}
+            AND assignee_agent_id IS NULL AND EXISTS (SELECT 1 FROM msg)
+          RETURNING id, team_id, wa_number_id, contact_id`
+    : sql`SELECT NULL::int AS id, NULL::int AS team_id, NULL::int AS wa_number_id, NULL::int AS contact_id WHERE false`;
+  const [out] = rowsOf<KeyedOutcome>(
+    await db.execute(sql`
+      WITH stored AS (${stored}),
+      claimed AS (${claimed(sql`NOT EXISTS (SELECT 1 FROM stored)`)}),
+      msg AS (
+        INSERT INTO messages (${sql.join(names, sql`, `)})
+        SELECT ${sql.join(selects, sql`, `)}
+        FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition})
+        WHERE EXISTS (SELECT 1 FROM claimed)
+        RETURNING 1
+      ),
+      assigned AS (${assigned}),
+      announced AS (
+        INSERT INTO events (team_id, type, wa_number_id, contact_id, data)
+        SELECT a.team_id, 'conversation.updated', a.wa_number_id, a.contact_id,
+          jsonb_build_object('id', a.id, 'assignee_agent_id', ${assign?.agentId ?? null}::int)
+        FROM assigned a
+        RETURNING 1
+      )
+      SELECT (SELECT count(*)::int FROM msg) AS inserted, (SELECT count(*) FROM announced) AS announced,
+        s.request_hash, s.status_code, s.response
+      FROM (SELECT 1) AS one LEFT JOIN stored s ON true`),
+  );
+  return outcomeOf(out);
+}
+
+/**
+ * A bulk send's whole write in one statement (one round trip, its own transaction: accepted whole
+ * or not at all): with `claim`, the Idempotency-Key; the recipients' contacts by number (`rows`'
+ * customer_number; inserted when new in sorted order, so concurrent bulk sends to overlapping
+ * numbers lock contacts in one order); and the QUEUED rows, each linked to its contact (contact id
+ * and customer_id taken from it), in `rows`' order. The key is claimed, and the messages written,
+ * only once every recipient's contact is in hand. A live key already stored writes nothing but
+ * returns (`stored`). `inserted` false without `stored` (and some rows): a contact or the key was
+ * committed by a concurrent request after this statement's snapshot; only contacts (which the next
+ * attempt takes) may have been written, and the caller sends the statement again.
+ */
+export async function insertBulkToContacts(
+  db: DbOrTx,
+  { teamId, rows, claim }: { teamId: number; rows: OutboundRow[]; claim?: SendClaim },
+): Promise<{ inserted: boolean; stored?: { requestHash: string; statusCode: number | null; response: unknown } }> {
+  const numbers = [...new Set(rows.map((r) => r.customerNumber!))].sort();
+  // One jsonb parameter, not one per number (see the note on jsonb_to_recordset above).
+  const numbersJson = JSON.stringify(numbers);
+  const { stored, claimed } = storedKeySql(teamId, claim);
+  const stripped = rows.map(({ contactId: _id, customerId: _c, ...rest }) => rest);
+  const messagesSql = stripped.length
+    ? (() => {
+        const { names, selects, records, definition } = recordsetOf(stripped);
+        return sql`INSERT INTO messages (${sql.join(names, sql`, `)}, contact_id, customer_id)
+          SELECT ${sql.join(selects, sql`, `)}, c.id, c.customer_id
+          FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS (${definition})) WITH ORDINALITY AS r
+          JOIN contact c ON c.customer_number = r.customer_number
+          WHERE EXISTS (SELECT 1 FROM claimed)
+          ORDER BY r.ordinality
+          RETURNING 1`;
+      })()
+    : sql`SELECT 1 WHERE false`;
+  const [out] = rowsOf<KeyedOutcome>(
+    await db.execute(sql`
+      WITH stored AS (${stored}),
+      go AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM stored)),
+      ins AS (
+        INSERT INTO contacts (team_id, customer_number, customer_id, name)
+        SELECT ${teamId}::int, u.n, NULL, '' FROM jsonb_array_elements_text(${numbersJson}::jsonb) WITH ORDINALITY AS u(n, ord)
+        WHERE EXISTS (SELECT 1 FROM go)
+        ORDER BY u.ord
+        ON CONFLICT DO NOTHING
+        RETURNING id, customer_number, customer_id
+      ),
+      contact AS (
+        SELECT id, customer_number, customer_id FROM ins
+        UNION ALL
+        SELECT id, customer_number, customer_id FROM contacts
+        WHERE team_id = ${teamId} AND customer_number IN (SELECT jsonb_array_elements_text(${numbersJson}::jsonb)) AND EXISTS (SELECT 1 FROM go)
+      ),
+      claimed AS (${claimed(sql`EXISTS (SELECT 1 FROM go) AND (SELECT count(*) FROM contact) = ${numbers.length}::int`)}),
+      msg AS (${messagesSql})
+      SELECT (SELECT count(*)::int FROM msg) AS inserted, (SELECT count(*) FROM claimed) AS claimed,
+        s.request_hash, s.status_code, s.response
+      FROM (SELECT 1) AS one LEFT JOIN stored s ON true`),
+  );
+  // With no recipient there is no message: the claim is what was written.
+  return rows.length ? outcomeOf(out) : { ...outcomeOf(out), inserted: Number(out.claimed) > 0 };
 }

@@ -1,17 +1,16 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { getDb, type DbOrTx } from "@/db/client";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError } from "@/lib/http/errors";
-import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
+import { claimOf, findReplay, replayOf, type Idempotency } from "@/lib/idempotency/service";
 import { requireSendingNumber } from "@/lib/numbers/service";
-import { assignOnReply, replyAssignee } from "@/lib/conversations/service";
 import { sanitizeNumber } from "@/lib/phone";
-import { findConversationMessageId, findReplyContact } from "./reply-repo";
+import { findReplyContact } from "./reply-repo";
 import type { ReplyMessage, SendReplyInput } from "./reply-schemas";
 import { resolveReplyMedia } from "./send-media";
 import { outboundRow } from "./queued-row";
-import { insertOutbound } from "./outbound-repo";
+import { insertReplyOnce } from "./outbound-repo";
 import { SEND_QUEUED, type SendResult } from "./send-service";
 import type { SendTemplateResponse } from "./send-schemas";
 
@@ -73,7 +72,9 @@ async function storedPayload(
  * A free-form message to a customer (POST /api/v1/messages/{channel}/send), allowed only within
  * 24 hours of the customer's last message on that number. Checked in order: number, customer and
  * window, context message, attachment; then queued exactly like a template send (a QUEUED row is
- * the delivery job), with the same idempotency.
+ * the delivery job), with the same idempotency. Common case: two round trips, one read (customer,
+ * window, assignee, context message, reply_assigns) and one write statement (key, message,
+ * assignment); the number comes from the process's cache (send-catalog.ts).
  */
 export async function sendReply({
   ctx,
@@ -84,9 +85,50 @@ export async function sendReply({
   input: SendReplyInput;
   idempotency: Idempotency | null;
 }): Promise<SendResult> {
-  const earlier = await findReplay(ctx.teamId, idempotency);
-  if (earlier) return { ...earlier, replayed: true };
+  let checked;
+  try {
+    checked = await checkReply(ctx, input);
+  } catch (err) {
+    // A retry of a request that already succeeded gets its answer, whatever changed since (its
+    // window closed, the number switched off…): its key is looked up when the request no longer
+    // passes. One that still passes finds it in the write's own statement below.
+    if (idempotency && err instanceof ApiError) {
+      const earlier = await findReplay(ctx.teamId, idempotency);
+      if (earlier) return { ...earlier, replayed: true };
+    }
+    throw err;
+  }
+  const { number, contact, replyTo, payload, mediaPath, params } = checked;
 
+  const updateId = randomUUID();
+  const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
+  // An agent's reply takes an unassigned conversation (team setting reply_assigns); a token's does
+  // not. The conditional UPDATE in the write decides; the read only leaves it out when assigned.
+  const assignee = ctx.actor.kind === "agent" && contact.replyAssigns && contact.assigneeAgentId === null ? ctx.actor.agentId : null;
+  const row = outboundRow(ctx, {
+    waNumberId: number.id,
+    contact,
+    updateId,
+    type: input.type,
+    payload,
+    sendParams: (params as Record<string, unknown> | null) ?? null,
+    mediaPath,
+    replyToMessageId: replyTo,
+  });
+  const response = { status: 200, body };
+  // The key, the message and the assignment in one statement, its own transaction: they commit together.
+  const claim = idempotency ? claimOf(idempotency, response) : undefined;
+  for (let attempt = 1; ; attempt++) {
+    const out = await insertReplyOnce(await getDb(), { row, claim, assign: assignee === null ? undefined : { agentId: assignee } });
+    if (out.stored) return { ...replayOf(out.stored, idempotency!), replayed: true };
+    if (out.inserted) return { ...response, replayed: false };
+    // The same key committed by a concurrent request after the statement's snapshot: the next one reads it.
+    if (attempt >= 3) throw new Error("reply: the message was neither written nor its key found");
+  }
+}
+
+/** Everything a reply checks before it writes, in the contract's order: number, customer and window, context message, attachment. */
+async function checkReply(ctx: AuthContext, input: SendReplyInput) {
   const number = await requireSendingNumber(ctx, input.wa_number);
   const digits = sanitizeNumber(input.customer_source);
   const contact = await findReplyContact(await getDb(), {
@@ -94,42 +136,13 @@ export async function sendReply({
     waNumberId: number.id,
     digits: /^\d+$/.test(digits) ? digits : null,
     customerId: input.customer_source,
+    contextUpdateId: input.context_update_id ?? null,
   });
   // A customer who never wrote on this number has no window at all.
   if (!contact?.windowOpen) throw ApiError.invalid("customer_source", WINDOW_CLOSED);
-  let replyTo: number | null = null;
-  if (input.context_update_id) {
-    replyTo =
-      (await findConversationMessageId(await getDb(), {
-        teamId: ctx.teamId,
-        waNumberId: number.id,
-        contactId: contact.id,
-        updateId: input.context_update_id,
-      })) ?? null;
-    if (replyTo === null) throw ApiError.invalid("context_update_id", CONTEXT_NOT_FOUND);
-  }
+  // The context message is looked for only in this customer's conversation on this number.
+  const replyTo = input.context_update_id ? contact.replyToMessageId : null;
+  if (input.context_update_id && replyTo === null) throw ApiError.invalid("context_update_id", CONTEXT_NOT_FOUND);
   const { payload, mediaPath, params } = await storedPayload(ctx.teamId, input);
-
-  const updateId = randomUUID();
-  const body: SendTemplateResponse = { message: SEND_QUEUED, data: { update_id: updateId } };
-  // An agent's reply takes an unassigned conversation (team setting reply_assigns); a token's does
-  // not. The conditional UPDATE decides; the read here only spares the settings read when assigned.
-  const assignee = contact.assigneeAgentId === null ? await replyAssignee(ctx) : null;
-  const write = async (tx: DbOrTx) => {
-    await insertOutbound(tx, [
-      outboundRow(ctx, {
-        waNumberId: number.id,
-        contact,
-        updateId,
-        type: input.type,
-        payload,
-        sendParams: (params as Record<string, unknown> | null) ?? null,
-        mediaPath,
-        replyToMessageId: replyTo,
-      }),
-    ]);
-    if (assignee !== null) await assignOnReply(tx, { teamId: ctx.teamId, waNumberId: number.id, contactId: contact.id, agentId: assignee });
-  };
-  // Assigning writes a second row: the message and the assignment commit together.
-  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write, { atomic: assignee !== null });
+  return { number, contact, replyTo, payload, mediaPath, params };
 }

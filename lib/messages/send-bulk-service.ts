@@ -1,14 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { DbOrTx } from "@/db/client";
+import { getDb } from "@/db/client";
 import type { AuthContext } from "@/lib/auth/context";
 import { ApiError, type FieldErrors } from "@/lib/http/errors";
 import { zodFieldErrors } from "@/lib/http/respond";
-import { findReplay, writeOnce, type Idempotency } from "@/lib/idempotency/service";
+import { claimOf, findReplay, replayOf, type Idempotency } from "@/lib/idempotency/service";
 import { toTemplateDto } from "@/lib/templates/service";
-import { upsertContacts } from "@/lib/contacts/repo";
 import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
-import { insertOutbound } from "./outbound-repo";
+import { insertBulkToContacts } from "./outbound-repo";
 import type { SendBulkInput, SendBulkRecipient, SendBulkResponse, SendBulkResult } from "./send-bulk-schemas";
 import { sendBulkRecipient } from "./send-bulk-schemas";
 import { resolveMedia } from "./send-media";
@@ -23,8 +22,10 @@ type Accepted = { index: number; recipient: SendBulkRecipient; payload: unknown 
 /**
  * One template to up to 1,000 recipients. The shared fields are checked once, exactly like a
  * single send (their errors fail the request); each recipient is then checked on its own and
- * its errors reported in its result. Every accepted message is written QUEUED in one
- * transaction of three statements (key, contacts, messages), whatever the number of recipients.
+ * its errors reported in its result. Every accepted message is written QUEUED, with the key and
+ * the contacts, in one statement (its own transaction) whatever the number of recipients. Common
+ * case: that one round trip, plus the opted-out read of a MARKETING template (the number and
+ * template come from the process's cache: send-catalog.ts).
  */
 export async function sendBulk({
   ctx,
@@ -35,13 +36,74 @@ export async function sendBulk({
   input: SendBulkInput;
   idempotency: Idempotency | null;
 }): Promise<SendResult> {
-  const earlier = await findReplay(ctx.teamId, idempotency);
-  if (earlier) return { ...earlier, replayed: true };
+  let checked;
+  try {
+    checked = await checkBulk(ctx, input);
+  } catch (err) {
+    // As a single send: a retry of a request that succeeded gets its answer even when it no
+    // longer passes; one that passes finds it in the write's own statement below.
+    if (idempotency && err instanceof ApiError) {
+      const earlier = await findReplay(ctx.teamId, idempotency);
+      if (earlier) return { ...earlier, replayed: true };
+    }
+    throw err;
+  }
+  const { number, template, media, checkedAll, optedOut } = checked;
+  const dto = toTemplateDto(template);
+  const results: SendBulkResult[] = [];
+  const accepted: (Accepted & { updateId: string })[] = [];
+  input.recipients.forEach((raw, index) => {
+    const one = checkedAll[index];
+    if ("errors" in one) {
+      results.push({ index, destination: destinationOf(raw), errors: one.errors });
+      return;
+    }
+    if (optedOut.has(one.recipient.destination)) {
+      results.push({ index, destination: one.recipient.destination, errors: { destination: [MARKETING_OPTED_OUT] } });
+      return;
+    }
+    const payload = buildTemplatePayload(dto, { ...one.params, mediaUrl: media?.url ?? null });
+    const updateId = randomUUID();
+    accepted.push({ index, recipient: one.recipient, payload, updateId });
+    results.push({ index, destination: one.recipient.destination, update_id: updateId });
+  });
 
+  const body: SendBulkResponse = {
+    message: bulkQueued(accepted.length, results.length - accepted.length),
+    data: { accepted: accepted.length, rejected: results.length - accepted.length, results },
+  };
+  const response = { status: 200, body };
+  // Nothing to write and no key to claim: nothing to send the database.
+  if (!accepted.length && !idempotency) return { ...response, replayed: false };
+  const target = { number, template, media, shared: input };
+  // Each row's contact comes from the statement that writes it, by its customer_number.
+  const rows = accepted.map((a) =>
+    queuedMessage(
+      ctx,
+      target,
+      { id: 0, customerNumber: a.recipient.destination, customerId: null },
+      {
+        updateId: a.updateId,
+        payload: a.payload,
+        params: a.recipient,
+      },
+    ),
+  );
+  const claim = idempotency ? claimOf(idempotency, response) : undefined;
+  const db = await getDb();
+  for (let attempt = 1; ; attempt++) {
+    const out = await insertBulkToContacts(db, { teamId: ctx.teamId, rows, claim });
+    if (out.stored) return { ...replayOf(out.stored, idempotency!), replayed: true };
+    if (out.inserted) return { ...response, replayed: false };
+    // A contact or the key committed by a concurrent request after the statement's snapshot.
+    if (attempt >= 3) throw new Error("bulk send: the recipients' contacts were neither written nor found");
+  }
+}
+
+/** The shared checks (number, template, bot, campaign, attachment), each recipient's, and who opted out of marketing. */
+async function checkBulk(ctx: AuthContext, input: SendBulkInput) {
   const { number, template } = await resolveSendTarget(ctx, input);
   const media = await resolveMedia(ctx.teamId, template, input.media_path);
-  const dto = toTemplateDto(template);
-
   const checkedAll = input.recipients.map((raw) => checkRecipient(template.components, raw));
   // One query for the whole list: which destinations opted out of marketing (none unless MARKETING).
   const optedOut = await optedOutAmong(
@@ -49,47 +111,7 @@ export async function sendBulk({
     template.category,
     checkedAll.flatMap((c) => ("recipient" in c ? [c.recipient.destination] : [])),
   );
-  const results: SendBulkResult[] = [];
-  const accepted: (Accepted & { updateId: string })[] = [];
-  input.recipients.forEach((raw, index) => {
-    const checked = checkedAll[index];
-    if ("errors" in checked) {
-      results.push({ index, destination: destinationOf(raw), errors: checked.errors });
-      return;
-    }
-    if (optedOut.has(checked.recipient.destination)) {
-      results.push({ index, destination: checked.recipient.destination, errors: { destination: [MARKETING_OPTED_OUT] } });
-      return;
-    }
-    const payload = buildTemplatePayload(dto, { ...checked.params, mediaUrl: media?.url ?? null });
-    const updateId = randomUUID();
-    accepted.push({ index, recipient: checked.recipient, payload, updateId });
-    results.push({ index, destination: checked.recipient.destination, update_id: updateId });
-  });
-
-  const body: SendBulkResponse = {
-    message: bulkQueued(accepted.length, results.length - accepted.length),
-    data: { accepted: accepted.length, rejected: results.length - accepted.length, results },
-  };
-  const write = async (tx: DbOrTx) => {
-    // Sorted, so concurrent bulk sends to overlapping numbers lock contacts in one order.
-    const numbers = [...new Set(accepted.map((a) => a.recipient.destination))].sort();
-    const upserted = await upsertContacts(tx, { teamId: ctx.teamId, keys: numbers.map((number) => ({ number })) });
-    const contactsByNumber = new Map(numbers.map((n, i) => [n, upserted[i]]));
-    const target = { number, template, media, shared: input };
-    await insertOutbound(
-      tx,
-      accepted.map((a) =>
-        queuedMessage(ctx, target, contactsByNumber.get(a.recipient.destination)!, {
-          updateId: a.updateId,
-          payload: a.payload,
-          params: a.recipient,
-        }),
-      ),
-    );
-  };
-  // One transaction with or without a key: a bulk send is accepted whole or not at all.
-  return writeOnce(ctx.teamId, idempotency, { status: 200, body }, write, { atomic: true });
+  return { number, template, media, checkedAll, optedOut };
 }
 
 type Checked = { recipient: SendBulkRecipient; params: ReturnType<typeof resolveParams> } | { errors: FieldErrors };
