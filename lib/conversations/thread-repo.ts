@@ -1,36 +1,46 @@
 import "server-only";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { messages } from "@/db/schema";
+import { conversations, messages } from "@/db/schema";
 import { recordColumns } from "@/lib/messages/history-repo";
 
 export type ThreadPageParams = {
   teamId: number;
-  waNumberId: number;
-  contactId: number;
+  conversationId: number;
   /** Only messages with a smaller id (the previous page's oldest); null: the newest. */
   beforeId: number | null;
   limit: number;
 };
 
 /**
- * One page of a conversation, newest first, with no date window: the equality columns and the id
- * order are exactly `messages_history_idx (team_id, wa_number_id, contact_id, id)`, and `messages`
- * is partitioned by ranges of id, so PostgreSQL reads the partitions newest first, each by a
- * backward scan of that index, and stops after `limit` rows: one statement whether the
- * conversation is a day or eight years old. The cursor is written twice: as a row comparison over
- * the index's columns (an index condition of that index only, never a walk of the primary key
- * across other conversations, docs/history.md) and as a plain `id <` that prunes the newer
- * partitions when the statement is planned. Exposed so tests can EXPLAIN what is sent.
+ * One page of a conversation, newest first, with no date window, in one statement: the
+ * conversation's number and customer are two uncorrelated scalar subqueries on its primary key
+ * (InitPlans, run once before the scan), so opening a thread is one round trip, not a lookup and
+ * then a page. The equality columns and the id order are exactly
+ * `messages_history_idx (team_id, wa_number_id, contact_id, id)`, and `messages` is partitioned by
+ * ranges of id, so PostgreSQL reads the partitions newest first, each by a backward scan of that
+ * index, and stops after `limit` rows: one statement whether the conversation is a day or eight
+ * years old. The cursor is written twice: as a row comparison over the index's columns (an index
+ * condition of that index only, never a walk of the primary key across other conversations,
+ * docs/history.md) and as a plain `id <` that prunes the newer partitions when the statement is
+ * planned. No row: the conversation is empty or not the team's (the caller tells which). Exposed
+ * so tests can EXPLAIN what is sent.
  */
 export function threadPageQuery(db: DbOrTx, p: ThreadPageParams) {
-  const keys = and(eq(messages.teamId, p.teamId), eq(messages.waNumberId, p.waNumberId), eq(messages.contactId, p.contactId))!;
+  const ofConversation = (column: typeof conversations.waNumberId | typeof conversations.contactId) =>
+    sql`(${db
+      .select({ v: column })
+      .from(conversations)
+      .where(and(eq(conversations.teamId, p.teamId), eq(conversations.id, p.conversationId)))})`;
+  const waNumberId = ofConversation(conversations.waNumberId);
+  const contactId = ofConversation(conversations.contactId);
+  const keys = and(eq(messages.teamId, p.teamId), sql`${messages.waNumberId} = ${waNumberId}`, sql`${messages.contactId} = ${contactId}`)!;
   const before =
     p.beforeId === null
       ? undefined
       : and(
           lt(messages.id, p.beforeId),
-          sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id}) < (${p.teamId}::int, ${p.waNumberId}::int, ${p.contactId}::int, ${p.beforeId}::int)`,
+          sql`(${messages.teamId}, ${messages.waNumberId}, ${messages.contactId}, ${messages.id}) < (${p.teamId}::int, ${waNumberId}, ${contactId}, ${p.beforeId}::int)`,
         );
   return db.select(recordColumns).from(messages).where(and(keys, before)).orderBy(desc(messages.id)).limit(p.limit);
 }

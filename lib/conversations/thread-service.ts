@@ -39,16 +39,12 @@ export async function listConversationMessages({
 }): Promise<ConversationMessagesPage> {
   const beforeId = input.cursor ? decodeCursor(input.cursor) : null;
   const db = await getDb();
-  const key = await findConversationKey(db, { teamId: ctx.teamId, id: input.conversationId });
-  if (!key) throw ApiError.notFound(CONVERSATION_NOT_FOUND);
   // One row more than the page tells whether older messages remain, without a count.
-  const rows = await listThreadRows(db, {
-    teamId: ctx.teamId,
-    waNumberId: key.waNumberId,
-    contactId: key.contactId,
-    beforeId,
-    limit: input.per_page + 1,
-  });
+  const rows = await listThreadRows(db, { teamId: ctx.teamId, conversationId: input.conversationId, beforeId, limit: input.per_page + 1 });
+  // No row at all: an empty conversation, or none of the team's (rare: a second look tells which).
+  if (rows.length === 0 && !(await findConversationKey(db, { teamId: ctx.teamId, id: input.conversationId }))) {
+    throw ApiError.notFound(CONVERSATION_NOT_FOUND);
+  }
   const page = rows.slice(0, input.per_page);
   return {
     message: THREAD_OK,

@@ -96,8 +96,7 @@ describe("GET /api/v1/conversations/{id}/messages", () => {
         if (analysed) await tx.execute(sql`ANALYZE messages`);
         const query = threadPageQuery(tx, {
           teamId: w.team.id,
-          waNumberId: w.number.id,
-          contactId: w.contact.id,
+          conversationId: id,
           beforeId: null,
           limit: 4,
         });
@@ -117,8 +116,7 @@ describe("GET /api/v1/conversations/{id}/messages", () => {
       await tx.execute(sql`SET LOCAL enable_seqscan = off`);
       const query = threadPageQuery(tx, {
         teamId: w.team.id,
-        waNumberId: w.number.id,
-        contactId: w.contact.id,
+        conversationId: id,
         beforeId: newest[0].id,
         limit: 3,
       });
