@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { unavailable, type Measure } from "./load";
 import { ROOT, freePort, startProcess, stopChild } from "./processes";
-import { emptyLoad, historyLoad, labelLoad, type ScenarioCtx } from "./scenarios";
+import { emptyLoad, historyLoad, labelLoad, sendLoad, type ScenarioCtx } from "./scenarios";
 
 /** Which process answers a fresh connection (the empty route names its pid). */
 function servedBy(url: string): Promise<string | undefined> {
@@ -19,7 +19,7 @@ function servedBy(url: string): Promise<string | undefined> {
 
 /**
  * Scenario 6: `npm run start:cluster` (one Next server per core on one port) against the single
- * process, for the history and label loads at 64 connections. First proves that several
+ * process, for the history, label and template send loads at 64 connections. First proves that several
  * processes really answer on the one port.
  */
 export async function clusterScenarios(ctx: ScenarioCtx, env: Record<string, string>): Promise<Measure[]> {
@@ -50,6 +50,8 @@ export async function clusterScenarios(ctx: ScenarioCtx, env: Record<string, str
     // The label target is a deployment's, not one process's: the label round trip is bound
     // by the web process, so it is measured here too, on every core.
     out.push(await labelLoad({ ...ctx, app: cluster }, 64, "cluster"));
+    // The template send's target (≥ 1,000 sends/s) is a deployment's too.
+    out.push(await sendLoad(ctx, 64, cluster, "cluster"));
     return out;
   } finally {
     await stopChild(cluster.child);
