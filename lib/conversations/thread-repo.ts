@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import type { Db, DbOrTx } from "@/db/client";
+import { placeholder, preparedOnce, type Param } from "@/db/prepared";
 import { conversations, messages } from "@/db/schema";
 import { recordColumns } from "@/lib/messages/history-repo";
 
@@ -11,6 +12,9 @@ export type ThreadPageParams = {
   beforeId: number | null;
   limit: number;
 };
+
+/** The same, each value either given or a placeholder of a prepared statement. */
+type ThreadPageShape = { teamId: Param<number>; conversationId: Param<number>; beforeId: Param<number> | null; limit: Param<number> };
 
 /**
  * One page of a conversation, newest first, with no date window, in one statement: the
@@ -26,7 +30,7 @@ export type ThreadPageParams = {
  * planned. No row: the conversation is empty or not the team's (the caller tells which). Exposed
  * so tests can EXPLAIN what is sent.
  */
-export function threadPageQuery(db: DbOrTx, p: ThreadPageParams) {
+export function threadPageQuery(db: DbOrTx, p: ThreadPageShape) {
   const ofConversation = (column: typeof conversations.waNumberId | typeof conversations.contactId) =>
     sql`(${db
       .select({ v: column })
@@ -45,6 +49,23 @@ export function threadPageQuery(db: DbOrTx, p: ThreadPageParams) {
   return db.select(recordColumns).from(messages).where(and(keys, before)).orderBy(desc(messages.id)).limit(p.limit);
 }
 
-export async function listThreadRows(db: DbOrTx, p: ThreadPageParams) {
-  return threadPageQuery(db, p);
+// Built once per database handle (db/prepared.ts): opening a thread is the inbox's most frequent
+// read, and building this select with its two subqueries was the largest share of drizzle's CPU in
+// its profile (bench/log/2026-12-06-sends-and-thread.md). The LIMIT is a parameter, as it was
+// when the query was built per request: the generic plan keeps the backward index scans.
+const vary = {
+  teamId: placeholder<number>("teamId"),
+  conversationId: placeholder<number>("conversationId"),
+  limit: placeholder<number>("limit"),
+};
+const newestPage = preparedOnce((db) => threadPageQuery(db, { ...vary, beforeId: null }).prepare("conversation_thread_newest"));
+const olderPage = preparedOnce((db) =>
+  threadPageQuery(db, { ...vary, beforeId: placeholder<number>("beforeId") }).prepare("conversation_thread_older"),
+);
+
+export async function listThreadRows(db: Db, p: ThreadPageParams) {
+  const { teamId, conversationId, limit, beforeId } = p;
+  return beforeId === null
+    ? newestPage(db).execute({ teamId, conversationId, limit })
+    : olderPage(db).execute({ teamId, conversationId, limit, beforeId });
 }
