@@ -5,6 +5,11 @@
  * with its count in one, lib/messages/history-repo.ts) and writes the same JSON,
  * so app ÷ floor is the price of Next.js plus our layers. Only the paginated form is served.
  *
+ * And a conversation's first page (`GET /conversations/{id}/messages`): the token, then the
+ * inbox thread's own statement (lib/conversations/thread-repo.ts), the same JSON; the floor of
+ * "conversation opened", so its p99 at 16 connections says what a bare server reaches on this
+ * machine with the same statement.
+ *
  * And the template send (`POST /send`): the token by hash as above, the request's zod schema, then
  * the app's own send service (lib/messages/send-service.ts), which sends the very statements the
  * app's route does, in the same order. What the floor leaves out is the route's frame: Next.js,
@@ -27,6 +32,9 @@ import { resolveWindow } from "@/lib/messages/history-range";
 import { parseLocalDate } from "@/lib/messages/history-schemas";
 import { sendTemplateInput } from "@/lib/messages/send-schemas";
 import { sendTemplate } from "@/lib/messages/send-service";
+import { threadPageQuery } from "@/lib/conversations/thread-repo";
+import { THREAD_OK } from "@/lib/conversations/thread-schemas";
+import { placeholder } from "@/db/prepared";
 import { ApiError } from "@/lib/http/errors";
 
 const poolSize = Number(process.env.DATABASE_POOL_SIZE || 10);
@@ -69,6 +77,14 @@ const counts = {
   true: statement(countStatement(builder, { bounded: true, pruneAt: "start" }), generic),
   false: statement(countStatement(builder, { bounded: false, pruneAt: "start" }), generic),
 };
+const threadNewest = statement(
+  threadPageQuery(builder, {
+    teamId: placeholder<number>("teamId"),
+    conversationId: placeholder<number>("conversationId"),
+    beforeId: null,
+    limit: placeholder<number>("limit"),
+  }),
+);
 // The window's id range, as the app turns it (lib/messages/history-bounds.ts): cached bounds, checked by the page.
 const bounds = statement(boundsStatement(builder));
 const loadBounds = async (): Promise<PartitionBounds[]> =>
@@ -151,6 +167,38 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
   });
 }
 
+/** A conversation's newest page, as GET /api/v1/conversations/{id}/messages answers it (no cursor). */
+async function thread(req: http.IncomingMessage, res: http.ServerResponse, conversationId: number) {
+  const token = await bearer(req);
+  if (!token) return send(res, 401, { message: "Unauthenticated." });
+  const perPage = Number(new URL(req.url!, "http://floor").searchParams.get("per_page") ?? 50);
+  const rows = await threadNewest({ teamId: token[1] as number, conversationId, limit: perPage + 1 });
+  const page = rows.slice(0, perPage);
+  send(res, 200, {
+    message: THREAD_OK,
+    // Columns by position: the record's (lib/messages/history-repo.ts, recordColumns).
+    data: page.map((r) => ({
+      id: r[0],
+      customer_number: r[1],
+      customer_id: r[2],
+      sender: r[3],
+      direction: r[4],
+      type: r[5],
+      status: r[6],
+      created_at: formatUtc(r[7] as Date),
+      timestamp: Math.floor((r[7] as Date).getTime() / 1000),
+      payload: r[8],
+      agent_id: r[9],
+      agent_name: r[10],
+      update_id: r[11] ?? undefined,
+      error: r[12] ?? null,
+      routed_to: r[13] ?? null,
+      provider_message_id: r[14] ?? null,
+    })),
+    next_cursor: rows.length > perPage ? `m${Number(page[page.length - 1][0]).toString(36)}` : null,
+  });
+}
+
 async function readBody(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -175,8 +223,10 @@ async function sendOne(req: http.IncomingMessage, res: http.ServerResponse) {
 
 const server = http.createServer((req, res) => {
   const path = (req.url ?? "").split("?")[0];
-  const handle =
-    path === "/health"
+  const threadOf = /^\/conversations\/(\d+)\/messages$/.exec(path);
+  const handle = threadOf
+    ? () => thread(req, res, Number(threadOf[1]))
+    : path === "/health"
       ? async () => send(res, 200, { ok: true })
       : path.endsWith("/history")
         ? () => history(req, res)

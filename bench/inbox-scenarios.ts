@@ -26,12 +26,20 @@ export function conversationsLoad(ctx: ScenarioCtx, connections: number, variant
 /**
  * Opening a conversation in the inbox: its thread's first page (the newest 50 messages, one
  * request: GET /api/v1/conversations/{id}/messages), for the heavy customer (≈200,000 messages in
- * the 5 M set) or a random ordinary one of team A on numbers[0]. Needs Postgres (the ids are read
+ * the 5 M set) or a random ordinary one of team A on numbers[0]; by the app, or by its floor
+ * (bench/floor-server.ts: the same statement on bare node:http). Needs Postgres (the ids are read
  * beside the server).
  */
-export async function threadLoad(ctx: ScenarioCtx, connections: number, kind: "heavy" | "ordinary"): Promise<Measure> {
+export async function threadLoad(
+  ctx: ScenarioCtx,
+  connections: number,
+  kind: "heavy" | "ordinary",
+  target: "app" | "floor" = "app",
+): Promise<Measure> {
   const scenario = `conversation opened (${kind})`;
-  if (!ctx.query) return unavailable(scenario, "app", connections, "needs Postgres (the bench reads the conversations' ids)");
+  const server = target === "floor" ? ctx.floor : ctx.app;
+  if (!ctx.query) return unavailable(scenario, target, connections, "needs Postgres (the bench reads the conversations' ids)");
+  if (!server) return unavailable(scenario, target, connections, "no floor server in this run");
   const { data } = ctx;
   const numberId = data.numbers[0].id;
   const rows = await ctx.query(
@@ -42,20 +50,22 @@ export async function threadLoad(ctx: ScenarioCtx, connections: number, kind: "h
          order by c.id limit 2000`,
   );
   const ids = rows.map((r) => Number(r.id));
-  if (!ids.length) return unavailable(scenario, "app", connections, "no conversation of that kind in the data set");
-  const pathOf = () => `/api/v1/conversations/${ids[Math.floor(Math.random() * ids.length)]}/messages?per_page=50`;
+  if (!ids.length) return unavailable(scenario, target, connections, "no conversation of that kind in the data set");
+  // The floor serves the same page without the /api/v1 prefix (bench/floor-server.ts).
+  const prefix = target === "floor" ? "" : "/api/v1";
+  const pathOf = () => `${prefix}/conversations/${ids[Math.floor(Math.random() * ids.length)]}/messages?per_page=50`;
   const headers = auth(data.teamA.token);
   return load({
     scenario,
-    target: "app",
-    url: ctx.app.url,
+    target,
+    url: server.url,
     connections,
     duration: ctx.duration,
-    serverPid: ctx.app.child.pid!,
+    serverPid: server.child.pid!,
     headers,
     requests: [{ method: "GET", path: pathOf(), setupRequest: (req: RawRequest) => ({ ...req, path: pathOf() }) }],
     probe: async () => {
-      const res = await fetch(ctx.app.url + pathOf(), { headers });
+      const res = await fetch(server.url + pathOf(), { headers });
       await res.arrayBuffer();
       return res.status;
     },

@@ -228,7 +228,12 @@ async function main() {
     if (want("bulk")) record(await bulkSendLoad(ctx, 4, BULK_PATH, 1000));
     if (want("labels")) record(await labelLoad(ctx, 64));
     if (want("conversations")) for (const c of [1, 16]) for (const v of LIST_VARIANT_NAMES) record(await conversationsLoad(ctx, c, v));
-    if (want("thread")) for (const c of [1, 16]) for (const k of ["heavy", "ordinary"] as const) record(await threadLoad(ctx, c, k));
+    if (want("thread"))
+      for (const c of [1, 16])
+        for (const k of ["heavy", "ordinary"] as const) {
+          record(await threadLoad(ctx, c, k));
+          if (floor) record(await threadLoad(ctx, c, k, "floor"));
+        }
     if (want("reports")) for (const c of [1, 16]) for (const w of ["summary", "agents"] as const) record(await reportsLoad(ctx, c, w));
     if (want("events")) record(await eventsScenario(ctx));
     if (want("stats")) for (const c of [1, 16]) record(await statsLoad(ctx, c));
