@@ -105,6 +105,22 @@ const pad = (n: number) => String(n).padStart(2, "0");
 const formatUtc = (d: Date) =>
   `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 
+/** A history record from a row read by position (lib/messages/history-repo.ts, recordColumns). */
+const recordOf = (r: readonly unknown[]) => ({
+  id: r[0],
+  customer_number: r[1],
+  customer_id: r[2],
+  sender: r[3],
+  direction: r[4],
+  type: r[5],
+  status: r[6],
+  created_at: formatUtc(r[7] as Date),
+  timestamp: Math.floor((r[7] as Date).getTime() / 1000),
+  payload: r[8],
+  agent_id: r[9],
+  agent_name: r[10],
+});
+
 /** The bearer token's row (id, team, scopes…), or undefined: the caller answers 401. */
 async function bearer(req: http.IncomingMessage) {
   const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
@@ -149,20 +165,7 @@ async function history(req: http.IncomingMessage, res: http.ServerResponse) {
   });
   send(res, 200, {
     message: "Historial de mensajes obtenido correctamente.",
-    data: rows.map((r) => ({
-      id: r[0],
-      customer_number: r[1],
-      customer_id: r[2],
-      sender: r[3],
-      direction: r[4],
-      type: r[5],
-      status: r[6],
-      created_at: formatUtc(r[7] as Date),
-      timestamp: Math.floor((r[7] as Date).getTime() / 1000),
-      payload: r[8],
-      agent_id: r[9],
-      agent_name: r[10],
-    })),
+    data: rows.map(recordOf),
     pagination: { total_items: counted, items_per_page: perPage, current_page: page, total_pages: Math.ceil(counted / perPage) },
   });
 }
@@ -178,18 +181,7 @@ async function thread(req: http.IncomingMessage, res: http.ServerResponse, conve
     message: THREAD_OK,
     // Columns by position: the record's (lib/messages/history-repo.ts, recordColumns).
     data: page.map((r) => ({
-      id: r[0],
-      customer_number: r[1],
-      customer_id: r[2],
-      sender: r[3],
-      direction: r[4],
-      type: r[5],
-      status: r[6],
-      created_at: formatUtc(r[7] as Date),
-      timestamp: Math.floor((r[7] as Date).getTime() / 1000),
-      payload: r[8],
-      agent_id: r[9],
-      agent_name: r[10],
+      ...recordOf(r),
       update_id: r[11] ?? undefined,
       error: r[12] ?? null,
       routed_to: r[13] ?? null,
