@@ -7,15 +7,15 @@ import { MARKETING_OPTED_OUT, isMarketing } from "@/lib/contacts/opt-out";
 import type { AuthContext } from "@/lib/auth/context";
 import type { ResolvedMedia } from "@/lib/messages/send-media";
 import { queuedMessage } from "@/lib/messages/send-service";
-import { buildTemplatePayload } from "@/lib/messages/template-payload";
+import { buildTemplatePayload, type SentValues } from "@/lib/messages/template-payload";
+import { payloadSlots } from "@/lib/messages/payload-slots";
 import type { TemplateRow } from "@/lib/templates/repo";
 import { toTemplateDto } from "@/lib/templates/service";
-import { fillPlaceholders } from "@/lib/templates/schemas";
 import { mediaUrl } from "@/lib/media/paths";
 import { PROGRESS_EVERY_MS, announce } from "./announce";
 import { audienceEnqueued, enqueueGoesOn, messagesDue } from "./lifecycle";
 import { fillRecipient, usesColumns, type FilledParams } from "./recipient";
-import { insertOutboundBatch, type BatchRecipient } from "@/lib/messages/outbound-repo";
+import { insertOutboundBatch, type BatchRecipient, type PayloadSlots } from "@/lib/messages/outbound-repo";
 import { insertRejections, interruptedEnqueues, lockBroadcast, recordBatch, templateOfBroadcast, type BroadcastRow } from "./repo";
 
 /**
@@ -62,13 +62,13 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
   };
   const mediaUrl = target.media?.url ?? null;
   const perContact = usesColumns(send);
-  const payloadOf = (p: FilledParams) =>
-    buildTemplatePayload(dto, {
-      header: toMap(p.header_param ? [p.header_param] : []),
-      body: toMap(p.body_params),
-      mediaUrl,
-      buttons: Object.fromEntries((p.button_params ?? []).map((b) => [b.index, b.value])),
-    });
+  const valuesOf = (p: FilledParams): SentValues => ({
+    header: toMap(p.header_param ? [p.header_param] : []),
+    body: toMap(p.body_params),
+    mediaUrl,
+    buttons: Object.fromEntries((p.button_params ?? []).map((b) => [b.index, b.value])),
+  });
+  const payloadOf = (p: FilledParams) => buildTemplatePayload(dto, valuesOf(p));
   // The columns every message shares, built as every outbound row is (lib/messages/queued-row.ts), once.
   const base = queuedMessage(
     ctx,
@@ -76,15 +76,9 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
     { id: 0, customerNumber: null, customerId: null },
     { updateId: "", payload: perContact ? payloadOf({ header_param: null, body_params: [] }) : payloadOf(send), params: send },
   );
-  const headerAt = dto.components.findIndex((c) => c.type === "HEADER" && c.format === "TEXT" && c.text !== undefined);
-  const bodyAt = dto.components.findIndex((c) => c.type === "BODY");
-  const buttonsAt = send.button_params?.length ? dto.components.findIndex((c) => c.type === "BUTTONS") : -1;
-  const textAt = (i: number) => {
-    const c = i >= 0 ? dto.components[i] : undefined;
-    return c && (c.type === "HEADER" || c.type === "BODY") ? c.text : undefined;
-  };
-  const headerText = textAt(headerAt);
-  const bodyText = textAt(bodyAt);
+  // Values that use a contact's columns differ per recipient: only its filled texts travel.
+  const { slots, fill } = payloadSlots(dto, !!send.button_params?.length);
+  const sharedSlots: PayloadSlots = { headerAt: null, bodyAt: null, buttonsAt: null };
 
   // Opted-out contacts stay in the audience (its size says how many) and are rejected with their reason.
   const marketing = isMarketing(target.template.category);
@@ -127,21 +121,14 @@ export async function enqueueAudience(ctx: AuthContext, broadcast: BroadcastRow,
           u: randomUUID(),
           n: contact.customer_number,
           i: contact.customer_id,
-          h: perContact && headerText !== undefined ? fillPlaceholders(headerText, toMap(p.header_param ? [p.header_param] : [])) : null,
-          b: perContact && bodyText !== undefined ? fillPlaceholders(bodyText, toMap(p.body_params)) : null,
-          // The recipient's filled BUTTONS component (its links), when a button value uses a column.
-          k: perContact && buttonsAt >= 0 ? payloadOf(p).components[buttonsAt] : null,
+          ...(perContact ? fill(valuesOf(p)) : { h: null, b: null, k: null }),
           // As a single send's send_params: button_params only when given (the worker sends them).
           s: { header_param: p.header_param, body_params: p.body_params, ...(p.button_params ? { button_params: p.button_params } : {}) },
         });
       }
       await insertOutboundBatch(tx, {
         shared: { ...base, broadcastId: row.id, nextAttemptAt: dueAt(row) },
-        slots: {
-          headerAt: perContact && headerAt >= 0 ? headerAt : null,
-          bodyAt: perContact && bodyAt >= 0 ? bodyAt : null,
-          buttonsAt: perContact && buttonsAt >= 0 ? buttonsAt : null,
-        },
+        slots: perContact ? slots : sharedSlots,
         rows,
       });
       await insertRejections(tx, rejections);

@@ -143,18 +143,18 @@ export type BatchRecipient = {
 /** Where in the shared payload each recipient's filled texts go (null: nowhere, all share the payload). */
 export type PayloadSlots = { headerAt: number | null; bodyAt: number | null; buttonsAt: number | null };
 
+/** A bulk send's recipient: as a broadcast's, without the contact, which the statement finds or writes by number. */
+export type BulkRecipient = Omit<BatchRecipient, "c" | "i">;
+
 /**
- * Inserts a batch of recipients of one shared row (a broadcast's) in one INSERT … SELECT: only
- * what differs per recipient travels (one jsonb parameter of small records); the shared columns
- * are parameters once, and each payload is the shared one with the recipient's texts set in SQL
- * (a fifth of the bytes of shipping whole rows, measured on the bench's 100,000-recipient broadcast).
+ * The columns of many recipients of one shared row: the INSERT's column list and the SELECT's
+ * values over the recordset `r` of BatchRecipient fields. Only what differs per recipient travels
+ * in `r`; the shared columns are parameters once, and each payload is the shared one with the
+ * recipient's texts set in SQL (a fifth of the bytes of shipping whole rows, measured on the
+ * bench's 100,000-recipient broadcast). `contact`: where the contact's id, number and customer_id
+ * come from (the recordset's own fields, or a joined contact row).
  */
-export async function insertOutboundBatch(
-  db: DbOrTx,
-  { shared, slots, rows }: { shared: OutboundRow; slots: PayloadSlots; rows: BatchRecipient[] },
-) {
-  if (!rows.length) return;
-  const c = shared;
+function sharedRowColumns(c: OutboundRow, { slots, contact }: { slots: PayloadSlots; contact: { id: SQL; number: SQL; customerId: SQL } }) {
   let payload = sql`${JSON.stringify(c.payload)}::jsonb`;
   if (slots.headerAt !== null)
     payload = sql`jsonb_set(${payload}, ${`{components,${slots.headerAt},text}`}::text[], coalesce(to_jsonb(r.h), ${payload} #> ${`{components,${slots.headerAt},text}`}::text[]))`;
@@ -163,14 +163,27 @@ export async function insertOutboundBatch(
   if (slots.buttonsAt !== null)
     payload = sql`jsonb_set(${payload}, ${`{components,${slots.buttonsAt}}`}::text[], coalesce(r.k, ${payload} #> ${`{components,${slots.buttonsAt}}`}::text[]))`;
   const due = c.nextAttemptAt instanceof SQL ? c.nextAttemptAt : sql`${c.nextAttemptAt.toISOString()}::timestamptz`;
-  await db.execute(sql`
-    INSERT INTO messages (team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
+  return {
+    columns: sql`(team_id, wa_number_id, contact_id, update_id, customer_number, customer_id, sender, agent_id, agent_name,
       direction, type, status, payload, template_id, template_name, template_language, send_params, media_path, sent_group,
-      response_handler, campaign_id, bot_id, next_attempt_at, broadcast_id)
-    SELECT ${c.teamId}::int, ${c.waNumberId}::int, r.c, r.u, r.n, r.i, ${c.sender}, ${c.agentId ?? 0}::int, ${c.agentName ?? null},
-      ${c.direction}, ${c.type}, ${c.status}, ${payload}, ${c.templateId ?? null}::int, ${c.templateName ?? null},
-      ${c.templateLanguage ?? null}, r.s, ${c.mediaPath ?? null}, ${c.sentGroup ?? null}, ${c.responseHandler ?? null},
-      ${c.campaignId ?? null}::int, ${c.botId ?? null}::int, ${due}, ${c.broadcastId ?? null}::int
+      response_handler, campaign_id, bot_id, next_attempt_at, broadcast_id)`,
+    values: sql`${c.teamId}::int, ${c.waNumberId}::int, ${contact.id}, r.u, ${contact.number}, ${contact.customerId}, ${c.sender},
+      ${c.agentId ?? 0}::int, ${c.agentName ?? null}, ${c.direction}, ${c.type}, ${c.status}, ${payload}, ${c.templateId ?? null}::int,
+      ${c.templateName ?? null}, ${c.templateLanguage ?? null}, r.s, ${c.mediaPath ?? null}, ${c.sentGroup ?? null},
+      ${c.responseHandler ?? null}, ${c.campaignId ?? null}::int, ${c.botId ?? null}::int, ${due}, ${c.broadcastId ?? null}::int`,
+  };
+}
+
+/** Inserts a batch of recipients of one shared row (a broadcast's) in one INSERT … SELECT (sharedRowColumns). */
+export async function insertOutboundBatch(
+  db: DbOrTx,
+  { shared, slots, rows }: { shared: OutboundRow; slots: PayloadSlots; rows: BatchRecipient[] },
+) {
+  if (!rows.length) return;
+  const { columns, values } = sharedRowColumns(shared, { slots, contact: { id: sql`r.c`, number: sql`r.n`, customerId: sql`r.i` } });
+  await db.execute(sql`
+    INSERT INTO messages ${columns}
+    SELECT ${values}
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(c int, u uuid, n text, i text, h text, b text, k jsonb, s jsonb)
     ORDER BY r.c`);
 }
@@ -253,10 +266,11 @@ export async function insertReplyOnce(
 
 /**
  * A bulk send's whole write in one statement (one round trip, its own transaction: accepted whole
- * or not at all): with `claim`, the Idempotency-Key; the recipients' contacts by number (`rows`'
- * customer_number; inserted when new in sorted order, so concurrent bulk sends to overlapping
- * numbers lock contacts in one order); and the QUEUED rows, each linked to its contact (contact id
- * and customer_id taken from it), in `rows`' order. The key is claimed, and the messages written,
+ * or not at all): with `claim`, the Idempotency-Key; the recipients' contacts by number (each
+ * row's `n`; inserted when new in sorted order, so concurrent bulk sends to overlapping numbers
+ * lock contacts in one order); and the QUEUED rows, `shared` with each recipient's own fields as a
+ * broadcast's batch (sharedRowColumns), each linked to its contact (contact id and customer_id
+ * taken from it), in `rows`' order. The key is claimed, and the messages written,
  * only once every recipient's contact is in hand. A live key already stored writes nothing but
  * returns (`stored`). `inserted` false without `stored` (and some rows): a contact or the key was
  * committed by a concurrent request after this statement's snapshot; only contacts (which the next
@@ -264,20 +278,23 @@ export async function insertReplyOnce(
  */
 export async function insertBulkToContacts(
   db: DbOrTx,
-  { teamId, rows, claim }: { teamId: number; rows: OutboundRow[]; claim?: SendClaim },
+  { shared, slots, rows, claim }: { shared: OutboundRow; slots: PayloadSlots; rows: BulkRecipient[]; claim?: SendClaim },
 ): Promise<{ inserted: boolean; stored?: { requestHash: string; statusCode: number | null; response: unknown } }> {
-  const numbers = [...new Set(rows.map((r) => r.customerNumber!))].sort();
+  const teamId = shared.teamId;
+  const numbers = [...new Set(rows.map((r) => r.n))].sort();
   // One jsonb parameter, not one per number (see the note on jsonb_to_recordset above).
   const numbersJson = JSON.stringify(numbers);
   const { stored, claimed } = storedKeySql(teamId, claim);
-  const stripped = rows.map(({ contactId: _id, customerId: _c, ...rest }) => rest);
-  const messagesSql = stripped.length
+  const messagesSql = rows.length
     ? (() => {
-        const { names, selects, records, definition } = recordsetOf(stripped);
-        return sql`INSERT INTO messages (${sql.join(names, sql`, `)}, contact_id, customer_id)
-          SELECT ${sql.join(selects, sql`, `)}, c.id, c.customer_id
-          FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS (${definition})) WITH ORDINALITY AS r
-          JOIN contact c ON c.customer_number = r.customer_number
+        const { columns, values } = sharedRowColumns(shared, {
+          slots,
+          contact: { id: sql`c.id`, number: sql`c.customer_number`, customerId: sql`c.customer_id` },
+        });
+        return sql`INSERT INTO messages ${columns}
+          SELECT ${values}
+          FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (u uuid, n text, h text, b text, k jsonb, s jsonb)) WITH ORDINALITY AS r
+          JOIN contact c ON c.customer_number = r.n
           WHERE EXISTS (SELECT 1 FROM claimed)
           ORDER BY r.ordinality
           RETURNING 1`;

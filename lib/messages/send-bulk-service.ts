@@ -5,9 +5,11 @@ import type { AuthContext } from "@/lib/auth/context";
 import { ApiError, type FieldErrors } from "@/lib/http/errors";
 import { zodFieldErrors } from "@/lib/http/respond";
 import { claimOf, findReplay, replayOf, type Idempotency } from "@/lib/idempotency/service";
+import { dynamicUrlButtons } from "@/lib/templates/params";
 import { toTemplateDto } from "@/lib/templates/service";
 import { MARKETING_OPTED_OUT, optedOutAmong } from "@/lib/contacts/opt-out";
-import { insertBulkToContacts } from "./outbound-repo";
+import { insertBulkToContacts, type BulkRecipient } from "./outbound-repo";
+import { payloadSlots } from "./payload-slots";
 import type { SendBulkInput, SendBulkRecipient, SendBulkResponse, SendBulkResult } from "./send-bulk-schemas";
 import { sendBulkRecipient } from "./send-bulk-schemas";
 import { resolveMedia } from "./send-media";
@@ -16,8 +18,6 @@ import { queuedMessage, resolveSendTarget, type SendResult } from "./send-servic
 import { buildTemplatePayload } from "./template-payload";
 
 export const bulkQueued = (accepted: number, rejected: number) => `${accepted} mensajes en cola para su envío, ${rejected} rechazados.`;
-
-type Accepted = { index: number; recipient: SendBulkRecipient; payload: unknown };
 
 /**
  * One template to up to 1,000 recipients. The shared fields are checked once, exactly like a
@@ -50,49 +50,50 @@ export async function sendBulk({
   }
   const { number, template, media, checkedAll, optedOut } = checked;
   const dto = toTemplateDto(template);
+  const mediaUrl = media?.url ?? null;
+  // The payload built once; per recipient only its filled texts travel (payload-slots.ts).
+  const { slots, fill } = payloadSlots(dto, dynamicUrlButtons(template.components).length > 0);
   const results: SendBulkResult[] = [];
-  const accepted: (Accepted & { updateId: string })[] = [];
+  const rows: BulkRecipient[] = [];
   input.recipients.forEach((raw, index) => {
     const one = checkedAll[index];
     if ("errors" in one) {
       results.push({ index, destination: destinationOf(raw), errors: one.errors });
       return;
     }
-    if (optedOut.has(one.recipient.destination)) {
-      results.push({ index, destination: one.recipient.destination, errors: { destination: [MARKETING_OPTED_OUT] } });
+    const { recipient, params } = one;
+    if (optedOut.has(recipient.destination)) {
+      results.push({ index, destination: recipient.destination, errors: { destination: [MARKETING_OPTED_OUT] } });
       return;
     }
-    const payload = buildTemplatePayload(dto, { ...one.params, mediaUrl: media?.url ?? null });
     const updateId = randomUUID();
-    accepted.push({ index, recipient: one.recipient, payload, updateId });
-    results.push({ index, destination: one.recipient.destination, update_id: updateId });
+    rows.push({
+      u: updateId,
+      n: recipient.destination,
+      ...fill({ ...params, mediaUrl }),
+      s: sendParamsOf(recipient),
+    });
+    results.push({ index, destination: recipient.destination, update_id: updateId });
   });
 
   const body: SendBulkResponse = {
-    message: bulkQueued(accepted.length, results.length - accepted.length),
-    data: { accepted: accepted.length, rejected: results.length - accepted.length, results },
+    message: bulkQueued(rows.length, results.length - rows.length),
+    data: { accepted: rows.length, rejected: results.length - rows.length, results },
   };
   const response = { status: 200, body };
   // Nothing to write and no key to claim: nothing to send the database.
-  if (!accepted.length && !idempotency) return { ...response, replayed: false };
-  const target = { number, template, media, shared: input };
-  // Each row's contact comes from the statement that writes it, by its customer_number.
-  const rows = accepted.map((a) =>
-    queuedMessage(
-      ctx,
-      target,
-      { id: 0, customerNumber: a.recipient.destination, customerId: null },
-      {
-        updateId: a.updateId,
-        payload: a.payload,
-        params: a.recipient,
-      },
-    ),
+  if (!rows.length && !idempotency) return { ...response, replayed: false };
+  // The columns every message shares, built as every outbound row is (queued-row.ts), once.
+  const shared = queuedMessage(
+    ctx,
+    { number, template, media, shared: input },
+    { id: 0, customerNumber: null, customerId: null },
+    { updateId: "", payload: buildTemplatePayload(dto, { header: {}, body: {}, buttons: {}, mediaUrl }), params: { body_params: [] } },
   );
   const claim = idempotency ? claimOf(idempotency, response) : undefined;
   const db = await getDb();
   for (let attempt = 1; ; attempt++) {
-    const out = await insertBulkToContacts(db, { teamId: ctx.teamId, rows, claim });
+    const out = await insertBulkToContacts(db, { shared, slots, rows, claim });
     if (out.stored) return { ...replayOf(out.stored, idempotency!), replayed: true };
     if (out.inserted) return { ...response, replayed: false };
     // A contact or the key committed by a concurrent request after the statement's snapshot.
@@ -126,6 +127,13 @@ function checkRecipient(components: Parameters<typeof resolveParams>[0], raw: un
     throw err;
   }
 }
+
+/** A recipient's send_params as a single send stores them: button_params only when given (the worker sends them). */
+const sendParamsOf = (r: SendBulkRecipient) => ({
+  header_param: r.header_param ?? null,
+  body_params: r.body_params,
+  ...(r.button_params?.length ? { button_params: r.button_params } : {}),
+});
 
 function destinationOf(raw: unknown): string {
   const d = raw && typeof raw === "object" ? (raw as { destination?: unknown }).destination : undefined;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server";
 import { apiClient } from "../helpers/client";
 import { createTeam, createTemplate } from "../helpers/factories";
-import { messageByUpdateId, urlButtonTeam } from "../helpers/send-factories";
+import { messageByUpdateId, urlButtonComponents, urlButtonTeam } from "../helpers/send-factories";
 import { createCloudNumber, waitFor, messageById } from "../helpers/delivery-factories";
 import { startFakeGraph, type FakeGraph } from "../fakes/graph";
 import { createWorker } from "@/lib/delivery/worker";
@@ -134,6 +134,37 @@ describe("button_params: URL buttons with a variable", () => {
     });
     const row = await messageByUpdateId(res.body.data.results[0].update_id);
     expect(JSON.stringify(row.payload)).toContain("https://tienda.test/pedidos/C-1");
+  });
+
+  it("a bulk recipient's row is the single send's row: payload and send_params alike", async () => {
+    // The bulk send builds the payload once and sets each recipient's texts in SQL
+    // (lib/messages/payload-slots.ts); a single send builds it whole. The rows must not differ.
+    const team = await createTeam();
+    const number = await createCloudNumber(team.id);
+    const components: TemplateComponent[] = [
+      { type: "HEADER", format: "TEXT", text: "Pedido {{1}}", example: { header_text: ["A-1"] } },
+      ...urlButtonComponents,
+    ];
+    const template = await createTemplate(team.id, { components });
+    const api = apiClient(server.url, team.token);
+    const params = {
+      header_param: { key: "1", value: "Z-9 $& {{2}}" },
+      body_params: [{ key: "1", value: 'Ana "la" <b>' }],
+      button_params: [{ index: 1, value: "Z-9" }],
+    };
+    const one = await api.post(SEND, { wa_number: number.number, template_name: template.name, destination: "573001112241", ...params });
+    const bulk = await api.post(BULK, {
+      wa_number: number.number,
+      template_name: template.name,
+      recipients: [{ destination: "573001112242", ...params }],
+    });
+    expect([one.status, bulk.status]).toEqual([200, 200]);
+    const single = await messageByUpdateId(one.body.data.update_id);
+    const fromBulk = await messageByUpdateId(bulk.body.data.results[0].update_id);
+    expect(fromBulk.payload).toEqual(single.payload);
+    expect(fromBulk.sendParams).toEqual(single.sendParams);
+    expect(JSON.stringify(fromBulk.payload)).toContain("Pedido Z-9 $& {{2}}");
+    expect(JSON.stringify(fromBulk.payload)).toContain("https://tienda.test/pedidos/Z-9");
   });
 
   it("templates without dynamic buttons need no button_params (and refuse one)", async () => {
