@@ -1,6 +1,7 @@
 import "server-only";
 import { getTableColumns, SQL, sql } from "drizzle-orm";
 import { rowsOf, type DbOrTx } from "@/db/client";
+import { preparedSql } from "@/db/prepared";
 import { messages } from "@/db/schema";
 
 /** A message due at once: the database's now() when the row is written. */
@@ -28,6 +29,8 @@ function recordsetOf(rows: Record<string, unknown>[]) {
     return record;
   });
   return {
+    keys,
+    columnNames: keys.map((k) => columns[k].name),
     names: [...keys, ...sqlKeys].map((k) => sql.identifier(columns[k].name)),
     selects: [...keys.map((k) => sql`r.${sql.identifier(columns[k].name)}`), ...sqlKeys.map((k) => first[k] as SQL)],
     records,
@@ -65,22 +68,7 @@ export async function insertOutboundToContact(
   { row, destination, refuseOptedOut, claim }: { row: OutboundRow; destination: string; refuseOptedOut: boolean; claim?: SendClaim },
 ): Promise<ContactSendOutcome> {
   const { contactId: _id, customerNumber: _n, customerId: _c, ...rest } = row;
-  const { names, selects, records, definition } = recordsetOf([rest]);
-  const teamId = row.teamId;
-  const live = claim ? sql`now() - ${claim.ttlHours} * interval '1 hour'` : sql`now()`;
-  const stored = claim
-    ? sql`SELECT request_hash, status_code, response FROM idempotency_keys
-          WHERE team_id = ${teamId} AND key = ${claim.key} AND created_at > ${live}`
-    : sql`SELECT NULL::text AS request_hash, NULL::int AS status_code, NULL::jsonb AS response WHERE false`;
-  const claimed = claim
-    ? sql`INSERT INTO idempotency_keys (team_id, key, request_hash, status_code, response)
-          SELECT ${teamId}::int, ${claim.key}, ${claim.requestHash}, ${claim.statusCode}::int, ${JSON.stringify(claim.response)}::jsonb
-          FROM contact
-          ON CONFLICT (team_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
-            response = excluded.response, created_at = now()
-          WHERE idempotency_keys.created_at < ${live}
-          RETURNING key`
-    : sql`SELECT 1 AS key FROM contact`;
+  const { statement, record } = sendStatementFor(rest, Boolean(claim));
   const [out] = rowsOf<{
     opted_out: boolean;
     inserted: number;
@@ -88,36 +76,21 @@ export async function insertOutboundToContact(
     status_code: number | null;
     response: unknown;
   }>(
-    await db.execute(sql`
-      WITH opted AS (
-        SELECT ${refuseOptedOut}::boolean AND EXISTS (
-          SELECT 1 FROM contacts WHERE team_id = ${teamId} AND customer_number = ${destination} AND marketing_opted_out_at IS NOT NULL) AS out
-      ),
-      stored AS (${stored}),
-      go AS (SELECT 1 WHERE NOT (SELECT out FROM opted) AND NOT EXISTS (SELECT 1 FROM stored)),
-      ins AS (
-        INSERT INTO contacts (team_id, customer_number, customer_id, name)
-        SELECT ${teamId}::int, ${destination}, NULL, '' FROM go
-        ON CONFLICT DO NOTHING
-        RETURNING id, customer_number, customer_id
-      ),
-      contact AS (
-        SELECT id, customer_number, customer_id FROM ins
-        UNION ALL
-        SELECT id, customer_number, customer_id FROM contacts
-        WHERE team_id = ${teamId} AND customer_number = ${destination} AND EXISTS (SELECT 1 FROM go)
-      ),
-      claimed AS (${claimed}),
-      msg AS (
-        INSERT INTO messages (${sql.join(names, sql`, `)}, contact_id, customer_number, customer_id)
-        SELECT ${sql.join(selects, sql`, `)}, c.id, c.customer_number, c.customer_id
-        FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(${definition}), contact c
-        WHERE EXISTS (SELECT 1 FROM claimed)
-        RETURNING 1
-      )
-      SELECT (SELECT out FROM opted) AS opted_out, (SELECT count(*)::int FROM msg) AS inserted,
-        s.request_hash, s.status_code, s.response
-      FROM (SELECT 1) AS one LEFT JOIN stored s ON true`),
+    await statement(db, {
+      teamId: row.teamId,
+      destination,
+      refuseOptedOut,
+      records: JSON.stringify([record(rest)]),
+      ...(claim
+        ? {
+            key: claim.key,
+            requestHash: claim.requestHash,
+            statusCode: claim.statusCode,
+            response: JSON.stringify(claim.response),
+            ttlHours: claim.ttlHours,
+          }
+        : {}),
+    }),
   );
   return {
     inserted: Number(out.inserted) > 0,
@@ -125,6 +98,83 @@ export async function insertOutboundToContact(
     ...(out.request_hash !== null
       ? { stored: { requestHash: out.request_hash, statusCode: out.status_code, response: out.response } }
       : {}),
+  };
+}
+
+type SendStatement = { statement: ReturnType<typeof preparedSql>; record: (rest: Record<string, unknown>) => Record<string, unknown> };
+/** The single send's statement per shape of row (its columns, which are SQL) and whether it claims a key. */
+const sendStatements = new Map<string, SendStatement>();
+
+/**
+ * insertOutboundToContact's statement for rows of this shape, built once (db/prepared.ts
+ * preparedSql): every value a placeholder, so a send only fills its parameters. Its due time,
+ * DUE_NOW, is part of the text; any other SQL value would be baked into it, so none is taken.
+ */
+function sendStatementFor(rest: Record<string, unknown>, keyed: boolean): SendStatement {
+  for (const k in rest) if (rest[k] instanceof SQL && rest[k] !== DUE_NOW) throw new Error(`a send's ${k} must be a value or DUE_NOW`);
+  const shape = `${keyed}|${Object.keys(rest)
+    .map((k) => (rest[k] === DUE_NOW ? `${k}=now` : k))
+    .join(",")}`;
+  let found = sendStatements.get(shape);
+  if (!found) sendStatements.set(shape, (found = buildSendStatement(rest, keyed)));
+  return found;
+}
+
+function buildSendStatement(rest: Record<string, unknown>, keyed: boolean): SendStatement {
+  const { names, selects, definition, keys, columnNames } = recordsetOf([rest]);
+  const p = (name: string) => sql.placeholder(name);
+  const live = keyed ? sql`now() - ${p("ttlHours")}::float8 * interval '1 hour'` : sql`now()`;
+  const stored = keyed
+    ? sql`SELECT request_hash, status_code, response FROM idempotency_keys
+          WHERE team_id = ${p("teamId")}::int AND key = ${p("key")}::text AND created_at > ${live}`
+    : sql`SELECT NULL::text AS request_hash, NULL::int AS status_code, NULL::jsonb AS response WHERE false`;
+  const claimed = keyed
+    ? sql`INSERT INTO idempotency_keys (team_id, key, request_hash, status_code, response)
+          SELECT ${p("teamId")}::int, ${p("key")}::text, ${p("requestHash")}::text, ${p("statusCode")}::int, ${p("response")}::jsonb
+          FROM contact
+          ON CONFLICT (team_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
+            response = excluded.response, created_at = now()
+          WHERE idempotency_keys.created_at < ${live}
+          RETURNING key`
+    : sql`SELECT 1 AS key FROM contact`;
+  const statement = preparedSql(sql`
+      WITH opted AS (
+        SELECT ${p("refuseOptedOut")}::boolean AND EXISTS (
+          SELECT 1 FROM contacts WHERE team_id = ${p("teamId")}::int AND customer_number = ${p("destination")}::text
+            AND marketing_opted_out_at IS NOT NULL) AS out
+      ),
+      stored AS (${stored}),
+      go AS (SELECT 1 WHERE NOT (SELECT out FROM opted) AND NOT EXISTS (SELECT 1 FROM stored)),
+      ins AS (
+        INSERT INTO contacts (team_id, customer_number, customer_id, name)
+        SELECT ${p("teamId")}::int, ${p("destination")}::text, NULL, '' FROM go
+        ON CONFLICT DO NOTHING
+        RETURNING id, customer_number, customer_id
+      ),
+      contact AS (
+        SELECT id, customer_number, customer_id FROM ins
+        UNION ALL
+        SELECT id, customer_number, customer_id FROM contacts
+        WHERE team_id = ${p("teamId")}::int AND customer_number = ${p("destination")}::text AND EXISTS (SELECT 1 FROM go)
+      ),
+      claimed AS (${claimed}),
+      msg AS (
+        INSERT INTO messages (${sql.join(names, sql`, `)}, contact_id, customer_number, customer_id)
+        SELECT ${sql.join(selects, sql`, `)}, c.id, c.customer_number, c.customer_id
+        FROM jsonb_to_recordset(${p("records")}::jsonb) AS r(${definition}), contact c
+        WHERE EXISTS (SELECT 1 FROM claimed)
+        RETURNING 1
+      )
+      SELECT (SELECT out FROM opted) AS opted_out, (SELECT count(*)::int FROM msg) AS inserted,
+        s.request_hash, s.status_code, s.response
+      FROM (SELECT 1) AS one LEFT JOIN stored s ON true`);
+  return {
+    statement,
+    record: (r) => {
+      const out: Record<string, unknown> = {};
+      keys.forEach((k, i) => (out[columnNames[i]] = r[k] ?? null));
+      return out;
+    },
   };
 }
 
