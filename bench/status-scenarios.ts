@@ -12,7 +12,7 @@ import type { Query, ScenarioCtx } from "./scenarios";
 
 /*
  * The status path, twice: at the database alone (pgbench), and end to end through signed Cloud
- * API status webhooks into the one `next start` server. See bench/README.md, scenarios 12 and 13.
+ * API status webhooks into the one `next start` server. See bench/scenarios.md, scenarios 12 and 13.
  */
 
 const WRITES = "status writes at the database";
