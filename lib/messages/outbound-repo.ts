@@ -102,7 +102,7 @@ export async function insertOutboundToContact(
 }
 
 type SendStatement = { statement: ReturnType<typeof preparedSql>; record: (rest: Record<string, unknown>) => Record<string, unknown> };
-/** The single send's statement per shape of row (its columns, which are SQL) and whether it claims a key. */
+/** The single send's statements, by shape of row (its columns, and which of them is DUE_NOW) and whether it claims a key. */
 const sendStatements = new Map<string, SendStatement>();
 
 /**
