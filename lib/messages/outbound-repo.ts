@@ -23,17 +23,17 @@ function recordsetOf(rows: Record<string, unknown>[]) {
   const first = rows[0];
   const keys = Object.keys(first).filter((k) => !(first[k] instanceof SQL));
   const sqlKeys = Object.keys(first).filter((k) => first[k] instanceof SQL);
-  const records = rows.map((r) => {
-    const record: Record<string, unknown> = {};
-    for (const k of keys) record[columns[k].name] = r[k] ?? null;
-    return record;
-  });
+  /** One row as a record of the recordset: its non-SQL values under their column names. */
+  const record = (r: Record<string, unknown>) => {
+    const out: Record<string, unknown> = {};
+    for (const k of keys) out[columns[k].name] = r[k] ?? null;
+    return out;
+  };
   return {
-    keys,
-    columnNames: keys.map((k) => columns[k].name),
+    record,
     names: [...keys, ...sqlKeys].map((k) => sql.identifier(columns[k].name)),
     selects: [...keys.map((k) => sql`r.${sql.identifier(columns[k].name)}`), ...sqlKeys.map((k) => first[k] as SQL)],
-    records,
+    records: rows.map(record),
     definition: sql.raw(keys.map((k) => `"${columns[k].name}" ${columns[k].getSQLType()}`).join(", ")),
   };
 }
@@ -111,17 +111,19 @@ const sendStatements = new Map<string, SendStatement>();
  * DUE_NOW, is part of the text; any other SQL value would be baked into it, so none is taken.
  */
 function sendStatementFor(rest: Record<string, unknown>, keyed: boolean): SendStatement {
-  for (const k in rest) if (rest[k] instanceof SQL && rest[k] !== DUE_NOW) throw new Error(`a send's ${k} must be a value or DUE_NOW`);
-  const shape = `${keyed}|${Object.keys(rest)
-    .map((k) => (rest[k] === DUE_NOW ? `${k}=now` : k))
-    .join(",")}`;
+  const columns = Object.keys(rest).map((k) => {
+    if (rest[k] === DUE_NOW) return `${k}=now`;
+    if (rest[k] instanceof SQL) throw new Error(`a send's ${k} must be a value or DUE_NOW`);
+    return k;
+  });
+  const shape = `${keyed}|${columns.join(",")}`;
   let found = sendStatements.get(shape);
   if (!found) sendStatements.set(shape, (found = buildSendStatement(rest, keyed)));
   return found;
 }
 
 function buildSendStatement(rest: Record<string, unknown>, keyed: boolean): SendStatement {
-  const { names, selects, definition, keys, columnNames } = recordsetOf([rest]);
+  const { names, selects, definition, record } = recordsetOf([rest]);
   const p = (name: string) => sql.placeholder(name);
   const live = keyed ? sql`now() - ${p("ttlHours")}::float8 * interval '1 hour'` : sql`now()`;
   const stored = keyed
@@ -168,14 +170,7 @@ function buildSendStatement(rest: Record<string, unknown>, keyed: boolean): Send
       SELECT (SELECT out FROM opted) AS opted_out, (SELECT count(*)::int FROM msg) AS inserted,
         s.request_hash, s.status_code, s.response
       FROM (SELECT 1) AS one LEFT JOIN stored s ON true`);
-  return {
-    statement,
-    record: (r) => {
-      const out: Record<string, unknown> = {};
-      keys.forEach((k, i) => (out[columnNames[i]] = r[k] ?? null));
-      return out;
-    },
-  };
+  return { statement, record };
 }
 
 /** One recipient of a batch: contact, update_id, filled header/body texts (null: the payload's as is), send_params. */

@@ -14,7 +14,7 @@ import type { SendBulkInput, SendBulkRecipient, SendBulkResponse, SendBulkResult
 import { sendBulkRecipient } from "./send-bulk-schemas";
 import { resolveMedia } from "./send-media";
 import { resolveParams } from "./send-params";
-import { queuedMessage, resolveSendTarget, type SendResult } from "./send-service";
+import { queuedMessage, resolveSendTarget, sendParamsOf, type SendResult } from "./send-service";
 import { buildTemplatePayload } from "./template-payload";
 
 export const bulkQueued = (accepted: number, rejected: number) => `${accepted} mensajes en cola para su envío, ${rejected} rechazados.`;
@@ -127,13 +127,6 @@ function checkRecipient(components: Parameters<typeof resolveParams>[0], raw: un
     throw err;
   }
 }
-
-/** A recipient's send_params as a single send stores them: button_params only when given (the worker sends them). */
-const sendParamsOf = (r: SendBulkRecipient) => ({
-  header_param: r.header_param ?? null,
-  body_params: r.body_params,
-  ...(r.button_params?.length ? { button_params: r.button_params } : {}),
-});
 
 function destinationOf(raw: unknown): string {
   const d = raw && typeof raw === "object" ? (raw as { destination?: unknown }).destination : undefined;

@@ -43,6 +43,18 @@ export async function resolveSendTarget(ctx: AuthContext, input: SendShared) {
   return { number, template };
 }
 
+type SentParams = Pick<SendTemplateInput, "header_param" | "body_params"> & { button_params?: SendTemplateInput["button_params"] };
+
+/** A template recipient's stored send_params (what the worker sends): button_params only when given. */
+export function sendParamsOf(params: SentParams) {
+  return {
+    header_param: params.header_param ?? null,
+    body_params: params.body_params,
+    // Only when given: rows of templates without dynamic buttons keep their former shape.
+    ...(params.button_params?.length ? { button_params: params.button_params } : {}),
+  };
+}
+
 /** The QUEUED row of one template recipient (queued-row.ts builds every outbound row). */
 export function queuedMessage(
   ctx: AuthContext,
@@ -51,7 +63,7 @@ export function queuedMessage(
   one: {
     updateId: string;
     payload: unknown;
-    params: Pick<SendTemplateInput, "header_param" | "body_params"> & { button_params?: SendTemplateInput["button_params"] };
+    params: SentParams;
   },
 ): OutboundRow {
   return outboundRow(ctx, {
@@ -60,12 +72,7 @@ export function queuedMessage(
     updateId: one.updateId,
     type: "template",
     payload: one.payload,
-    sendParams: {
-      header_param: one.params.header_param ?? null,
-      body_params: one.params.body_params,
-      // Only when given: rows of templates without dynamic buttons keep their former shape.
-      ...(one.params.button_params?.length ? { button_params: one.params.button_params } : {}),
-    },
+    sendParams: sendParamsOf(one.params),
     mediaPath: media?.path ?? null,
     template,
     routing: shared,
